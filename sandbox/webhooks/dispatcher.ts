@@ -1,0 +1,183 @@
+/**
+ * Signed webhook delivery with retries. Each delivery is a POST of the exact body bytes with
+ * `Authorization: Bearer <JWT>`, the JWT (RS256, webhook key) carrying `data.SHA512` = hex SHA-512 of those bytes.
+ * A non-2xx answer or a network error is retried with exponential backoff (1 s, 2 s, 4 s ... capped at 1 h) for
+ * up to 24 h; every delay is multiplied by `webhookTimeScale` so tests take seconds.
+ */
+import { createHash } from "node:crypto"
+import { SignJWT } from "jose"
+import { request } from "undici"
+import { newId, nowIso } from "../core/ids"
+import type { FaultInjector } from "../core/faults"
+import type { KeyPair } from "../core/keys"
+
+export type DeliveryAttempt = {
+  attempt: number
+  at: string
+  status: number | null
+  error: string | null
+  duration_ms: number
+  response_body: string
+}
+
+export type Delivery = {
+  id: string
+  merchant_id: string
+  event: string
+  /** The transaction (or payment method) the event is about. */
+  subject_id: string
+  url: string
+  body: string
+  state: "scheduled" | "delivered" | "retrying" | "gave_up"
+  attempts: DeliveryAttempt[]
+  created_at: string
+  next_attempt_at: string | null
+  /** Set when a fault sent this delivery more than once or out of order. */
+  fault: string | null
+}
+
+const BASE_DELAY_MS = 1000
+const MAX_DELAY_MS = 3_600_000
+const RETRY_WINDOW_MS = 24 * 3_600_000
+
+export class WebhookDispatcher {
+  readonly endpoints = new Map<string, string[]>()
+  readonly deliveries: Delivery[] = []
+  private readonly timers = new Set<NodeJS.Timeout>()
+  /** A delivery held back by an out_of_order fault, released after the next one is sent. */
+  private held: Delivery[] = []
+  private closed = false
+
+  constructor(
+    private readonly signingKey: KeyPair,
+    private readonly issuer: () => string,
+    private readonly timeScale: number,
+    private readonly faults: FaultInjector,
+  ) {}
+
+  register(merchantId: string, url: string): void {
+    const list = this.endpoints.get(merchantId) ?? []
+    if (!list.includes(url)) list.push(url)
+    this.endpoints.set(merchantId, list)
+  }
+
+  unregisterAll(merchantId?: string): void {
+    if (merchantId) this.endpoints.delete(merchantId)
+    else this.endpoints.clear()
+  }
+
+  reset(): void {
+    for (const t of this.timers) clearTimeout(t)
+    this.timers.clear()
+    this.deliveries.length = 0
+    this.held = []
+  }
+
+  close(): void {
+    this.closed = true
+    this.reset()
+  }
+
+  /** Queue one event for every endpoint of the merchant. */
+  send(merchantId: string, subjectId: string, event: { event: string; payload: unknown }): void {
+    const urls = this.endpoints.get(merchantId) ?? []
+    const body = JSON.stringify(event)
+    for (const url of urls) {
+      const delivery: Delivery = {
+        id: newId("whd"),
+        merchant_id: merchantId,
+        event: event.event,
+        subject_id: subjectId,
+        url,
+        body,
+        state: "scheduled",
+        attempts: [],
+        created_at: nowIso(),
+        next_attempt_at: nowIso(),
+        fault: null,
+      }
+      this.deliveries.push(delivery)
+      this.dispatch(delivery)
+    }
+  }
+
+  private dispatch(delivery: Delivery): void {
+    const fault = this.faults.take("webhook", "any", ["duplicate", "out_of_order"])
+    if (fault?.kind === "out_of_order") {
+      delivery.fault = "out_of_order"
+      this.held.push(delivery)
+      return
+    }
+    const release = this.held
+    this.held = []
+    this.schedule(delivery, 0)
+    if (fault?.kind === "duplicate") {
+      delivery.fault = "duplicate"
+      const copy: Delivery = { ...delivery, id: newId("whd"), attempts: [], fault: "duplicate-copy" }
+      this.deliveries.push(copy)
+      this.schedule(copy, 1)
+    }
+    // Held deliveries go out right after the one that overtook them.
+    release.forEach((held, i) => this.schedule(held, 2 + i))
+  }
+
+  private schedule(delivery: Delivery, delayMs: number): void {
+    if (this.closed) return
+    delivery.next_attempt_at = new Date(Date.now() + delayMs).toISOString()
+    const timer = setTimeout(() => {
+      this.timers.delete(timer)
+      void this.attempt(delivery)
+    }, delayMs)
+    timer.unref()
+    this.timers.add(timer)
+  }
+
+  async sign(body: string): Promise<string> {
+    const digest = createHash("sha512").update(body).digest("hex")
+    return new SignJWT({ data: { SHA512: digest } })
+      .setProtectedHeader({ alg: "RS256", typ: "JWT", kid: "sandbox-webhook" })
+      .setIssuer(this.issuer())
+      .setIssuedAt()
+      .setExpirationTime("10m")
+      .sign(this.signingKey.privateKey)
+  }
+
+  private async attempt(delivery: Delivery): Promise<void> {
+    const started = Date.now()
+    const record: DeliveryAttempt = { attempt: delivery.attempts.length + 1, at: nowIso(), status: null, error: null, duration_ms: 0, response_body: "" }
+    delivery.attempts.push(record)
+    let ok = false
+    const failFault = this.faults.take("webhook", "any", ["fail"])
+    try {
+      if (failFault) throw new Error("delivery failed by fault injection")
+      const jwt = await this.sign(delivery.body)
+      const res = await request(delivery.url, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${jwt}`, "user-agent": "pgs-sandbox-webhooks/1" },
+        body: delivery.body,
+        headersTimeout: 10_000,
+        bodyTimeout: 10_000,
+      })
+      record.status = res.statusCode
+      record.response_body = (await res.body.text()).slice(0, 500)
+      ok = res.statusCode >= 200 && res.statusCode < 300
+    } catch (error) {
+      record.error = error instanceof Error ? error.message : String(error)
+    }
+    record.duration_ms = Date.now() - started
+    if (ok) {
+      delivery.state = "delivered"
+      delivery.next_attempt_at = null
+      return
+    }
+    const delay = Math.min(BASE_DELAY_MS * 2 ** (record.attempt - 1), MAX_DELAY_MS) * this.timeScale
+    const elapsed = Date.now() - Date.parse(delivery.created_at)
+    if (elapsed + delay > RETRY_WINDOW_MS * this.timeScale) {
+      delivery.state = "gave_up"
+      delivery.next_attempt_at = null
+      return
+    }
+    delivery.state = "retrying"
+    this.schedule(delivery, delay)
+  }
+}

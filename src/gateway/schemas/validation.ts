@@ -1,0 +1,61 @@
+/**
+ * Turning schema failures into the gateway's 422 shape, `{errors:[{message, params, property}]}`,
+ * so a request refused locally by the client names the field exactly as the gateway would.
+ */
+import type { z } from "zod"
+
+export type GatewayFieldError = { message: string; params: string[]; property: string }
+
+/** Dotted path as the gateway writes it (`payment_method.data.email`, `items.0.name`). */
+export const toProperty = (path: ReadonlyArray<PropertyKey>) => path.map(String).join(".")
+
+function given(input: unknown): string {
+  if (typeof input === "string") return String(input.length)
+  if (Array.isArray(input)) return String(input.length)
+  return String(input)
+}
+
+function describe(issue: z.core.$ZodIssue): GatewayFieldError {
+  const property = toProperty(issue.path)
+  const field = String(issue.path[issue.path.length - 1] ?? "body")
+  switch (issue.code) {
+    case "too_big":
+      if (issue.origin === "string")
+        return { property, message: `size must be at most ${issue.maximum}`, params: [field, String(issue.maximum), given(issue.input)] }
+      return { property, message: `must be less than or equal to ${issue.maximum}`, params: [field, String(issue.maximum), given(issue.input)] }
+    case "too_small":
+      if (issue.origin === "string")
+        return { property, message: `size must be at least ${issue.minimum}`, params: [field, String(issue.minimum), given(issue.input)] }
+      return { property, message: `must be greater than or equal to ${issue.minimum}`, params: [field, String(issue.minimum), given(issue.input)] }
+    case "invalid_type":
+      return issue.input === undefined || issue.input === null
+        ? { property, message: "must not be null", params: [field] }
+        : { property, message: `must be of type ${issue.expected}`, params: [field, issue.expected] }
+    case "invalid_value":
+      return { property, message: `must be one of ${issue.values.map(String).join(", ")}`, params: [field, ...issue.values.map(String)] }
+    case "invalid_union":
+      if ("discriminator" in issue && issue.discriminator)
+        return { property: toProperty([...issue.path, issue.discriminator]), message: "is not a supported type", params: [issue.discriminator] }
+      return { property, message: issue.message || "has an invalid value", params: [field] }
+    default:
+      return { property, message: issue.message, params: [field] }
+  }
+}
+
+export function toGatewayErrors(error: z.ZodError): GatewayFieldError[] {
+  return error.issues.map(describe)
+}
+
+/**
+ * JSON.parse turns `100.00` into 100, yet the gateway rejects any decimal or fractional amount at validation.
+ * Look at the raw bytes for `"amount": <number with a fraction or exponent>` (or a string amount) and name each one.
+ */
+export function findNonIntegerAmounts(rawJson: string): string[] {
+  const offenders: string[] = []
+  const pattern = /"((?:[a-z_]*_)?amount)"\s*:\s*(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|"[^"]*")/g
+  for (const match of rawJson.matchAll(pattern)) {
+    const value = match[2]
+    if (value.startsWith('"') || /[.eE]/.test(value)) offenders.push(match[1])
+  }
+  return offenders
+}
