@@ -43,7 +43,7 @@ export function sandboxConfig(ctx: SandboxContext) {
 function body<S extends z.ZodType>(req: SandboxRequest, schema: S): z.output<S> {
   const raw = req.rawBody.length ? parseJsonBody(req) : {}
   const parsed = schema.safeParse(raw)
-  if (!parsed.success) throw new ReplyError(json(422, { errors: toGatewayErrors(parsed.error), method: req.method, status: 422 }))
+  if (!parsed.success) throw new ReplyError(json(422, { errors: toGatewayErrors(parsed.error, raw), method: req.method, status: 422 }))
   return parsed.data
 }
 

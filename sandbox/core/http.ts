@@ -63,7 +63,7 @@ export function validateBody<S extends z.ZodType>(req: SandboxRequest, schema: S
   const value = parseJsonBody(req)
   const fractional = findNonIntegerAmounts(req.rawBody.toString("utf8"))
   const result = schema.safeParse(value)
-  const errors = result.success ? [] : toGatewayErrors(result.error)
+  const errors = result.success ? [] : toGatewayErrors(result.error, value)
   for (const field of fractional) {
     if (!errors.some((e) => e.property === field))
       errors.push({ property: field, message: "must be an integer amount in minor units", params: [field] })

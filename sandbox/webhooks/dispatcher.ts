@@ -39,6 +39,7 @@ export type Delivery = {
 const BASE_DELAY_MS = 1000
 const MAX_DELAY_MS = 3_600_000
 const RETRY_WINDOW_MS = 24 * 3_600_000
+const HOLD_LIMIT_MS = 5_000
 
 export class WebhookDispatcher {
   readonly endpoints = new Map<string, string[]>()
@@ -106,6 +107,15 @@ export class WebhookDispatcher {
     if (fault?.kind === "out_of_order") {
       delivery.fault = "out_of_order"
       this.held.push(delivery)
+      // If no later event overtakes it, send it anyway after a while rather than never.
+      const timer = setTimeout(() => {
+        this.timers.delete(timer)
+        if (!this.held.includes(delivery)) return
+        this.held = this.held.filter((d) => d !== delivery)
+        this.schedule(delivery, 0)
+      }, HOLD_LIMIT_MS)
+      timer.unref()
+      this.timers.add(timer)
       return
     }
     const release = this.held

@@ -15,7 +15,15 @@ function given(input: unknown): string {
   return String(input)
 }
 
-function describe(issue: z.core.$ZodIssue): GatewayFieldError {
+/** The value at a path of the original input (zod 4 leaves `issue.input` out unless asked to report it). */
+function valueAt(root: unknown, path: ReadonlyArray<PropertyKey>): unknown {
+  let current: any = root
+  for (const key of path) current = current == null ? undefined : current[key as any]
+  return current
+}
+
+function describe(rawIssue: z.core.$ZodIssue, root: unknown): GatewayFieldError {
+  const issue = { ...rawIssue, input: "input" in rawIssue && rawIssue.input !== undefined ? rawIssue.input : valueAt(root, rawIssue.path) } as z.core.$ZodIssue & { input: unknown }
   const property = toProperty(issue.path)
   const field = String(issue.path[issue.path.length - 1] ?? "body")
   switch (issue.code) {
@@ -42,8 +50,9 @@ function describe(issue: z.core.$ZodIssue): GatewayFieldError {
   }
 }
 
-export function toGatewayErrors(error: z.ZodError): GatewayFieldError[] {
-  return error.issues.map(describe)
+/** `input` is the value that was validated: it gives the "given size" param of length errors. */
+export function toGatewayErrors(error: z.ZodError, input?: unknown): GatewayFieldError[] {
+  return error.issues.map((issue) => describe(issue, input))
 }
 
 /**
