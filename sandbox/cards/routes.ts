@@ -1,5 +1,12 @@
 import type { SandboxContext } from "../core/context"
 import type { Router } from "../core/http"
+import { registerThreeDsApi } from "../api/three-ds"
+import { registerAcsPages } from "../pages/acs"
+import { registerSimulatorPages } from "../pages/simulator"
 
-/** Card endpoints: sessions, customers, payment-methods, manage, status, 3-D Secure, ACS and simulator pages. */
-export function registerCardRoutes(_router: Router, _ctx: SandboxContext): void {}
+/** Card endpoints: the 3-D Secure API calls, the sandbox ACS and notification pages, the simulator pages. */
+export function registerCardRoutes(router: Router, ctx: SandboxContext): void {
+  registerThreeDsApi(router, ctx)
+  registerAcsPages(router, ctx)
+  registerSimulatorPages(router, ctx)
+}

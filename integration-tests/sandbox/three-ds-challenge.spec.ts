@@ -1,0 +1,253 @@
+/**
+ * Conformance: the 3-D Secure challenge step, driven through the sandbox ACS with plain HTTP: full-page
+ * (the gateway finalizes and redirects to return_url), iframe (CHALLENGE_RESPONSE message, then
+ * authentication-completed) and the DIRECT_API notification URL override (cres posted to the merchant).
+ */
+import { startCardTransaction } from "../../sandbox/cards/start"
+import { BROWSER_INFO, startHarness, uniqueReference, type SandboxHarness } from "../support/sandbox"
+import {
+  authenticationCompleted,
+  authorizeCard,
+  base64,
+  creqFor,
+  decideAtAcs,
+  decodeBase64Json,
+  ERROR_URL,
+  formById,
+  record,
+  requestAuthentication,
+  RETURN_URL,
+  submit,
+} from "./cards-support"
+
+let h: SandboxHarness
+beforeAll(async () => {
+  h = await startHarness()
+})
+afterAll(() => h.close())
+
+/** Authorize with the default challenge flow and pass the fingerprint step: returns the challenge action. */
+async function challengeAction(overrides: Record<string, unknown> = {}, metadata: Record<string, unknown> = {}) {
+  const res = await authorizeCard(h, {
+    payment_method: h.encryptedCard({ number: "4111111111111111" }),
+    metadata: { simulated_flow: "VERSIONING_FINGERPRINT_Y_CHALLENGE", ...metadata },
+    ...overrides,
+  })
+  const next = await requestAuthentication(h, res.body.action)
+  expect(next.body.action.type).toBe("THREE_DS_2_CHALLENGE")
+  return next.body.action
+}
+
+describe("challenge at the ACS, gateway notification URL", () => {
+  it("the ACS posts cres (Base64URL JSON with threeDSServerTransID and transStatus) to {base_url}/three-ds/{id}/challenge-notification-url", async () => {
+    const action = await challengeAction()
+    const toNotification = await decideAtAcs(h, action, "approve")
+    expect(toNotification.method).toBe("POST")
+    expect(toNotification.action).toBe(`${h.url}/three-ds/${action.transaction_id}/challenge-notification-url`)
+    expect(toNotification.fields.cres).toMatch(/^[A-Za-z0-9_-]+$/)
+    expect(decodeBase64Json(toNotification.fields.cres)).toMatchObject({ threeDSServerTransID: action.session_id, transStatus: "Y" })
+  })
+
+  it("full page: the service finalizes and redirects the browser to return_url; no merchant call needed", async () => {
+    const action = await challengeAction()
+    const notification = await submit(h, await decideAtAcs(h, action, "approve"))
+    expect(notification.status).toBe(200)
+    const done = await submit(h, formById(notification.text, "finalize"))
+    expect(done.status).toBe(303)
+    expect(done.headers.location).toBe(RETURN_URL)
+    expect(await record(h, action.transaction_id)).toMatchObject({ status: "APPROVED", authentication_status: "AUTHENTICATED" })
+  })
+
+  it("full page, declined at the ACS: DECLINED and the browser goes to error_url", async () => {
+    const action = await challengeAction({ error_url: ERROR_URL })
+    const notification = await submit(h, await decideAtAcs(h, action, "decline"))
+    const done = await submit(h, formById(notification.text, "finalize"))
+    expect(done.headers.location).toBe(ERROR_URL)
+    expect(await record(h, action.transaction_id)).toMatchObject({ status: "DECLINED", processing_code: "1000" })
+  })
+
+  it("iframe: the notification page posts {type: CHALLENGE_RESPONSE, trans_status} to the parent window", async () => {
+    const action = await challengeAction()
+    const notification = await submit(h, await decideAtAcs(h, action, "approve"))
+    expect(notification.text).toContain('window.parent.postMessage({type:"CHALLENGE_RESPONSE",trans_status:s},"*")')
+    expect(notification.text).toContain('var s="Y"')
+    // Nothing is finalized until the merchant calls authentication-completed (or the full page posts back).
+    expect((await record(h, action.transaction_id)).status).toBe("CREATED")
+  })
+
+  it("iframe: authentication-completed with the ACS's trans_status answers the result", async () => {
+    const action = await challengeAction()
+    await submit(h, await decideAtAcs(h, action, "approve"))
+    const res = await authenticationCompleted(h, action, "Y")
+    expect(res.status).toBe(200)
+    expect(res.body).toMatchObject({ action: null, redirect: null, form_submit: null })
+    expect(res.body.result).toMatchObject({ id: action.transaction_id, status: "APPROVED", processing_code: "0000" })
+  })
+
+  it("authentication-completed with a trans_status other than the ACS decision is a 422 on trans_status", async () => {
+    const action = await challengeAction()
+    await decideAtAcs(h, action, "decline")
+    const res = await authenticationCompleted(h, action, "Y")
+    expect(res.status).toBe(422)
+    expect(res.body.errors[0].property).toBe("trans_status")
+  })
+
+  it("the embedded-fields and hosted-payment-page notification paths are served too", async () => {
+    for (const path of ["embedded-fields/challenge-notification-url", "hosted-payment-page/challenge-notification-url"]) {
+      const action = await challengeAction()
+      const cres = (await decideAtAcs(h, action, "approve")).fields.cres
+      const page = await h.raw("POST", `${h.url}/three-ds/${action.transaction_id}/${path}`, { form: { cres } })
+      expect(page.status).toBe(200)
+      expect(page.text).toContain("CHALLENGE_RESPONSE")
+    }
+  })
+})
+
+describe("canceling the challenge", () => {
+  const CANCEL_URL = "https://shop.example/cancel"
+
+  it("Cancel at the ACS, full page: CANCELED (customer canceled the challenge) and the browser goes to cancel_url", async () => {
+    const action = await challengeAction({ cancel_url: CANCEL_URL })
+    const toNotification = await decideAtAcs(h, action, "cancel")
+    expect(decodeBase64Json(toNotification.fields.cres)).toMatchObject({ transStatus: "N", challengeCancel: "01" })
+    const notification = await submit(h, toNotification)
+    const done = await submit(h, formById(notification.text, "finalize"))
+    expect(done.headers.location).toBe(CANCEL_URL)
+    expect(await record(h, action.transaction_id)).toMatchObject({ status: "CANCELED", processing_code: "1003" })
+  })
+
+  it("Cancel at the ACS, iframe: authentication-completed with N answers CANCELED", async () => {
+    const action = await challengeAction()
+    await decideAtAcs(h, action, "cancel")
+    const res = await authenticationCompleted(h, action, "N")
+    expect(res.body.result).toMatchObject({ status: "CANCELED", approved: false })
+  })
+})
+
+describe("notification URL override (options.three_ds.notification_url, DIRECT_API)", () => {
+  const OVERRIDE = "https://merchant.example/3ds/notify?order=42"
+
+  it("the ACS posts application/x-www-form-urlencoded cres to the merchant URL; the merchant then calls authentication-completed", async () => {
+    const action = await challengeAction({ options: { three_ds: { notification_url: OVERRIDE } } })
+    const toMerchant = await decideAtAcs(h, action, "approve")
+    expect(toMerchant.action).toBe(OVERRIDE)
+    expect(Object.keys(toMerchant.fields)).toEqual(["cres"])
+    const cres = decodeBase64Json(toMerchant.fields.cres)
+    expect(cres).toMatchObject({ threeDSServerTransID: action.session_id, transStatus: "Y" })
+    const res = await h.api("POST", "/api/transactions/three-ds/authentication-completed", {
+      payment_data: action.payment_data,
+      session_id: cres.threeDSServerTransID,
+      trans_status: cres.transStatus,
+    })
+    expect(res.body.result).toMatchObject({ status: "APPROVED" })
+  })
+
+  it.each([
+    ["EMBEDDED_FIELDS", "embedded-fields/challenge-notification-url"],
+    ["HOSTED_PAYMENT_PAGE", "hosted-payment-page/challenge-notification-url"],
+  ] as const)("is ignored for %s: the ACS posts to the gateway's %s", async (integration, path) => {
+    // Embedded fields and the hosted page start card transactions through startCardTransaction; call it directly.
+    const ctx = h.sandbox.context
+    const merchant = [...ctx.merchants.values()][0]
+    const response = startCardTransaction(
+      ctx,
+      {
+        merchant,
+        terminal: merchant.terminals[0],
+        reference: uniqueReference("int"),
+        description: "Card order",
+        amount: 500,
+        currency: "EUR",
+        transaction_type: "PURCHASE",
+        credential: { kind: "card", card: { number: "4111111111111111", cvv: "123", expiration_month: 12, expiration_year: 2040 } },
+        integration_type: integration,
+        metadata: { simulated_flow: "VERSIONING_FINGERPRINT_Y_CHALLENGE" },
+        customer: null,
+        browser_info: BROWSER_INFO,
+        customer_ip: "127.0.0.1",
+        originator_url: "https://shop.example",
+        return_url: RETURN_URL,
+        notification_url_override: OVERRIDE,
+      },
+      "test",
+    )
+    const challenge = await requestAuthentication(h, response.action!)
+    const toNotification = await decideAtAcs(h, challenge.body.action, "approve")
+    expect(toNotification.action).toBe(`${h.url}/three-ds/${response.action!.transaction_id}/${path}`)
+  })
+})
+
+describe("authentication-completed", () => {
+  it.each([
+    ["Y", "APPROVED", "AUTHENTICATED"],
+    ["A", "APPROVED", "ATTEMPTED"],
+    ["N", "DECLINED", "NOT_AUTHENTICATED"],
+    ["R", "DECLINED", "REJECTED"],
+    ["U", "DECLINED", "UNAVAILABLE"],
+  ])("trans_status %s gives %s (authentication %s)", async (transStatus, status, authentication) => {
+    const action = await challengeAction()
+    const res = await authenticationCompleted(h, action, transStatus)
+    expect(res.body.result.status).toBe(status)
+    expect((await record(h, action.transaction_id)).authentication_status).toBe(authentication)
+  })
+
+  it("called again after the result it answers the same result (a final status never changes)", async () => {
+    const action = await challengeAction()
+    const first = await authenticationCompleted(h, action, "Y")
+    const again = await authenticationCompleted(h, action, "N")
+    expect(again.status).toBe(200)
+    expect(again.body.result).toMatchObject({ id: first.body.result.id, status: "APPROVED" })
+  })
+
+  it("before the challenge (still at the fingerprint step) it is a 422 on session_id", async () => {
+    const res = await authorizeCard(h, { metadata: { simulated_flow: "VERSIONING_FINGERPRINT_Y_CHALLENGE" } })
+    const early = await authenticationCompleted(h, res.body.action, "Y")
+    expect(early.status).toBe(422)
+    expect(early.body.errors[0].property).toBe("session_id")
+  })
+
+  it("an unknown trans_status value is a 422 on trans_status", async () => {
+    const action = await challengeAction()
+    const res = await authenticationCompleted(h, action, "X")
+    expect(res.status).toBe(422)
+    expect(res.body.errors[0].property).toBe("trans_status")
+  })
+})
+
+describe("the ACS challenge page", () => {
+  it("shows Approve, Decline and Cancel for a valid creq", async () => {
+    const action = await challengeAction()
+    const { url, creq } = creqFor(action)
+    const page = await h.raw("POST", url, { form: { creq } })
+    expect(page.status).toBe(200)
+    expect(formById(page.text, "approve").fields).toEqual({ trans_status: "Y" })
+    expect(formById(page.text, "decline").fields).toEqual({ trans_status: "N" })
+    expect(formById(page.text, "cancel").fields).toEqual({ trans_status: "N", cancel: "01" })
+  })
+
+  it("refuses a creq whose messageType is not CReq (400)", async () => {
+    const action = await challengeAction()
+    const { url, creq } = creqFor(action)
+    const wrong = base64({ ...JSON.parse(Buffer.from(creq, "base64").toString()), messageType: "AReq" })
+    const page = await h.raw("POST", url, { form: { creq: wrong } })
+    expect(page.status).toBe(400)
+  })
+
+  it("refuses a creq with another acsTransID (400)", async () => {
+    const action = await challengeAction()
+    const { url, creq } = creqFor(action)
+    const wrong = base64({ ...JSON.parse(Buffer.from(creq, "base64").toString()), acsTransID: "someone-else" })
+    expect((await h.raw("POST", url, { form: { creq: wrong } })).status).toBe(400)
+  })
+
+  it("answers 404 for an unknown threeDSServerTransID", async () => {
+    const creq = base64({ threeDSServerTransID: "nope", acsTransID: "x", messageVersion: "2.2.0", messageType: "CReq", challengeWindowSize: "02" })
+    expect((await h.raw("POST", `${h.url}/acs/challenge`, { form: { creq } })).status).toBe(404)
+  })
+
+  it("answers 409 while the transaction is still at the fingerprint step", async () => {
+    const res = await authorizeCard(h, { metadata: { simulated_flow: "VERSIONING_FINGERPRINT_Y_CHALLENGE" } })
+    const { url, creq } = creqFor(res.body.action)
+    expect((await h.raw("POST", url, { form: { creq } })).status).toBe(409)
+  })
+})
