@@ -18,6 +18,7 @@ import { eventNameFor, transactionPayload } from "./webhooks/events"
 import { registerControlRoutes, sandboxConfig, type SandboxConfigView } from "./controls"
 import { authorize } from "./api/authorize"
 import { registerCardRoutes } from "./cards/routes"
+import { registerMerchantApiRoutes } from "./api/routes"
 import { registerApmRoutes } from "./apm/routes"
 import { registerEmbeddedRoutes } from "./embedded/routes"
 import { registerPages } from "./pages/routes"
@@ -62,6 +63,7 @@ export function buildRouter(ctx: SandboxContext): Router {
   router.add("POST", "/auth/realms/:realm/protocol/openid-connect/token", (req) => issueToken(ctx, req), "auth")
   router.add("POST", "/api/transactions/authorize", (req) => authorize(ctx, req), "api")
   registerCardRoutes(router, ctx)
+  registerMerchantApiRoutes(router, ctx)
   registerApmRoutes(router, ctx)
   registerEmbeddedRoutes(router, ctx)
   registerPages(router, ctx)
