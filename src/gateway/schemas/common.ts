@@ -3,6 +3,7 @@
  * These schemas are the contract: the client validates requests with them before sending,
  * and the sandbox validates incoming requests with the same schemas, so a rule lives in one place.
  */
+import { isPossiblePhoneNumber } from "libphonenumber-js"
 import { z } from "zod"
 
 /** Integer minor units. Fractional JSON numbers are rejected separately on the raw bytes (see rejectFractionalAmounts). */
@@ -17,6 +18,13 @@ export const ipAddress = z.union([z.ipv4(), z.ipv6()], { error: "must be an IPv4
 export const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http or https URL" })
 /** originator_url: http/https, # fragment allowed; omitted or empty means "the terminal website". */
 export const originatorUrl = z.union([z.literal(""), httpUrl])
+/** phone (spec "Conventions"): E.164, then a possible-number check (plausible length for its country code). */
+export const e164Phone = z
+  .string()
+  .regex(/^\+[1-9]\d{1,14}$/, { error: "must be an E.164 phone number", abort: true })
+  .refine((p) => isPossiblePhoneNumber(p), "is not a possible phone number for its country code")
+/** An optional phone in a request: absent, null or empty means none. */
+export const optionalPhone = z.union([z.literal(""), e164Phone]).nullish()
 export const metadata = z.record(z.string(), z.unknown())
 export const stringMetadata = z.record(z.string(), z.string())
 
@@ -55,6 +63,8 @@ export const customer = z.object({
   postal_code: z.string().nullish(),
 })
 export type Customer = z.infer<typeof customer>
+/** The customer object as a request carries it: the phone must be a possible E.164 number. */
+export const customerInput = customer.extend({ phone: optionalPhone })
 
 export const browserInfo = z.object({
   user_agent: z.string().min(1),

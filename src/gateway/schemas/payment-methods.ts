@@ -1,5 +1,6 @@
 /** `payment_method` inputs of POST /api/transactions/authorize (both spec documents). */
 import { z } from "zod"
+import { e164Phone } from "./common"
 
 const encrypted = z.string().min(1)
 
@@ -28,7 +29,14 @@ export const networkTokenInput = z.object({
     encrypted_cryptogram: encrypted.optional(),
     eci: z.enum(ECI_VALUES).optional(),
     source: z.enum(["wallet-one", "wallet-two", "network-token"]).optional(),
-  }),
+  })
+    // ECI: required for CRYPTOGRAM_3DS (a cryptogram is sent), omitted for PAN_ONLY (no cryptogram).
+    .superRefine((data, ctx) => {
+      if (data.encrypted_cryptogram !== undefined && data.eci === undefined)
+        ctx.addIssue({ code: "custom", path: ["eci"], message: "must not be null: required with a cryptogram (CRYPTOGRAM_3DS)" })
+      if (data.encrypted_cryptogram === undefined && data.eci !== undefined)
+        ctx.addIssue({ code: "custom", path: ["eci"], message: "must be omitted without a cryptogram (PAN_ONLY)" })
+    }),
 })
 
 export const walletOneInput = z.object({
@@ -41,14 +49,13 @@ export const walletRedirectInput = z.object({
   data: z.object({}).optional().default({}),
 })
 
-const E164 = /^\+[1-9]\d{1,14}$/
 export const providerInstantInput = z.object({
   type: z.literal("provider-instant"),
   data: z.object({
     email: z.email(),
     first_name: z.string().min(1),
     last_name: z.string().min(1),
-    phone: z.string().regex(E164, "must be an E.164 phone number").optional(),
+    phone: e164Phone.optional(),
     country: z.string().regex(/^[A-Z]{2}$/).optional(),
     address: z.string().optional(),
     city: z.string().optional(),

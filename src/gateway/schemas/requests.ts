@@ -5,7 +5,8 @@ import {
   cardReference,
   countryCode,
   currencyCode,
-  customer,
+  customerInput,
+  optionalPhone,
   httpUrl,
   INITIAL_TRANSACTION_TYPES,
   ipAddress,
@@ -40,7 +41,7 @@ export const authorizeRequest = z
     amount: minorAmount,
     transaction_type: z.enum(INITIAL_TRANSACTION_TYPES),
     payment_method: paymentMethodInput,
-    customer: customer.optional(),
+    customer: customerInput.optional(),
     browser_info: browserInfo.optional(),
     metadata: metadata.optional(),
     return_url: httpUrl.optional(),
@@ -106,7 +107,7 @@ export const paymentRequest = z.object({
   return_url: httpUrl,
   error_url: httpUrl,
   cancel_url: httpUrl,
-  customer: customer.optional(),
+  customer: customerInput.optional(),
   metadata: metadata.optional(),
   options: z.record(z.string(), z.unknown()).optional(),
   originator_url: originatorUrl.optional(),
@@ -137,7 +138,7 @@ export const payoutRequest = z
     currency: currencyCode,
     amount: minorAmount,
     beneficiary: bankAccountBeneficiary,
-    customer: customer.optional(),
+    customer: customerInput.optional(),
     metadata: metadata.optional(),
     return_url: httpUrl.optional(),
     options: z.record(z.string(), z.unknown()).optional(),
@@ -179,7 +180,7 @@ export const sessionRequest = z
         country: countryCode,
         postal_code: z.string(),
         email: z.email(),
-        phone: z.string(),
+        phone: optionalPhone,
       })
       .partial()
       .optional(),
@@ -201,7 +202,7 @@ export const createCustomerRequest = z.object({
   email: z.email().max(512),
   first_name: z.string().max(255).optional(),
   last_name: z.string().max(255).optional(),
-  phone: z.string().optional(),
+  phone: optionalPhone,
   description: z.string().max(255).optional(),
   type: z.string().optional(),
   address: z
@@ -243,7 +244,7 @@ export const hostedPaymentPageRequest = z.object({
   cancel_url: httpUrl,
   error_url: httpUrl,
   language: z.enum(HPP_LANGUAGES).optional(),
-  customer: customer.optional(),
+  customer: customerInput.optional(),
   metadata: metadata.optional(),
   options: z
     .object({

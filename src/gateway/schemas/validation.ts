@@ -42,8 +42,11 @@ function describe(rawIssue: z.core.$ZodIssue, root: unknown): GatewayFieldError 
     case "invalid_value":
       return { property, message: `must be one of ${issue.values.map(String).join(", ")}`, params: [field, ...issue.values.map(String)] }
     case "invalid_union":
-      if ("discriminator" in issue && issue.discriminator)
-        return { property: toProperty([...issue.path, issue.discriminator]), message: "is not a supported type", params: [issue.discriminator] }
+      if ("discriminator" in issue && issue.discriminator) {
+        // zod 4 already ends the path with the discriminator key (payment_method.type); older shapes did not.
+        const path = issue.path[issue.path.length - 1] === issue.discriminator ? issue.path : [...issue.path, issue.discriminator]
+        return { property: toProperty(path), message: "is not a supported type", params: [issue.discriminator] }
+      }
       return { property, message: issue.message || "has an invalid value", params: [field] }
     default:
       return { property, message: issue.message, params: [field] }

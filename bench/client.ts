@@ -1,0 +1,187 @@
+/**
+ * Benchmark: frictionless card authorizations through PgsClient versus a bare undici request carrying the same
+ * pre-built body and a pre-fetched token, at concurrency 1 and 32, against a sandbox in a child process (so it
+ * does not share our event loop). Prints median and p99 per call for both, the client/bare ratios and the
+ * token requests; the last line is one JSON object.
+ *
+ *   npx tsx bench/client.ts [--calls 2000]
+ */
+import { spawn, type ChildProcess } from "node:child_process"
+import path from "node:path"
+import { Agent } from "undici"
+import { PgsClient } from "../src/gateway"
+import type { AuthorizeRequest } from "../src/gateway/schemas"
+
+const CALLS = Number(process.argv[process.argv.indexOf("--calls") + 1]) || 2000
+const CONCURRENCIES = [1, 32]
+const ROOT = path.resolve(__dirname, "..")
+
+const BROWSER_INFO = {
+  user_agent: "Mozilla/5.0 bench",
+  accept_header: "text/html",
+  java_enabled: false,
+  color_depth: 24,
+  screen_height: 1080,
+  screen_width: 1920,
+  time_zone_offset: 0,
+  language: "en-US",
+}
+
+async function startSandboxProcess(): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "sandbox/cli.ts"), "--port", "0", "--host", "127.0.0.1"], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "inherit"],
+  })
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = ""
+    child.stdout!.on("data", (chunk) => {
+      out += chunk
+      const m = /listening on (http:\/\/\S+)/.exec(out)
+      if (m) resolve(m[1])
+    })
+    child.once("exit", (code) => reject(new Error(`sandbox exited with ${code}`)))
+    setTimeout(() => reject(new Error("sandbox did not start within 30 s")), 30_000).unref()
+  })
+  return { url, child }
+}
+
+const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]
+
+/** Run `n` calls with `concurrency` workers; returns each call's latency in ms. */
+async function run(n: number, concurrency: number, call: (i: number) => Promise<void>): Promise<number[]> {
+  const latencies: number[] = []
+  let next = 0
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < n) {
+        const i = next++
+        const started = performance.now()
+        await call(i)
+        latencies.push(performance.now() - started)
+      }
+    }),
+  )
+  return latencies
+}
+
+async function main() {
+  const { url, child } = await startSandboxProcess()
+  try {
+    const config = await (await fetch(`${url}/_sandbox/config`)).json()
+    const terminal = config.terminals[0].terminal_id as string
+    const card = config.test_cards.find((c: { scenario: string }) => c.scenario === "frictionless_approved").number as string
+
+    // The bare side: its own pool, one token fetched up front.
+    const bare = new Agent({ connections: 64, keepAliveTimeout: 10_000 })
+    const tokenRes = await bare.request({
+      origin: new URL(config.token_url).origin,
+      path: new URL(config.token_url).pathname,
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", "user-agent": "bench-bare" },
+      body: new URLSearchParams({ grant_type: "client_credentials", client_id: config.client_id, client_secret: config.client_secret }).toString(),
+    })
+    const token = ((await tokenRes.body.json()) as { access_token: string }).access_token
+    const tokensBefore = (await (await fetch(`${url}/_sandbox/stats`)).json()).tokenRequests as number
+
+    const client = new PgsClient({
+      baseUrl: config.base_url,
+      authUrl: config.auth_url,
+      realm: config.realm,
+      clientId: config.client_id,
+      clientSecret: config.client_secret,
+      merchantPublicKey: config.merchant_public_key,
+    })
+    const paymentMethod = client.encryption.card({ number: card, cvv: "123", expirationMonth: 12, expirationYear: new Date().getFullYear() + 2 })
+    let seq = 0
+    const body = (): AuthorizeRequest => ({
+      reference: `bench-${process.pid}-${(seq++).toString(36)}`,
+      terminal_id: terminal,
+      description: "bench",
+      currency: "EUR",
+      amount: 1999,
+      transaction_type: "PURCHASE",
+      payment_method: paymentMethod,
+      browser_info: BROWSER_INFO,
+      return_url: "https://shop.example/return",
+    })
+    const origin = new URL(config.base_url).origin
+    const bareCall = async (payload: string) => {
+      const res = await bare.request({
+        origin,
+        path: "/api/transactions/authorize",
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json", "user-agent": "bench-bare" },
+        body: payload,
+      })
+      const text = await res.body.text()
+      if (res.statusCode !== 200) throw new Error(`bare authorize: ${res.statusCode} ${text}`)
+    }
+    const clientCall = async (b: AuthorizeRequest) => {
+      const r = await client.payments.authorize(b)
+      if (r.kind !== "finished" || r.transaction.status !== "APPROVED") throw new Error(`client authorize: ${r.kind}`)
+    }
+
+    // Warm up both sides (connections, JIT).
+    await run(200, 8, () => bareCall(JSON.stringify(body())))
+    await run(200, 8, () => clientCall(body()))
+
+    const summary: Record<string, number> = {}
+    for (const concurrency of CONCURRENCIES) {
+      // Bodies are built before timing starts: the bare side sends ready strings, the client gets ready objects.
+      const bareBodies = Array.from({ length: CALLS }, () => JSON.stringify(body()))
+      const clientBodies = Array.from({ length: CALLS }, () => body())
+      const bareLat: number[] = []
+      const clientLat: number[] = []
+      // Alternate in rounds, swapping who goes first, so drift in the sandbox (a growing store, GC, neighbours
+      // on the machine) hits both sides alike.
+      const ROUNDS = 10
+      for (let round = 0; round < ROUNDS; round++) {
+        const from = Math.floor((CALLS * round) / ROUNDS)
+        const to = Math.floor((CALLS * (round + 1)) / ROUNDS)
+        const sides = [
+          async () => bareLat.push(...(await run(to - from, concurrency, (i) => bareCall(bareBodies[from + i])))),
+          async () => clientLat.push(...(await run(to - from, concurrency, (i) => clientCall(clientBodies[from + i])))),
+        ]
+        if (round % 2) sides.reverse()
+        for (const side of sides) await side()
+      }
+      bareLat.sort((a, b) => a - b)
+      clientLat.sort((a, b) => a - b)
+      const row = {
+        bare_p50: quantile(bareLat, 0.5),
+        bare_p99: quantile(bareLat, 0.99),
+        client_p50: quantile(clientLat, 0.5),
+        client_p99: quantile(clientLat, 0.99),
+      }
+      summary[`p50_ratio_c${concurrency}`] = row.client_p50 / row.bare_p50
+      summary[`p99_ratio_c${concurrency}`] = row.client_p99 / row.bare_p99
+      console.log(
+        `concurrency ${String(concurrency).padStart(2)}: bare p50 ${row.bare_p50.toFixed(3)} ms p99 ${row.bare_p99.toFixed(3)} ms | ` +
+          `client p50 ${row.client_p50.toFixed(3)} ms p99 ${row.client_p99.toFixed(3)} ms | ` +
+          `ratio p50 ${summary[`p50_ratio_c${concurrency}`].toFixed(3)} p99 ${summary[`p99_ratio_c${concurrency}`].toFixed(3)}`,
+      )
+    }
+    const tokensAfter = (await (await fetch(`${url}/_sandbox/stats`)).json()).tokenRequests as number
+    const tokenRequests = tokensAfter - tokensBefore
+    console.log(`token requests by the client: ${tokenRequests} (client counter: ${client.tokenRequests}); ${CALLS} calls per side per concurrency`)
+    await client.close()
+    await bare.close()
+    const round = (x: number) => Math.round(x * 1000) / 1000
+    console.log(
+      JSON.stringify({
+        bench: "client",
+        p50_ratio_c1: round(summary.p50_ratio_c1),
+        p50_ratio_c32: round(summary.p50_ratio_c32),
+        p99_ratio_c32: round(summary.p99_ratio_c32),
+        token_requests: tokenRequests,
+      }),
+    )
+  } finally {
+    child.kill("SIGTERM")
+  }
+}
+
+main().catch((error) => {
+  console.error(error)
+  process.exit(1)
+})

@@ -1,0 +1,39 @@
+/** Secrets (client secret, tokens, card fields, stored method ids) never reach the logger hook or error messages. */
+import { inspect } from "node:util"
+import type { GatewayLogEntry } from "../../src/gateway"
+import { startHarness, type SandboxHarness } from "../support/sandbox"
+import { cardAuthorize, caught, clientFor, fault } from "./support"
+
+let h: SandboxHarness
+beforeAll(async () => {
+  h = await startHarness()
+})
+afterAll(() => h.close())
+
+describe("secrets stay out of logs and errors", () => {
+  it("logs calls, retries and failures without the secret, the token, card fields or stored method ids", async () => {
+    const entries: GatewayLogEntry[] = []
+    const client = clientFor(h, { logger: (e) => entries.push(e) })
+    const body = cardAuthorize(h, client, "frictionless_approved", { tokenization: { save_card_for_future_payments: true } })
+    const result = await client.payments.authorize(body)
+    const pmToken = result.kind === "finished" ? result.transaction.payment_method?.token : undefined
+    await h.control("POST", "/_sandbox/tokens/revoke")
+    await fault(h, { target: "POST /api/transactions/authorize", kind: "status", status: 503 })
+    await client.payments.authorize({ ...body, reference: `${body.reference}-2` })
+    await client.storedMethods.delete(pmToken!)
+    const failure = await caught(client.payments.authorize({ ...body, amount: body.amount + 1 }))
+    const accessToken = await client.accessToken()
+
+    const logged = JSON.stringify(entries)
+    expect(entries.some((e) => e.level === "warn")).toBe(true)
+    expect(entries.some((e) => e.level === "debug" && e.body)).toBe(true)
+    const secrets = [h.config.client_secret, accessToken, body.payment_method.type === "card" ? body.payment_method.data.encrypted_card_number : "", h.testCard("frictionless_approved"), pmToken!]
+    for (const secret of secrets) {
+      expect(logged).not.toContain(secret)
+      expect(`${failure.message} ${JSON.stringify(failure)}`).not.toContain(secret)
+    }
+    expect(inspect(client)).not.toContain(h.config.client_secret)
+    expect(JSON.stringify(client)).not.toContain(h.config.client_secret)
+    await client.close()
+  })
+})

@@ -1,0 +1,145 @@
+/**
+ * The pipeline every API call goes through: validate the body with the shared schema (a local failure never
+ * reaches the network and names the field like the gateway's 422), serialize once, add the bearer token,
+ * send, renew-and-replay once on 401, map failures to typed errors, retry by the rule in retry.ts, and parse
+ * the response at the boundary.
+ */
+import type { z } from "zod"
+import { toGatewayErrors, type GatewayFieldError } from "./schemas/validation"
+import { errorFromResponse, GatewayError, GatewayProtocolError, GatewayValidationError, type AnyGatewayError } from "./errors"
+import { backoffDelay, shouldRetry, sleep, type RetryPolicy, type Safety } from "./retry"
+import { redact, redactPath, type GatewayLogger } from "./redact"
+import type { TokenProvider } from "./auth"
+import type { CallKind, Transport } from "./transport"
+
+export type Operation<Res extends z.ZodType = z.ZodType> = {
+  method: "GET" | "POST" | "DELETE"
+  /** Path with `{param}` placeholders; the pattern (not the filled path) names the call in errors and logs. */
+  pattern: string
+  kind: CallKind
+  safety: Safety
+  request?: z.ZodType
+  /** Extra local rules beyond the shared schema (phone possible-number check, payout reference ≤ 40). */
+  check?: (body: any) => GatewayFieldError[]
+  response: Res
+}
+
+export type CallOptions = { params?: Record<string, string>; body?: unknown }
+
+export class Requester {
+  constructor(
+    private readonly baseUrl: URL,
+    private readonly transport: Transport,
+    private readonly auth: TokenProvider,
+    private readonly retry: RetryPolicy,
+    private readonly logger?: GatewayLogger,
+  ) {}
+
+  /** Validate with the operation's schema: returns what will be sent, or throws a local GatewayValidationError. */
+  validate(op: Operation, body: unknown): unknown {
+    const operation = `${op.method} ${op.pattern}`
+    const parsed = op.request ? op.request.safeParse(body) : { success: true as const, data: body }
+    const fields = parsed.success ? [] : toGatewayErrors(parsed.error, body)
+    if (op.check) fields.push(...op.check(body).filter((f) => !fields.some((e) => e.property === f.property)))
+    if (fields.length || !parsed.success) throw new GatewayValidationError(fields, true, { operation })
+    return parsed.data
+  }
+
+  async call<Res extends z.ZodType>(op: Operation<Res>, opts: CallOptions = {}): Promise<z.output<Res>> {
+    const operation = `${op.method} ${op.pattern}`
+    const payload = opts.body === undefined ? undefined : JSON.stringify(this.validate(op, opts.body))
+    // Relative to the base URL so a base with a path prefix (https://host/pgs/) keeps it.
+    const url = new URL(fill(op.pattern, opts.params ?? {}).replace(/^\/+/, ""), this.baseUrl)
+    let retries = 0
+    let replayed = false
+    for (let attempt = 1; ; attempt++) {
+      // Token failures were already retried by the auth layer: one retry layer per call, not two.
+      const token = await this.auth.getToken()
+      const started = performance.now()
+      try {
+        const res = await this.transport.send({
+          method: op.method,
+          url,
+          // The gateway checks Content-Type on every call (403 otherwise); JSON is what the API speaks.
+          headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+          body: payload,
+          kind: op.kind,
+          operation,
+        })
+        // A 401 was refused before anything happened: renew the token and replay once, whatever the call.
+        if (res.statusCode === 401 && !replayed) {
+          replayed = true
+          this.auth.invalidate(token)
+          this.log("warn", "401: renewing the access token and replaying once", operation, attempt, res.statusCode, res.requestId)
+          continue
+        }
+        const body = parseJson(res.text)
+        if (res.statusCode < 200 || res.statusCode >= 300) {
+          throw errorFromResponse({
+            statusCode: res.statusCode,
+            body: body.ok ? body.value : res.text,
+            requestId: res.requestId,
+            operation,
+            retryAfter: first(res.headers["retry-after"]),
+            insecure: url.protocol === "http:",
+          })
+        }
+        if (!body.ok) throw new GatewayProtocolError(`${operation}: the response is not JSON`, [], { statusCode: res.statusCode, requestId: res.requestId, operation, body: res.text.slice(0, 200) })
+        const parsed = op.response.safeParse(body.value)
+        if (!parsed.success) {
+          const issues = toGatewayErrors(parsed.error, body.value)
+          throw new GatewayProtocolError(`${operation}: the response does not match the spec: ${issues.map((e) => `${e.property} ${e.message}`).join("; ")}`, issues, {
+            statusCode: res.statusCode,
+            requestId: res.requestId,
+            operation,
+            body: body.value,
+          })
+        }
+        if (this.logger) this.log("debug", "ok", operation, attempt, res.statusCode, res.requestId, performance.now() - started, opts.body)
+        return parsed.data
+      } catch (error) {
+        if (!(error instanceof GatewayError)) throw error
+        const e = error as AnyGatewayError
+        if (retries >= this.retry.maxRetries || !shouldRetry(e, op.safety)) {
+          this.log("error", e.message, operation, attempt, e.statusCode, e.requestId, performance.now() - started)
+          throw e
+        }
+        retries++
+        this.log("warn", `retrying after: ${e.message}`, operation, attempt, e.statusCode, e.requestId, performance.now() - started)
+        await sleep(backoffDelay(retries, this.retry, e))
+      }
+    }
+  }
+
+  private log(level: "debug" | "warn" | "error", message: string, operation: string, attempt: number, statusCode?: number | null, requestId?: string | null, durationMs?: number, body?: unknown) {
+    if (!this.logger) return
+    this.logger({
+      level,
+      message: redact(message) as string,
+      operation: redactPath(operation),
+      attempt,
+      statusCode,
+      requestId,
+      durationMs: durationMs === undefined ? undefined : Math.round(durationMs),
+      ...(body === undefined ? {} : { body: redact(body) }),
+    })
+  }
+}
+
+const fill = (pattern: string, params: Record<string, string>) =>
+  pattern.replace(/\{(\w+)\}/g, (_, key: string) => {
+    const value = params[key]
+    if (!value) throw new TypeError(`missing path parameter ${key}`)
+    return encodeURIComponent(value)
+  })
+
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+  if (text === "") return { ok: true, value: undefined }
+  try {
+    return { ok: true, value: JSON.parse(text) }
+  } catch {
+    return { ok: false }
+  }
+}
+
+const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? null
