@@ -4,9 +4,7 @@ const swc = ["@swc/jest", { jsc: { parser: { syntax: "typescript", decorators: t
 module.exports = {
   testEnvironment: "node",
   moduleFileExtensions: ["ts", "js", "mjs", "json"],
-  // jose ships ESM only: let swc turn it into CommonJS for jest.
-  transform: { "^.+\\.(t|j|mj)s$": swc },
-  transformIgnorePatterns: ["/node_modules/(?!(jose)/)"],
+  transform: { "^.+\\.ts$": swc },
   modulePathIgnorePatterns: ["<rootDir>/dist/", "<rootDir>/.medusa/", "<rootDir>/storefront-widget/"],
   testMatch: ["<rootDir>/src/**/__tests__/**/*.spec.ts", "<rootDir>/integration-tests/**/*.spec.ts"],
   setupFiles: ["<rootDir>/integration-tests/setup.js"],
