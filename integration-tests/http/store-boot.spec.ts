@@ -4,7 +4,7 @@ import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 jest.setTimeout(180_000)
 
 medusaIntegrationTestRunner({
-  cwd: path.join(__dirname),
+  cwd: path.join(__dirname, "../.."),
   testSuite: ({ api, getContainer }) => {
     describe("the test store", () => {
       it("boots Medusa 2.21 against the test database and answers /health", async () => {

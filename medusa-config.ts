@@ -1,0 +1,52 @@
+/**
+ * The development store of this repository: the plugin's own `src/` loaded as the Medusa project, so the HTTP
+ * suites (medusaIntegrationTestRunner, cwd = repository root), the benchmarks and the demo run the TypeScript
+ * sources without a build. The gateway settings come from PGS_* variables (the test harness points them at a
+ * sandbox it starts). A store that installs the plugin registers it as in README, "Installing into a store".
+ */
+import { defineConfig, loadEnv } from "@medusajs/framework/utils"
+
+loadEnv(process.env.NODE_ENV || "development", process.cwd())
+
+const env = (name: string) => process.env[name] || undefined
+
+/** The same object goes to the plugin's module (webhooks, routes) and to the payment providers. */
+export const pgsOptions = {
+  apiUrl: env("PGS_API_URL"),
+  authUrl: env("PGS_AUTH_URL"),
+  realm: env("PGS_REALM") ?? "uat",
+  clientId: env("PGS_CLIENT_ID"),
+  clientSecret: env("PGS_CLIENT_SECRET"),
+  clientKey: env("PGS_CLIENT_KEY"),
+  environment: (env("PGS_ENVIRONMENT") ?? "test") as "test" | "production",
+  merchantPublicKey: env("PGS_MERCHANT_PUBLIC_KEY"),
+  webhookPublicKey: env("PGS_WEBHOOK_PUBLIC_KEY"),
+  defaultTerminalId: env("PGS_TERMINAL_ID") ?? "SBX-ALL-001",
+  defaultTransactionType: (env("PGS_TRANSACTION_TYPE") ?? "AUTHORIZE") as "AUTHORIZE" | "PURCHASE",
+  storeUrl: env("PGS_STORE_URL") ?? "http://localhost:8000",
+  backendUrl: env("PGS_BACKEND_URL") ?? "http://localhost:9000",
+}
+
+export default defineConfig({
+  projectConfig: {
+    databaseUrl: process.env.DATABASE_URL,
+    redisUrl: process.env.REDIS_URL,
+    http: {
+      jwtSecret: process.env.JWT_SECRET || "dev-jwt-secret",
+      cookieSecret: process.env.COOKIE_SECRET || "dev-cookie-secret",
+      storeCors: process.env.STORE_CORS || "*",
+      adminCors: process.env.ADMIN_CORS || "*",
+      authCors: process.env.AUTH_CORS || "*",
+    },
+  },
+  admin: { disable: true },
+  modules: [
+    { resolve: "./src/modules/pgs", options: pgsOptions },
+    {
+      resolve: "@medusajs/medusa/payment",
+      options: {
+        providers: [{ resolve: "./src/providers/pgs", id: "pgs", options: pgsOptions }],
+      },
+    },
+  ],
+})

@@ -1,0 +1,3 @@
+import type { MiddlewareRoute } from "@medusajs/framework/http"
+
+export const webhookMiddlewares: MiddlewareRoute[] = []
