@@ -21,6 +21,8 @@ async function main() {
     // Medusa's test runner loads medusa-config with a dynamic import, which jest allows only with vm modules.
     NODE_OPTIONS: [process.env.NODE_OPTIONS, "--experimental-vm-modules"].filter(Boolean).join(" "),
     MEDUSA_DISABLE_TELEMETRY: "true",
+    // Medusa logs every migration at info level; tests want only problems.
+    LOG_LEVEL: process.env.LOG_LEVEL ?? "error",
   }
   const child = spawn(process.execPath, args, { stdio: "inherit", env })
   const stop = () => child.kill("SIGTERM")

@@ -1,0 +1,142 @@
+/**
+ * The HTTP suites' harness: a sandbox (started first, because medusa-config reads its settings from PGS_* at
+ * boot), the Medusa development store booted by medusaIntegrationTestRunner from the repository root, and a
+ * seeded catalogue — the way a storefront and the dashboard meet the plugin.
+ */
+import path from "node:path"
+import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { startHarness, type SandboxHarness } from "../../support/sandbox"
+import { seedStore, type StoreSeed } from "./seed"
+import { adminToken } from "./admin"
+
+jest.setTimeout(180_000)
+
+export const PGS_PROVIDER_ID = "pp_pgs_pgs"
+export const SYSTEM_PROVIDER_ID = "pp_system_default"
+const ROOT = path.join(__dirname, "../../..")
+
+export type StoreSuite = {
+  sandbox: SandboxHarness
+  api: any
+  container(): MedusaContainer
+  seed: StoreSeed
+  medusaUrl: string
+  webhookUrl: string
+  storeHeaders: Record<string, string>
+  adminHeaders(): Promise<Record<string, string>>
+  createCart(input?: { currency_code?: string; email?: string; customerToken?: string; quantity?: number }): Promise<any>
+  initiatePaymentSession(cartId: string, providerId: string, data?: Record<string, unknown>, customerToken?: string): Promise<any>
+  completeCart(cartId: string, customerToken?: string): Promise<{ status: number; data: any }>
+  registerCustomer(email?: string): Promise<{ token: string; customer: any; email: string }>
+}
+
+let counter = 0
+const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${(counter++).toString(36)}`
+
+function pointAtSandbox(sandbox: SandboxHarness) {
+  const c = sandbox.config
+  Object.assign(process.env, {
+    PGS_API_URL: c.base_url,
+    PGS_AUTH_URL: c.auth_url,
+    PGS_REALM: c.realm,
+    PGS_CLIENT_ID: c.client_id,
+    PGS_CLIENT_SECRET: c.client_secret,
+    PGS_CLIENT_KEY: c.client_key,
+    PGS_ENVIRONMENT: "test",
+    PGS_MERCHANT_PUBLIC_KEY: c.merchant_public_key,
+    PGS_WEBHOOK_PUBLIC_KEY: c.webhook_public_key,
+    PGS_TERMINAL_ID: "SBX-ALL-001",
+    PGS_STORE_URL: "http://localhost:8000",
+  })
+}
+
+/**
+ * One Medusa boot per call (≈15 s): put many `it`s inside. `body` receives the suite handle; its fields are
+ * filled in before the first test runs.
+ */
+export function pgsStoreSuite(name: string, body: (s: StoreSuite) => void, options: { sandbox?: Parameters<typeof startHarness>[0] } = {}) {
+  const s = {} as StoreSuite
+  // Registered before the runner's own beforeAll, so the sandbox is up and PGS_* are set when medusa-config loads.
+  beforeAll(async () => {
+    s.sandbox = await startHarness(options.sandbox)
+    pointAtSandbox(s.sandbox)
+  })
+  afterAll(async () => {
+    await s.sandbox?.close()
+  })
+
+  medusaIntegrationTestRunner({
+    cwd: ROOT,
+    testSuite: ({ api, getContainer }) => {
+      describe(name, () => {
+        beforeAll(async () => {
+          s.api = api
+          s.container = getContainer
+          s.medusaUrl = String(api.defaults.baseURL).replace(/\/$/, "")
+          s.webhookUrl = `${s.medusaUrl}/hooks/pgs/webhooks`
+          process.env.PGS_BACKEND_URL = s.medusaUrl
+          await s.sandbox.control("POST", "/_sandbox/webhooks", { url: s.webhookUrl })
+        })
+        // The runner restores the database before each test: seed per test, through the container.
+        beforeEach(async () => {
+          s.seed = await seedStore(getContainer())
+          s.storeHeaders = { "x-publishable-api-key": s.seed.publishableKey }
+        })
+        body(s)
+      })
+    },
+  })
+
+  s.adminHeaders = async () => ({ authorization: `Bearer ${await adminToken(s.container())}` })
+
+  s.createCart = async (input = {}) => {
+    const currency = input.currency_code ?? "eur"
+    const region = s.seed.regions[currency]
+    if (!region) throw new Error(`no seeded region for ${currency}`)
+    const headers = { ...s.storeHeaders, ...(input.customerToken ? { authorization: `Bearer ${input.customerToken}` } : {}) }
+    const res = await s.api.post(
+      "/store/carts",
+      {
+        region_id: region,
+        email: input.email ?? `${unique("shopper")}@example.com`,
+        items: [{ variant_id: s.seed.variantId, quantity: input.quantity ?? 1 }],
+        billing_address: { first_name: "Ada", last_name: "Lovelace", address_1: "1 Analytical St", city: "Berlin", country_code: "de", postal_code: "10115" },
+      },
+      { headers },
+    )
+    return res.data.cart
+  }
+
+  s.initiatePaymentSession = async (cartId, providerId, data, customerToken) => {
+    const headers = { ...s.storeHeaders, ...(customerToken ? { authorization: `Bearer ${customerToken}` } : {}) }
+    const collection = await s.api.post("/store/payment-collections", { cart_id: cartId }, { headers })
+    const res = await s.api.post(
+      `/store/payment-collections/${collection.data.payment_collection.id}/payment-sessions`,
+      { provider_id: providerId, ...(data ? { data } : {}) },
+      { headers },
+    )
+    const sessions = res.data.payment_collection.payment_sessions as any[]
+    return sessions.find((ps) => ps.provider_id === providerId)
+  }
+
+  s.completeCart = async (cartId, customerToken) => {
+    const headers = { ...s.storeHeaders, ...(customerToken ? { authorization: `Bearer ${customerToken}` } : {}) }
+    const res = await s.api.post(`/store/carts/${cartId}/complete`, {}, { headers, validateStatus: () => true })
+    return { status: res.status, data: res.data }
+  }
+
+  s.registerCustomer = async (email = `${unique("customer")}@example.com`) => {
+    const password = "correct horse battery staple"
+    const reg = await s.api.post("/auth/customer/emailpass/register", { email, password })
+    const created = await s.api.post(
+      "/store/customers",
+      { email, first_name: "Grace", last_name: "Hopper" },
+      { headers: { ...s.storeHeaders, authorization: `Bearer ${reg.data.token}` } },
+    )
+    const login = await s.api.post("/auth/customer/emailpass", { email, password })
+    return { token: login.data.token, customer: created.data.customer, email }
+  }
+
+  return s
+}
