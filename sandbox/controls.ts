@@ -59,7 +59,7 @@ const faultRule = z.object({
   phase: z.enum(["before", "after"]).default("before"),
   count: z.int().min(1).max(10_000).default(1),
   latency_ms: z.int().min(0).max(600_000).optional(),
-  status: z.union([z.literal(429), z.int().min(500).max(599)]).optional(),
+  status: z.union([z.literal(401), z.literal(429), z.int().min(500).max(599)]).optional(),
 })
 const terminalSwitch = z.object({
   active: z.boolean().optional(),

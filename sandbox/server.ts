@@ -135,6 +135,13 @@ export function handler(ctx: SandboxContext, router: Router) {
   }
 }
 
+function faultReply(status: number): Reply {
+  if (status === 429) return { ...json(429, { error: "Too Many Requests" }), headers: { "content-type": "application/json", "retry-after": "1" } }
+  // A 401 as the identity provider's would look: for testing a token refused again after renewal.
+  if (status === 401) return json(401, { error: "Unauthorized" })
+  return json(status, { error: "Service Unavailable" })
+}
+
 /** Returns true when the fault answered (or dropped) the request itself. */
 async function applyFault(
   rule: { kind: string; latency_ms: number; status: number },
@@ -147,7 +154,7 @@ async function applyFault(
       await sleep(rule.latency_ms)
       return false
     case "status":
-      write(res, rule.status === 429 ? { ...json(429, { error: "Too Many Requests" }), headers: { "content-type": "application/json", "retry-after": "1" } } : json(rule.status, { error: "Service Unavailable" }), requestId)
+      write(res, faultReply(rule.status), requestId)
       return true
     case "drop":
       socket.destroy()

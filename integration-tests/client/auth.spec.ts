@@ -64,6 +64,20 @@ describe("client authentication", () => {
     await client.close()
   })
 
+  it("gives up with an unauthorized error when the replay after renewal is refused again", async () => {
+    const client = clientFor(h)
+    await client.status.retrieve("trx_c")
+    await h.control("POST", "/_sandbox/faults", { target: "GET /api/transactions/:id/status", kind: "status", status: 401, count: 2 })
+    const before = await stats(h)
+    const error = await caught(client.status.retrieve("trx_c"))
+    expect(error).toBeInstanceOf(GatewayUnauthorizedError)
+    const after = await stats(h)
+    // One renewal and one replay, no more.
+    expect(after.tokenRequests - before.tokenRequests).toBe(1)
+    expect(after.requests["GET /api/transactions/:id/status"] - before.requests["GET /api/transactions/:id/status"]).toBe(2)
+    await client.close()
+  })
+
   it("concurrent calls that all get a 401 share one renewal", async () => {
     const client = clientFor(h)
     await client.status.retrieve("trx_b")
