@@ -1,5 +1,5 @@
-import { startHarness, uniqueReference, type SandboxHarness } from "../support/sandbox"
-import { startWebhookReceiver } from "../support/webhook-receiver"
+import { startHarnessWithReceiver, uniqueReference, type SandboxHarness } from "../support/sandbox"
+import type { WebhookReceiver } from "../support/webhook-receiver"
 import { expectInvalid, findForm, submit, transactionState, waitForEvents } from "./redirects-support"
 
 const HPP = "/api/hosted-payment-page"
@@ -12,16 +12,10 @@ const YEAR = String(new Date().getFullYear() + 2)
 
 describe("Hosted Payment Page", () => {
   let h: SandboxHarness
-  let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>
-  beforeAll(async () => {
-    h = await startHarness()
-    receiver = await startWebhookReceiver()
-    await h.control("POST", "/_sandbox/webhooks", { url: receiver.url })
-  })
-  afterAll(async () => {
-    await h.close()
-    await receiver.close()
-  })
+  let receiver: WebhookReceiver
+  let close: () => Promise<void>
+  beforeAll(async () => ({ h, receiver, close } = await startHarnessWithReceiver()))
+  afterAll(() => close())
 
   const pageBody = (overrides: Record<string, unknown> = {}) => ({
     terminal_id: "SBX-CARDS-01",

@@ -1,21 +1,15 @@
 import { transactionEvent } from "../../src/gateway/schemas"
-import { startHarness, waitFor, type SandboxHarness } from "../support/sandbox"
-import { startWebhookReceiver } from "../support/webhook-receiver"
+import { startHarnessWithReceiver, waitFor, type SandboxHarness } from "../support/sandbox"
+import type { WebhookReceiver } from "../support/webhook-receiver"
 import { approved, expectInvalid, manage, refusedOriginal } from "./management-helpers"
 
 /** What management leaves behind: its webhooks and one ledger row per call. */
 describe("POST /api/transactions/manage: webhooks and ledger", () => {
   let h: SandboxHarness
-  let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>
-  beforeAll(async () => {
-    h = await startHarness()
-    receiver = await startWebhookReceiver()
-    await h.control("POST", "/_sandbox/webhooks", { url: receiver.url })
-  })
-  afterAll(async () => {
-    await h.close()
-    await receiver.close()
-  })
+  let receiver: WebhookReceiver
+  let close: () => Promise<void>
+  beforeAll(async () => ({ h, receiver, close } = await startHarnessWithReceiver()))
+  afterAll(() => close())
 
   const eventFor = (childId: string) =>
     waitFor(() => receiver.received.find((r) => r.body?.payload?.id === childId), { what: `webhook for ${childId}` })

@@ -1,21 +1,15 @@
-import { startHarness, type SandboxHarness } from "../support/sandbox"
-import { startWebhookReceiver } from "../support/webhook-receiver"
+import { startHarnessWithReceiver, type SandboxHarness } from "../support/sandbox"
+import type { WebhookReceiver } from "../support/webhook-receiver"
 import { expectInvalid, forceOutcome, paymentBody, transactionState, waitForEvents, eventsFor } from "./redirects-support"
 
 const PAYMENT = "/api/transactions/payment"
 
 describe("POST /api/transactions/payment (alternative payments)", () => {
   let h: SandboxHarness
-  let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>
-  beforeAll(async () => {
-    h = await startHarness()
-    receiver = await startWebhookReceiver()
-    await h.control("POST", "/_sandbox/webhooks", { url: receiver.url })
-  })
-  afterAll(async () => {
-    await h.close()
-    await receiver.close()
-  })
+  let receiver: WebhookReceiver
+  let close: () => Promise<void>
+  beforeAll(async () => ({ h, receiver, close } = await startHarnessWithReceiver()))
+  afterAll(() => close())
 
   describe("a new payment", () => {
     it("answers a redirect {transaction_id, session_id, url} to the provider page with result, action and form_submit null", async () => {

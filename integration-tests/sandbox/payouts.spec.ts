@@ -1,21 +1,15 @@
-import { startHarness, type SandboxHarness } from "../support/sandbox"
-import { startWebhookReceiver } from "../support/webhook-receiver"
+import { startHarnessWithReceiver, type SandboxHarness } from "../support/sandbox"
+import type { WebhookReceiver } from "../support/webhook-receiver"
 import { expectInvalid, forceOutcome, payoutBody, transactionState, waitForEvents } from "./redirects-support"
 
 const PAYOUT = "/api/transactions/payout"
 
 describe("POST /api/transactions/payout (bank account payouts)", () => {
   let h: SandboxHarness
-  let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>
-  beforeAll(async () => {
-    h = await startHarness()
-    receiver = await startWebhookReceiver()
-    await h.control("POST", "/_sandbox/webhooks", { url: receiver.url })
-  })
-  afterAll(async () => {
-    await h.close()
-    await receiver.close()
-  })
+  let receiver: WebhookReceiver
+  let close: () => Promise<void>
+  beforeAll(async () => ({ h, receiver, close } = await startHarnessWithReceiver()))
+  afterAll(() => close())
 
   describe("a new payout", () => {
     it("answers {result, action:null, redirect:null, form_submit:null} with result PENDING (pending true, processing code 1002)", async () => {

@@ -1,6 +1,6 @@
 import { VOUCHER_CODES } from "../../src/gateway/schemas"
-import { startHarness, type SandboxHarness } from "../support/sandbox"
-import { startWebhookReceiver } from "../support/webhook-receiver"
+import { startHarnessWithReceiver, type SandboxHarness } from "../support/sandbox"
+import type { WebhookReceiver } from "../support/webhook-receiver"
 import {
   expectInvalid,
   forceOutcome,
@@ -15,16 +15,10 @@ const AUTHORIZE = "/api/transactions/authorize"
 
 describe("redirect methods through POST /api/transactions/authorize", () => {
   let h: SandboxHarness
-  let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>
-  beforeAll(async () => {
-    h = await startHarness()
-    receiver = await startWebhookReceiver()
-    await h.control("POST", "/_sandbox/webhooks", { url: receiver.url })
-  })
-  afterAll(async () => {
-    await h.close()
-    await receiver.close()
-  })
+  let receiver: WebhookReceiver
+  let close: () => Promise<void>
+  beforeAll(async () => ({ h, receiver, close } = await startHarnessWithReceiver()))
+  afterAll(() => close())
 
   describe("provider-instant (PLN instant payments)", () => {
     it("creates a PENDING purchase and answers a redirect {transaction_id, session_id, url} to the provider checkout", async () => {

@@ -5,6 +5,7 @@
 import { constants, publicEncrypt } from "node:crypto"
 import { request } from "undici"
 import { startSandbox, type RunningSandbox, type SandboxOptions } from "../../sandbox"
+import { startWebhookReceiver } from "./webhook-receiver"
 
 export type RawResponse = { status: number; headers: Record<string, string | string[] | undefined>; text: string; body: any }
 
@@ -144,4 +145,12 @@ export async function waitFor<T>(check: () => Promise<T | undefined | null | fal
     await new Promise((r) => setTimeout(r, opts.intervalMs ?? 25))
   }
   throw new Error(`timed out waiting for ${opts.what ?? "condition"}${last ? `: ${String(last)}` : ""}`)
+}
+
+/** A sandbox whose webhooks go to a fresh local receiver; `close` stops both. */
+export async function startHarnessWithReceiver(options: SandboxOptions = {}) {
+  const h = await startHarness(options)
+  const receiver = await startWebhookReceiver()
+  await h.control("POST", "/_sandbox/webhooks", { url: receiver.url })
+  return { h, receiver, close: async () => (await h.close(), await receiver.close()) }
 }

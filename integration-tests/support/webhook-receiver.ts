@@ -28,3 +28,5 @@ export async function startWebhookReceiver(answer: (hit: ReceivedWebhook, index:
     close: () => new Promise<void>((r) => server.close(() => r())),
   }
 }
+
+export type WebhookReceiver = Awaited<ReturnType<typeof startWebhookReceiver>>

@@ -5,12 +5,13 @@
 import { authorizeRequest, CARD_METHOD_TYPES, isValidNotificationUrl, isVoucherType, type ExecutionResponse } from "../../src/gateway/schemas"
 import { requireMerchant } from "../core/auth"
 import { checkTerminal, type SandboxContext } from "../core/context"
-import { invalid, json, ReplyError, validateBody, type Reply, type SandboxRequest } from "../core/http"
+import { json, ReplyError, validateBody, type Reply, type SandboxRequest } from "../core/http"
 import { resultResponse } from "../core/views"
 import { cardFamily } from "../cards/authorize"
 import { redirectFamily } from "../apm/authorize-redirect"
 import type { Merchant, Terminal, TransactionRecord } from "../core/types"
 import type { z } from "zod"
+import { assertSameOrder } from "../core/idempotency"
 
 export type AuthorizeBody = z.output<typeof authorizeRequest>
 
@@ -73,8 +74,7 @@ export async function authorize(ctx: SandboxContext, req: SandboxRequest): Promi
 
   const existing = ctx.store.findByReference(merchant.merchant_id, body.terminal_id, body.reference)
   if (existing) {
-    if (existing.amount !== body.amount || existing.currency !== body.currency)
-      throw invalid(req, "reference", "was already used on this terminal with another amount or currency", [body.reference])
+    assertSameOrder(req, existing, body)
     ctx.store.recordLedger(existing, OPERATION, true)
     return json(200, familyFor(existing.payment_method?.type ?? body.payment_method.type).replay(ctx, existing))
   }

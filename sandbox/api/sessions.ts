@@ -8,6 +8,7 @@ import { checkTerminal, type SandboxContext } from "../core/context"
 import { invalid, json, validateBody, type Reply, type SandboxRequest } from "../core/http"
 import { newId, nowIso } from "../core/ids"
 import type { PaymentSessionRecord } from "../core/types"
+import { assertSameOrder } from "../core/idempotency"
 
 export function sessionView(s: PaymentSessionRecord): SessionResponse {
   return {
@@ -37,8 +38,7 @@ export async function createSession(ctx: SandboxContext, req: SandboxRequest): P
 
   const existing = ctx.store.findSessionByReference(merchant.merchant_id, body.terminal_id, body.reference)
   if (existing) {
-    if (existing.amount !== body.amount || existing.currency !== body.currency)
-      throw invalid(req, "reference", "was already used on this terminal with another amount or currency", [body.reference])
+    assertSameOrder(req, existing, body)
     return json(200, sessionView(existing))
   }
 

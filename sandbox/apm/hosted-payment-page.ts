@@ -9,6 +9,7 @@ import { checkTerminal, type SandboxContext } from "../core/context"
 import { invalid, json, validateBody, type Reply, type SandboxRequest } from "../core/http"
 import { newId, nowIso } from "../core/ids"
 import type { HostedPageRecord, Merchant } from "../core/types"
+import { assertSameOrder } from "../core/idempotency"
 
 export const HPP_OPERATION = "POST /api/hosted-payment-page"
 
@@ -44,8 +45,7 @@ export async function createHostedPage(ctx: SandboxContext, req: SandboxRequest)
   // Idempotent like transactions: the same reference with the same amount and currency returns the same page.
   const existing = findPage(ctx, merchant, body.terminal_id, body.reference)
   if (existing) {
-    if (existing.amount !== body.amount || existing.currency !== body.currency)
-      throw invalid(req, "reference", "was already used on this terminal with another amount or currency", [body.reference])
+    assertSameOrder(req, existing, body)
     return json(200, hostedPageView(ctx, existing))
   }
   if (ctx.store.findByReference(merchant.merchant_id, body.terminal_id, body.reference))

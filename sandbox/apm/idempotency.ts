@@ -5,6 +5,7 @@
 import type { SandboxContext } from "../core/context"
 import { invalid, type SandboxRequest } from "../core/http"
 import type { Merchant, TransactionRecord } from "../core/types"
+import { assertSameOrder } from "../core/idempotency"
 
 export function existingTransaction(
   ctx: SandboxContext,
@@ -16,8 +17,7 @@ export function existingTransaction(
 ): TransactionRecord | undefined {
   const existing = ctx.store.findByReference(merchant.merchant_id, body.terminal_id, body.reference)
   if (!existing) return undefined
-  if (existing.amount !== body.amount || existing.currency !== body.currency)
-    throw invalid(req, "reference", "was already used on this terminal with another amount or currency", [body.reference])
+  assertSameOrder(req, existing, body)
   // Assumption: references are unique per terminal across endpoints, so a PAYMENT reference cannot name a PAYOUT.
   if (existing.transaction_type !== type)
     throw invalid(req, "reference", `was already used on this terminal by a ${existing.transaction_type} transaction`, [body.reference])
