@@ -160,9 +160,8 @@ describe("payment, payout, status", () => {
       ...URLS,
     })
     expect(["redirect", "finished"]).toContain(r.kind)
-    const status = await client.status.retrieve(r.transactionId)
-    expect(status.found).toBe(true)
-    expect(status.transaction?.transaction_type).toBe("PAYMENT")
+    const status = await client.status.transaction(r.transactionId)
+    expect(status?.transaction.transaction_type).toBe("PAYMENT")
   })
 
   it("creates a payout with a PENDING result", async () => {

@@ -4,6 +4,7 @@ import { backoffDelay, DEFAULT_RETRY, shouldRetry } from "../retry"
 import { GatewayTimeoutError } from "../errors"
 import { PACKAGE_NAME, PACKAGE_VERSION } from "../version"
 import { redact, redactPath } from "../redact"
+import { isFullTransaction, statusResponse } from "../schemas/responses"
 
 describe("processing outcomes", () => {
   it.each([
@@ -114,5 +115,17 @@ describe("redaction and identity", () => {
   it("names the package and version of package.json in the User-Agent", () => {
     const pkg = require("../../../package.json")
     expect([PACKAGE_NAME, PACKAGE_VERSION]).toEqual([pkg.name, pkg.version])
+  })
+})
+
+describe("the status response forms", () => {
+  it("accepts the short form (id, status, amount, currency) documented for the 3-D Secure flow", () => {
+    const parsed = statusResponse.parse({ found: true, transaction: { id: "trx_1", status: "APPROVED", amount: 1000, currency: "EUR" } })
+    expect(parsed.transaction).toEqual({ id: "trx_1", status: "APPROVED", amount: 1000, currency: "EUR" })
+    expect(isFullTransaction(parsed.transaction!)).toBe(false)
+  })
+
+  it("refuses a short form with an unknown status", () => {
+    expect(statusResponse.safeParse({ found: true, transaction: { id: "trx_1", status: "DONE", amount: 1000, currency: "EUR" } }).success).toBe(false)
   })
 })

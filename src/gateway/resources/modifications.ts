@@ -16,7 +16,7 @@
  */
 import { randomUUID } from "node:crypto"
 import { manageRequest, type ManageRequest } from "../schemas/requests"
-import { transaction, type Transaction } from "../schemas/responses"
+import { transaction, type Transaction, type TransactionSummary } from "../schemas/responses"
 import { GatewayError, GatewayOutcomeUnknownError, type AnyGatewayError, type ManagementAttempt } from "../errors"
 import { isTransient, neverSent } from "../retry"
 import type { Operation, Requester } from "../requester"
@@ -38,7 +38,7 @@ export type ManageResult =
   /** The gateway answered: the management transaction (own id, parent_id = the original). */
   | { kind: "applied"; transaction: Transaction; idempotencyKey: string }
   /** The answer was lost, but the parent's status proves the operation happened (VOID → parent CANCELED). */
-  | { kind: "confirmed"; parent: Transaction; idempotencyKey: string }
+  | { kind: "confirmed"; parent: Transaction | TransactionSummary; idempotencyKey: string }
 
 type ManageInput = Omit<ManageRequest, "transaction_type">
 
@@ -98,7 +98,8 @@ export class Modifications {
     }
   }
 
-  private async parentStatus(attempt: ManagementAttempt, cause: AnyGatewayError): Promise<Transaction> {
+  /** Only the status matters here, so the short status form is enough. */
+  private async parentStatus(attempt: ManagementAttempt, cause: AnyGatewayError): Promise<Transaction | TransactionSummary> {
     try {
       const res = await this.status.retrieve(attempt.parentTransactionId!)
       if (res.found && res.transaction) return res.transaction

@@ -99,7 +99,12 @@ export const executionResponse = z.object({
 })
 export type ExecutionResponse = z.infer<typeof executionResponse>
 
-export const statusResponse = z.object({ found: z.boolean(), transaction: transaction.nullable() })
+/** The short form the spec also documents for the 3-D Secure flow: `id`, `status`, `amount`, `currency`. */
+export const transactionSummary = z.object({ id: z.string(), status: transactionStatus, amount: z.int(), currency: z.string() })
+export type TransactionSummary = z.infer<typeof transactionSummary>
+/** Either form is accepted; the full Transaction is tried first. */
+export const statusResponse = z.object({ found: z.boolean(), transaction: z.union([transaction, transactionSummary]).nullable() })
+export const isFullTransaction = (t: Transaction | TransactionSummary): t is Transaction => "reference" in t && "terminal_id" in t
 export type StatusResponse = z.infer<typeof statusResponse>
 
 export const sessionResponse = z.object({
