@@ -159,6 +159,10 @@ async function applyFault(
     case "drop":
       socket.destroy()
       return true
+    case "garble":
+      // A 2xx whose body matches nothing in the spec: the client must not read it as success or failure.
+      write(res, json(200, { unexpected: true }), requestId)
+      return true
     case "timeout":
       // Hold the connection without answering; the client's timeout should fire first.
       await Promise.race([sleep(rule.latency_ms), new Promise((r) => socket.once("close", r))])

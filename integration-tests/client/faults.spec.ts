@@ -153,6 +153,15 @@ describe("management under faults", () => {
     expect(await manageRows(base.reference, "CAPTURE")).toHaveLength(captured)
   })
 
+  it("reports a CAPTURE answered 2xx with an unreadable body as outcome unknown, never as failed", async () => {
+    const base = await authorized()
+    await fault(h, { target: MANAGE, kind: "garble", phase: "after" })
+    const error = await caught(client.modifications.capture({ ...base, amount: 700 }, { idempotencyKey: "cap-garbled-1" }))
+    expect(error).toBeInstanceOf(GatewayOutcomeUnknownError)
+    expect(error.attempt.idempotencyKey).toBe("cap-garbled-1")
+    expect(await manageRows(base.reference, "CAPTURE")).toHaveLength(1)
+  })
+
   it("does not repeat a REFUND whose response was lost", async () => {
     const base = await authorized()
     await client.modifications.capture(base)

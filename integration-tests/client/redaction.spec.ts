@@ -36,4 +36,17 @@ describe("secrets stay out of logs and errors", () => {
     expect(JSON.stringify(client)).not.toContain(h.config.client_secret)
     await client.close()
   })
+
+  it("keeps the secret and the token out of every object reachable from the client", async () => {
+    const client = clientFor(h)
+    await client.status.retrieve("trx_none")
+    const token = await client.accessToken()
+    const reachable = [client, client.payments, client.modifications, client.status, client.sessions, client.customers, client.storedMethods, client.hostedPages, client.threeDS]
+    for (const object of reachable) {
+      const shown = `${inspect(object, { depth: 12, showHidden: true })} ${JSON.stringify(object)}`
+      expect(shown).not.toContain(h.config.client_secret)
+      expect(shown).not.toContain(token)
+    }
+    await client.close()
+  })
 })

@@ -1,4 +1,4 @@
-import { startHarness, type SandboxHarness } from "../support/sandbox"
+import { BROWSER_INFO, startHarness, type SandboxHarness } from "../support/sandbox"
 
 describe("sandbox request hygiene (403 with an empty body)", () => {
   let h: SandboxHarness
@@ -111,5 +111,27 @@ describe("sandbox request hygiene (403 with an empty body)", () => {
     })
     expect(res.status).toBe(422)
     expect(res.body.errors).toEqual([{ property: "reference", message: expect.any(String), params: ["reference", "40", "41"] }])
+  })
+
+  it("answers 404, not 500, for a path with a malformed percent-escape", async () => {
+    const res = await h.api("GET", "/api/transactions/%E0%A4%A/status")
+    expect(res.status).toBe(404)
+  })
+
+  it("refuses simulator metadata that names an inherited property instead of a value", async () => {
+    const res = await h.api("POST", "/api/transactions/authorize", {
+      reference: "proto-1",
+      terminal_id: "SBX-ALL-001",
+      description: "d",
+      currency: "EUR",
+      amount: 100,
+      transaction_type: "PURCHASE",
+      payment_method: h.encryptedCard({ number: "4111111111111111" }),
+      browser_info: BROWSER_INFO,
+      return_url: "https://shop.example/ok",
+      metadata: { response_code: "toString" },
+    })
+    expect(res.status).toBe(422)
+    expect(res.body.errors[0].property).toBe("metadata.response_code")
   })
 })

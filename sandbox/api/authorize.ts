@@ -5,7 +5,7 @@
 import { authorizeRequest, CARD_METHOD_TYPES, isValidNotificationUrl, isVoucherType, type ExecutionResponse } from "../../src/gateway/schemas"
 import { requireMerchant } from "../core/auth"
 import { checkTerminal, type SandboxContext } from "../core/context"
-import { json, ReplyError, validateBody, type Reply, type SandboxRequest } from "../core/http"
+import { invalid, json, ReplyError, validateBody, type Reply, type SandboxRequest } from "../core/http"
 import { resultResponse } from "../core/views"
 import { cardFamily } from "../cards/authorize"
 import { redirectFamily } from "../apm/authorize-redirect"
@@ -75,6 +75,13 @@ export async function authorize(ctx: SandboxContext, req: SandboxRequest): Promi
   const existing = ctx.store.findByReference(merchant.merchant_id, body.terminal_id, body.reference)
   if (existing) {
     assertSameOrder(req, existing, body)
+    // Only a repeat of the same call is a replay; the reference of another kind of transaction stays taken.
+    const sameCall =
+      existing.transaction_type === body.transaction_type &&
+      existing.integration_type === "DIRECT_API" &&
+      (existing.payment_method === null || existing.payment_method.type === body.payment_method.type)
+    if (!sameCall)
+      throw invalid(req, "reference", "was already used on this terminal by another transaction", [body.reference])
     ctx.store.recordLedger(existing, OPERATION, true)
     return json(200, familyFor(existing.payment_method?.type ?? body.payment_method.type).replay(ctx, existing))
   }

@@ -1,5 +1,5 @@
 /** How a card shows in transactions and webhooks: brand, masked PAN, hash, expiry date. */
-import { createHash } from "node:crypto"
+import { createHmac, randomBytes } from "node:crypto"
 import type { PaymentMethodView } from "../core/types"
 
 export type Brand = "VISA" | "MASTERCARD"
@@ -14,8 +14,12 @@ export function brandOf(number: string): Brand | null {
 /** 400000******1000: first six and last four digits. */
 export const maskPan = (number: string) => `${number.slice(0, 6)}${"*".repeat(Math.max(number.length - 10, 0))}${number.slice(-4)}`
 
-/** A stable fingerprint of the PAN, so a merchant can tell the same card apart without seeing it. */
-export const panHash = (number: string) => createHash("sha256").update(`pgs-sandbox:${number}`).digest("hex")
+/**
+ * A stable fingerprint of the PAN, so a merchant can tell the same card apart without seeing it. Keyed with a
+ * per-process secret: a plain hash with a known salt could be reversed from the masked digits in milliseconds.
+ */
+const HASH_KEY = randomBytes(32)
+export const panHash = (number: string) => createHmac("sha256", HASH_KEY).update(number).digest("hex")
 
 /** Last day of the expiry month, YYYY-MM-DD. */
 export function expiryDate(month: number, year: number): string {

@@ -47,7 +47,7 @@ export function readSimulatorMetadata(metadata: Record<string, unknown>): Simula
   if (flow !== undefined && flow !== null && !(SIMULATED_FLOWS as readonly unknown[]).includes(flow))
     throw rejectField("metadata.simulated_flow", `must be one of ${SIMULATED_FLOWS.join(", ")}`, [...SIMULATED_FLOWS])
   const code = metadata.response_code ?? "TRX_STATUS_APPROVED"
-  if (typeof code !== "string" || !(code in RESPONSE_CODES))
+  if (typeof code !== "string" || !Object.hasOwn(RESPONSE_CODES, code))
     throw rejectField("metadata.response_code", `must be one of ${Object.keys(RESPONSE_CODES).join(", ")}`, Object.keys(RESPONSE_CODES))
   const rounds = metadata.simulate_extra_rounds ?? "0"
   if (!["0", "1", "2", 0, 1, 2].includes(rounds as string | number))

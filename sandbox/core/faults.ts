@@ -6,7 +6,7 @@
  */
 import { newId } from "./ids"
 
-export const HTTP_FAULT_KINDS = ["latency", "status", "drop", "timeout"] as const
+export const HTTP_FAULT_KINDS = ["latency", "status", "drop", "timeout", "garble"] as const
 export const WEBHOOK_FAULT_KINDS = ["duplicate", "out_of_order", "fail"] as const
 export type FaultKind = (typeof HTTP_FAULT_KINDS)[number] | (typeof WEBHOOK_FAULT_KINDS)[number]
 

@@ -108,10 +108,24 @@ export class Router {
         allowed.push(route.method)
         continue
       }
-      const params = Object.fromEntries(route.keys.map((k, i) => [k, decodeURIComponent(m[i + 1])]))
+      const params: Record<string, string> = {}
+      for (const [i, key] of route.keys.entries()) {
+        const decoded = safeDecode(m[i + 1])
+        // A malformed %-escape cannot name anything we hold.
+        if (decoded === null) return null
+        params[key] = decoded
+      }
       return { route, params }
     }
     return allowed.length ? { allowed } : null
+  }
+}
+
+function safeDecode(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    return null
   }
 }
 

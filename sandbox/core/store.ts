@@ -139,10 +139,27 @@ export class SandboxStore {
       final_capture: false,
     }
     this.transactions.set(tx.id, tx)
-    if (tx.parent_id === null) this.byReference.set(this.refKey(tx.merchant_id, tx.terminal_id, tx.reference), tx.id)
+    if (tx.parent_id === null) this.indexReference(tx)
     this.recordLedger(tx, operation, false)
     if (tx.status !== "CREATED") this.emit({ transaction: tx, previous: null })
     return tx
+  }
+
+  /**
+   * A reference names one transaction on its terminal. Only attempts of the same embedded-fields session share
+   * one (each retry after a decline is a new attempt); then the reference names the latest attempt.
+   */
+  private indexReference(tx: TransactionRecord): void {
+    const key = this.refKey(tx.merchant_id, tx.terminal_id, tx.reference)
+    const taken = this.transactions.get(this.byReference.get(key) ?? "")
+    if (taken && taken.id !== tx.id && !(tx.session_id && taken.session_id === tx.session_id)) return
+    this.byReference.set(key, tx.id)
+  }
+
+  /** Another attempt of the same embedded-fields session that is already approved, if any. */
+  private approvedSibling(tx: TransactionRecord): TransactionRecord | undefined {
+    const ids = tx.session_id ? this.sessions.get(tx.session_id)?.transaction_ids ?? [] : []
+    return ids.map((id) => this.transactions.get(id)).find((t) => t && t.id !== tx.id && t.status === "APPROVED")
   }
 
   recordLedger(tx: TransactionRecord, operation: string, replay: boolean): void {
@@ -173,6 +190,11 @@ export class SandboxStore {
   ): boolean {
     if (FINAL_STATUSES.has(tx.status)) return false
     if (tx.status === status && !details.processing_code) return false
+    // A session is paid once: an attempt that finishes after another attempt was approved is declined.
+    if (status === "APPROVED" && this.approvedSibling(tx)) {
+      status = "DECLINED"
+      details = { processing_code: "1000", response_message: "TRX_STATUS_DECLINED: the session is already paid by another attempt" }
+    }
     const previous = tx.status
     tx.status = status
     tx.processing_code = details.processing_code ?? PROCESSING_CODES[status]

@@ -25,6 +25,12 @@ export function sessionTransaction(ctx: SandboxContext, session: PaymentSessionR
  * be retried with another card; only an APPROVED transaction closes the session.
  */
 export function assertSessionOpen(ctx: SandboxContext, session: PaymentSessionRecord): void {
+  // The session's reference may already name a Direct API transaction on this terminal: never pay over it.
+  const named = ctx.store.findByReference(session.merchant_id, session.terminal_id, session.reference)
+  if (named && !session.transaction_ids.includes(named.id))
+    throw new ReplyError(
+      json(409, { error: "REFERENCE_IN_USE", message: "The session's reference already names another transaction on this terminal" }),
+    )
   const approved = session.transaction_ids.map((id) => ctx.store.transactions.get(id)).find((tx) => tx?.status === "APPROVED")
   if (approved)
     throw new ReplyError(

@@ -25,22 +25,26 @@ export const tokenUrl = (c: Pick<Credentials, "authUrl" | "realm">) =>
 const OPERATION = "POST /realms/{realm}/protocol/openid-connect/token"
 
 export class TokenProvider {
-  private token: { value: string; renewAt: number } | null = null
+  // ES private fields: a secret or token must not show in JSON.stringify or util.inspect of any object holding us.
+  #token: { value: string; renewAt: number } | null = null
+  readonly #credentials: Credentials
   private inflight: Promise<string> | null = null
   /** Token requests this client has made (successful or not). */
   requests = 0
 
   constructor(
     private readonly transport: Transport,
-    private readonly credentials: Credentials,
+    credentials: Credentials,
     private readonly retry: RetryPolicy = DEFAULT_RETRY,
     private readonly logger?: GatewayLogger,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.#credentials = credentials
+  }
 
   /** A valid access token: the cached one, the one being fetched, or a new one. */
   getToken(): Promise<string> {
-    if (this.token && this.now() < this.token.renewAt) return Promise.resolve(this.token.value)
+    if (this.#token && this.now() < this.#token.renewAt) return Promise.resolve(this.#token.value)
     if (!this.inflight) {
       this.inflight = this.fetch().finally(() => {
         this.inflight = null
@@ -51,14 +55,14 @@ export class TokenProvider {
 
   /** Forget `token` after the gateway refused it (401); a newer token fetched meanwhile is kept. */
   invalidate(token: string): void {
-    if (this.token?.value === token) this.token = null
+    if (this.#token?.value === token) this.#token = null
   }
 
   private async fetch(): Promise<string> {
     const form = new URLSearchParams({
       grant_type: "client_credentials",
-      client_id: this.credentials.clientId,
-      client_secret: this.credentials.clientSecret,
+      client_id: this.#credentials.clientId,
+      client_secret: this.#credentials.clientSecret,
     }).toString()
     for (let attempt = 1; ; attempt++) {
       const sentAt = this.now()
@@ -66,7 +70,7 @@ export class TokenProvider {
       try {
         const res = await this.transport.send({
           method: "POST",
-          url: tokenUrl(this.credentials),
+          url: tokenUrl(this.#credentials),
           headers: { "content-type": "application/x-www-form-urlencoded" },
           body: form,
           kind: "token",
@@ -90,7 +94,7 @@ export class TokenProvider {
         const parsed = tokenResponse.safeParse(body)
         if (!parsed.success) throw new GatewayProtocolError(`${OPERATION}: the token response does not match the spec`, [], { statusCode: res.statusCode, requestId: res.requestId, operation: OPERATION })
         const lifetime = parsed.data.expires_in * 1000
-        this.token = { value: parsed.data.access_token, renewAt: sentAt + lifetime - renewalMargin(lifetime) }
+        this.#token = { value: parsed.data.access_token, renewAt: sentAt + lifetime - renewalMargin(lifetime) }
         this.logger?.({ level: "debug", message: "access token obtained", operation: OPERATION, attempt, statusCode: res.statusCode, requestId: res.requestId })
         return parsed.data.access_token
       } catch (error) {

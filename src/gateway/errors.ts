@@ -71,7 +71,12 @@ export class GatewayValidationError extends GatewayError {
   readonly type = "validation"
   /** Set when the failure names a known decline code (INVALID_REQUEST_PAYMENT_METHOD_INACTIVE). */
   readonly outcome: Outcome | null
-  constructor(readonly fields: GatewayFieldError[], readonly local: boolean, init: GatewayErrorInit = {}) {
+  /**
+   * Set when the gateway refused a REPEAT of a call (after a lost answer) on its reference: the first attempt may
+   * have gone through, so check its status before charging again (README, "Assumptions": reference idempotency).
+   */
+  readonly afterRepeat: boolean
+  constructor(readonly fields: GatewayFieldError[], readonly local: boolean, init: GatewayErrorInit & { afterRepeat?: boolean } = {}) {
     const list = fields.map((f) => `${f.property} ${f.message}`).join("; ")
     const code = fields.map((f) => findTextCode(`${f.message} ${f.params.join(" ")}`)).find(Boolean)
     super(`${local ? "Refused before sending" : "The gateway rejected the request"}: ${list || "invalid request"}`, {
@@ -79,6 +84,7 @@ export class GatewayValidationError extends GatewayError {
       ...init,
     })
     this.outcome = code ? outcome(code[1], code[0]) : null
+    this.afterRepeat = init.afterRepeat ?? false
   }
 }
 

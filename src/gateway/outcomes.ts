@@ -86,16 +86,35 @@ export function findTextCode(text: string | null | undefined): (typeof TEXT_CODE
   return TEXT_CODES.find(([code]) => text.includes(code))
 }
 
-type TransactionLike = { processing_code?: string | null; response_message?: string | null; errors?: unknown }
+type TransactionLike = { status?: string | null; processing_code?: string | null; response_message?: string | null; errors?: unknown }
+
+/** What the status alone says, for a code that is missing, unknown or contradicts the status. */
+const BY_STATUS: Record<string, OutcomeName> = {
+  APPROVED: "approved",
+  PENDING: "pending",
+  CREATED: "pending",
+  CANCELED: "canceled",
+  SESSION_EXPIRED: "session_expired",
+  DECLINED: "declined",
+  INVALID: "invalid_request",
+}
+const APPROVING: ReadonlySet<OutcomeName> = new Set(["approved"])
 
 /**
  * The outcome of a finished transaction. A specific text code (insufficient funds, inactive method) wins over
- * the generic processing code it came with, so a shopper sees the precise reason.
+ * the generic processing code it came with, so a shopper sees the precise reason. The status has the last word:
+ * the spec allows `processing_code: null`, and an outcome must never contradict the status (an APPROVED payment
+ * must not invite the shopper to pay again).
  */
 export function outcomeOf(tx: TransactionLike): Outcome {
   const text = findTextCode(tx.response_message) ?? findTextCode(tx.errors ? JSON.stringify(tx.errors) : null)
   const byCode = tx.processing_code ? PROCESSING_CODES[tx.processing_code] : undefined
-  if (text && (!byCode || byCode === "declined" || byCode === "failed" || byCode === "invalid_request" || byCode === text[1]))
-    return outcome(text[1], text[0])
-  return outcomeForCode(tx.processing_code)
+  let result =
+    text && (!byCode || byCode === "declined" || byCode === "failed" || byCode === "invalid_request" || byCode === text[1])
+      ? outcome(text[1], text[0])
+      : outcomeForCode(tx.processing_code)
+  const byStatus = tx.status ? BY_STATUS[tx.status] : undefined
+  if (byStatus && (result.name === "unknown" || APPROVING.has(result.name) !== APPROVING.has(byStatus) || (byStatus === "pending") !== (result.name === "pending")))
+    result = outcome(byStatus, tx.processing_code ?? null)
+  return result
 }

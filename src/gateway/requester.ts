@@ -99,7 +99,11 @@ export class Requester {
         return parsed.data
       } catch (error) {
         if (!(error instanceof GatewayError)) throw error
-        const e = error as AnyGatewayError
+        let e = error as AnyGatewayError
+        // A repeat refused on its reference: the lost first attempt may have succeeded. Say so instead of
+        // reporting a plain validation failure the caller would read as "nothing happened".
+        if (retries > 0 && e instanceof GatewayValidationError && e.fields.some((f) => f.property === "reference"))
+          e = new GatewayValidationError(e.fields, false, { statusCode: e.statusCode, body: e.body, requestId: e.requestId, operation, afterRepeat: true })
         if (retries >= this.retry.maxRetries || !shouldRetry(e, op.safety)) {
           this.log("error", e.message, operation, attempt, e.statusCode, e.requestId, performance.now() - started)
           throw e

@@ -7,8 +7,11 @@
  *    anything twice ("idempotent"):
  *      - reads: GET status;
  *      - the token call;
- *      - calls idempotent by reference, per the spec: authorize, payment, payout, sessions
- *        (same terminal + reference + amount + currency returns the existing transaction or session);
+ *      - calls idempotent by reference: payment and payout (the spec says so), authorize and sessions (the spec
+ *        says the reference is unique per terminal; that a repeat returns the existing transaction is our
+ *        assumption, README "Assumptions"). Same terminal + reference + amount + currency returns the existing
+ *        transaction or session. If the gateway instead refuses a repeat on its reference, the error says so
+ *        (GatewayValidationError.afterRepeat): the first attempt may have succeeded — check before charging again;
  *      - DELETE payment method (documented as idempotent).
  * 4. Everything else is "unsafe" and never repeated blindly: 3-D Secure continuations (idempotency not shown),
  *    customer creation and hosted pages (no reference idempotency shown) and management calls. A management call

@@ -13,10 +13,14 @@ export type WebhookFailure = "missing_header" | "malformed" | "bad_signature" | 
 
 export class WebhookVerificationError extends Error {
   override name = "WebhookVerificationError"
-  /** The HTTP status the receiver should answer (spec: 401 on a bad signature or digest). */
-  readonly statusCode = 401
+  /**
+   * The HTTP status the receiver should answer: 401 for a bad signature or digest (spec). A correctly signed body
+   * that is not a known event is the gateway's, not a forgery: 400, so it is not mistaken for an attack.
+   */
+  readonly statusCode: 400 | 401
   constructor(readonly reason: WebhookFailure, message: string) {
     super(message)
+    this.statusCode = reason === "invalid_payload" ? 400 : 401
   }
 }
 

@@ -129,3 +129,17 @@ describe("the status response forms", () => {
     expect(statusResponse.safeParse({ found: true, transaction: { id: "trx_1", status: "DONE", amount: 1000, currency: "EUR" } }).success).toBe(false)
   })
 })
+
+describe("the outcome never contradicts the status", () => {
+  it.each([
+    [{ status: "APPROVED", processing_code: null }, "approved"],
+    [{ status: "DECLINED", processing_code: null }, "declined"],
+    [{ status: "PENDING", processing_code: null }, "pending"],
+    [{ status: "APPROVED", processing_code: "9999" }, "approved"],
+    [{ status: "DECLINED", processing_code: "0000" }, "declined"],
+    [{ status: "DECLINED", processing_code: "1004", response_message: "TRX_STATUS_DECLINED_INSUFFICIENT_FUNDS" }, "insufficient_funds"],
+    [{ status: "CANCELED", processing_code: "1003" }, "canceled"],
+  ])("%o → %s", (tx, name) => {
+    expect(outcomeOf(tx).name).toBe(name)
+  })
+})

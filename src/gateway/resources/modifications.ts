@@ -17,7 +17,7 @@
 import { randomUUID } from "node:crypto"
 import { manageRequest, type ManageRequest } from "../schemas/requests"
 import { transaction, type Transaction, type TransactionSummary } from "../schemas/responses"
-import { GatewayError, GatewayOutcomeUnknownError, type AnyGatewayError, type ManagementAttempt } from "../errors"
+import { GatewayError, GatewayOutcomeUnknownError, type AnyGatewayError, type ManagementAttempt, GatewayProtocolError } from "../errors"
 import { isTransient, neverSent } from "../retry"
 import type { Operation, Requester } from "../requester"
 import type { Status } from "./status"
@@ -75,6 +75,9 @@ export class Modifications {
     try {
       return { kind: "applied", transaction: await this.requester.call(MANAGE, { body }), idempotencyKey }
     } catch (error) {
+      // A 2xx whose body we cannot read: the operation went through, but we cannot say as what. Never "failed".
+      if (error instanceof GatewayProtocolError && error.statusCode !== null && error.statusCode !== undefined && error.statusCode < 300)
+        throw unknown(attempt, error, `${attempt.transactionType} was answered 2xx with a body that does not match the spec`)
       if (!lostResponse(error)) throw error
       first = error
     }

@@ -58,16 +58,49 @@ export function toGatewayErrors(error: z.ZodError, input?: unknown): GatewayFiel
   return error.issues.map((issue) => describe(issue, input))
 }
 
+/** Index of the quote closing the JSON string that opens at `start`. */
+function endOfString(raw: string, start: number): number {
+  let i = start + 1
+  while (i < raw.length) {
+    if (raw[i] === "\\") i += 2
+    else if (raw[i] === '"') return i
+    else i++
+  }
+  return raw.length
+}
+
+const NUMBER = /^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/
+
 /**
  * JSON.parse turns `100.00` into 100, yet the gateway rejects any decimal or fractional amount at validation.
- * Look at the raw bytes for `"amount": <number with a fraction or exponent>` (or a string amount) and name each one.
+ * Read the raw bytes of the top-level object for `"amount": <number with a fraction or exponent>`. Only the
+ * top level: amounts live there, and free-form metadata (`{"order_amount": "19.99"}`) is none of our business.
  */
 export function findNonIntegerAmounts(rawJson: string): string[] {
   const offenders: string[] = []
-  const pattern = /"((?:[a-z_]*_)?amount)"\s*:\s*(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|"[^"]*")/g
-  for (const match of rawJson.matchAll(pattern)) {
-    const value = match[2]
-    if (value.startsWith('"') || /[.eE]/.test(value)) offenders.push(match[1])
+  let depth = 0
+  let i = 0
+  while (i < rawJson.length) {
+    const c = rawJson[i]
+    if (c === '"') {
+      const end = endOfString(rawJson, i)
+      if (depth === 1) {
+        let j = end + 1
+        while (/\s/.test(rawJson[j] ?? "")) j++
+        // A string followed by a colon is a key.
+        if (rawJson[j] === ":" && rawJson.slice(i + 1, end) === "amount") {
+          j++
+          while (/\s/.test(rawJson[j] ?? "")) j++
+          const token = NUMBER.exec(rawJson.slice(j, j + 64))?.[0]
+          if (token && /[.eE]/.test(token)) offenders.push("amount")
+        }
+      }
+      i = end + 1
+      continue
+    }
+    if (c === "{" || c === "[") depth++
+    else if (c === "}" || c === "]") depth--
+    i++
   }
   return offenders
 }
