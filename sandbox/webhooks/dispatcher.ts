@@ -47,6 +47,8 @@ export class WebhookDispatcher {
   private readonly timers = new Set<NodeJS.Timeout>()
   /** A delivery held back by an out_of_order fault, released after the next one is sent. */
   private held: Delivery[] = []
+  /** What to do once a delivery's first attempt has been answered (releasing held deliveries). */
+  private readonly afterFirstAttempt = new Map<string, () => void>()
   private closed = false
 
   constructor(
@@ -72,6 +74,7 @@ export class WebhookDispatcher {
     this.timers.clear()
     this.deliveries.length = 0
     this.held = []
+    this.afterFirstAttempt.clear()
   }
 
   close(): void {
@@ -120,6 +123,8 @@ export class WebhookDispatcher {
     }
     const release = this.held
     this.held = []
+    // Held deliveries go out only once the one that overtook them has been answered: a real reordering.
+    if (release.length) this.afterFirstAttempt.set(delivery.id, () => release.forEach((held, i) => this.schedule(held, i)))
     this.schedule(delivery, 0)
     if (fault?.kind === "duplicate") {
       delivery.fault = "duplicate"
@@ -127,8 +132,6 @@ export class WebhookDispatcher {
       this.deliveries.push(copy)
       this.schedule(copy, 1)
     }
-    // Held deliveries go out right after the one that overtook them.
-    release.forEach((held, i) => this.schedule(held, 2 + i))
   }
 
   private schedule(delivery: Delivery, delayMs: number): void {
@@ -175,6 +178,11 @@ export class WebhookDispatcher {
       record.error = error instanceof Error ? error.message : String(error)
     }
     record.duration_ms = Date.now() - started
+    const then = this.afterFirstAttempt.get(delivery.id)
+    if (then) {
+      this.afterFirstAttempt.delete(delivery.id)
+      then()
+    }
     if (ok) {
       delivery.state = "delivered"
       delivery.next_attempt_at = null
