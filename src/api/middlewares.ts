@@ -5,7 +5,8 @@ import { defineMiddlewares } from "@medusajs/framework/http"
 import { storePgsMiddlewares } from "./store/pgs/middleware-routes"
 import { webhookMiddlewares } from "./hooks/pgs/webhooks/middleware-routes"
 import { threeDsNotificationMiddlewares } from "./hooks/pgs/three-ds/middleware-routes"
+import { savedCardMiddlewares } from "./store/pgs/saved-cards/middleware-routes"
 
 export default defineMiddlewares({
-  routes: [...storePgsMiddlewares, ...webhookMiddlewares, ...threeDsNotificationMiddlewares],
+  routes: [...storePgsMiddlewares, ...webhookMiddlewares, ...threeDsNotificationMiddlewares, ...savedCardMiddlewares],
 })

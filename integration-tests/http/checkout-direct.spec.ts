@@ -1,0 +1,228 @@
+/**
+ * Direct API card payments (wallet token, saved card, ...): the gateway is called at cart completion; 3-D Secure
+ * steps come back as requires_more with the next step in the session data, the shopper's browser runs them and
+ * our store routes (or our notification URL) continue the authentication; completing the cart again places the order.
+ * How tests pick a 3-D Secure flow: a storefront cannot set gateway metadata, so in the test environment only the
+ * provider forwards `simulated_flow` from the session data to the sandbox (refused in production).
+ */
+import { pgsStoreSuite } from "./support/store"
+import { BROWSER_INFO, ledger, storePost } from "./support/checkout"
+import { waitFor } from "../support/sandbox"
+import {
+  authenticationCompleted,
+  currentSession,
+  directCart,
+  PLAIN_VISA,
+  requestAuthentication,
+  runChallenge,
+  runMethodStep,
+  walletPayment,
+} from "./support/checkout-direct"
+
+pgsStoreSuite("card checkout with the Direct API", (s) => {
+  it("authorizes a wallet token at cart completion and keeps the token out of the session data", async () => {
+    const payment = walletPayment(s.sandbox.testCard("frictionless_approved"))
+    const { cart, session } = await directCart(s, payment)
+    expect(session.data).toMatchObject({ integration: "direct_api", payment_method: { type: "wallet-one" } })
+    expect(JSON.stringify(session.data)).not.toContain(payment.token)
+    const done = await s.completeCart(cart.id)
+    expect(done.data.type).toBe("order")
+    const tx = (await ledger(s.sandbox)).filter((e) => e.reference === session.data.reference && !e.replay)
+    expect(tx).toHaveLength(1)
+    expect(tx[0]).toMatchObject({ transaction_type: "AUTHORIZE", amount: 2550, status: "APPROVED" })
+  })
+
+  it("authorizes a network token with a cryptogram (encrypted on the server with the merchant key)", async () => {
+    const number = s.sandbox.testCard("frictionless_approved")
+    const { cart, session } = await directCart(s, {
+      type: "network-token",
+      token_number: number,
+      expiration_month: 12,
+      expiration_year: new Date().getFullYear() + 2,
+      cryptogram: "AgAAAAAAAIR8CQrXcIhbQAAAAAA=",
+      eci: "05",
+    })
+    // Fields the storefront sent are blanked (null) in the stored data; the credentials live only in `sealed`.
+    expect(session.data.payment_method).toMatchObject({ type: "network-token", token_number: null, cryptogram: null })
+    expect(JSON.stringify(session.data)).not.toContain(number)
+    expect((await s.completeCart(cart.id)).data.type).toBe("order")
+  })
+
+  async function challengedCart() {
+    const { cart, session } = await directCart(s, walletPayment(PLAIN_VISA, "PAN_ONLY"), { simulated_flow: "VERSIONING_FINGERPRINT_Y_CHALLENGE" })
+    const first = await s.completeCart(cart.id)
+    expect(first.status).toBe(200)
+    expect(first.data.type).toBe("cart")
+    expect(first.data.error.type).toBe("payment_requires_more_error")
+    const fingerprint = await currentSession(s, cart.id)
+    expect(fingerprint.status).toBe("requires_more")
+    expect(fingerprint.data.next_action).toMatchObject({ type: "fingerprint", method_url: expect.any(String), three_ds_method_data: expect.any(String) })
+    expect(JSON.stringify(fingerprint.data)).not.toContain("payment_data")
+    await runMethodStep(s.sandbox, fingerprint.data.next_action)
+    const challenge = await requestAuthentication(s, session.id, true)
+    expect(challenge.status).toBe(200)
+    expect(challenge.data.payment_session.status).toBe("requires_more")
+    expect(challenge.data.payment_session.data.next_action).toMatchObject({ type: "challenge", acs_url: expect.any(String), creq: expect.any(String) })
+    return { cart, session, next: challenge.data.payment_session.data.next_action }
+  }
+
+  it("runs 3-D Secure fingerprint and challenge, and places the order once the shopper approves", async () => {
+    const { cart, session, next } = await challengedCart()
+    await runChallenge(s.sandbox, next, "approve")
+    const completed = await authenticationCompleted(s, session.id, "Y")
+    expect(completed.status).toBe(200)
+    expect(completed.data.payment_session).toMatchObject({ status: "authorized", data: { gateway_status: "APPROVED", next_action: null } })
+    const done = await s.completeCart(cart.id)
+    expect(done.data.type).toBe("order")
+  })
+
+  it("records the decline when the shopper refuses the challenge, and places no order", async () => {
+    const { cart, session, next } = await challengedCart()
+    await runChallenge(s.sandbox, next, "decline")
+    const completed = await authenticationCompleted(s, session.id, "N")
+    expect(completed.status).toBe(200)
+    expect(completed.data.payment_session.status).toBe("error")
+    expect(completed.data.payment_session.data.error.message).toMatch(/declined/i)
+    const done = await s.completeCart(cart.id)
+    expect(done.data.type).not.toBe("order")
+  })
+
+  it("completes authentication from the cres the ACS posts to our notification URL and tells the storefront", async () => {
+    const { cart, session, next } = await challengedCart()
+    const cresForm = await runChallenge(s.sandbox, next, "approve")
+    const page = await s.api.post(`/hooks/pgs/three-ds/notification?session_id=${session.id}`, new URLSearchParams({ cres: cresForm.fields.cres }).toString(), {
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      validateStatus: () => true,
+    })
+    expect(page.status).toBe(200)
+    expect(page.headers["content-type"]).toMatch(/text\/html/)
+    expect(page.data).toContain("PGS_3DS_COMPLETE")
+    expect(page.data).toContain(session.id)
+    expect((await currentSession(s, cart.id)).status).toBe("authorized")
+    const done = await s.completeCart(cart.id)
+    expect(done.data.type).toBe("order")
+  })
+
+  it("refuses a 3-D Secure step the session is not waiting for", async () => {
+    const { session } = await directCart(s, walletPayment(PLAIN_VISA, "PAN_ONLY"), { simulated_flow: "VERSIONING_FINGERPRINT_Y_CHALLENGE" })
+    const res = await authenticationCompleted(s, session.id, "Y")
+    expect(res.status).toBe(409)
+    expect(res.data.message).toMatch(/not waiting for a 3-D Secure challenge/)
+    const bad = await authenticationCompleted(s, session.id, "maybe")
+    expect(bad.status).toBe(400)
+  })
+
+  it("charges once when the storefront completes a Direct API cart 20 times at once", async () => {
+    const { cart, session } = await directCart(s, walletPayment(s.sandbox.testCard("frictionless_approved")))
+    const results = await Promise.all(Array.from({ length: 20 }, () => s.completeCart(cart.id)))
+    const orderIds = new Set(results.filter((r) => r.data?.type === "order").map((r) => r.data.order.id))
+    expect(orderIds.size).toBe(1)
+    const created = (await ledger(s.sandbox)).filter((e) => e.reference === session.data.reference && !e.replay)
+    expect(created).toHaveLength(1)
+  })
+
+  it("records the shopper's browser data and IP from the shopper's own request", async () => {
+    const { session } = await directCart(s, walletPayment(s.sandbox.testCard("frictionless_approved")))
+    const res = await storePost(s, `/store/pgs/payment-sessions/${session.id}/client-info`, { browser_info: { ...BROWSER_INFO, screen_width: 390 } })
+    expect(res.status).toBe(200)
+    expect(res.data.payment_session.data.browser_info.screen_width).toBe(390)
+    expect(res.data.payment_session.data.customer_ip).toMatch(/^(127\.0\.0\.1|::1)$/)
+  })
+
+  it("refuses what a storefront may not send: raw card fields without SAQ D, unknown saved cards, saving a card as a guest", async () => {
+    const cart = await s.createCart()
+    const collection = await s.api.post("/store/payment-collections", { cart_id: cart.id }, { headers: s.storeHeaders })
+    const create = (data: Record<string, unknown>) =>
+      s.api.post(`/store/payment-collections/${collection.data.payment_collection.id}/payment-sessions`, { provider_id: "pp_pgs_pgs", data }, { headers: s.storeHeaders, validateStatus: () => true })
+
+    const raw = await create({ payment_method: { type: "card", number: "4000000000001000", cvv: "123", expiration_month: 12, expiration_year: 2030 }, browser_info: BROWSER_INFO })
+    expect(raw.status).toBe(400)
+    expect(raw.data.message).toMatch(/SAQ D/)
+
+    const saved = await create({ payment_method: { type: "saved_card", saved_card_id: "pm_someone_elses" }, browser_info: BROWSER_INFO })
+    expect(saved.status).toBe(404)
+    expect(saved.data.message).toMatch(/not a saved card of the logged-in customer/)
+
+    const guestSave = await create({ payment_method: walletPayment(s.sandbox.testCard("frictionless_approved")), browser_info: BROWSER_INFO, save_card: true })
+    expect(guestSave.status).toBe(400)
+    expect(guestSave.data.message).toMatch(/save_card needs a logged-in customer/)
+
+    const noBrowser = await create({ payment_method: walletPayment(s.sandbox.testCard("frictionless_approved")) })
+    expect(noBrowser.status).toBe(400)
+    expect(noBrowser.data.message).toMatch(/browser_info/)
+
+    const junk = await create({ payment_method: { type: "bitcoin" } })
+    expect(junk.status).toBe(400)
+    expect(junk.data.message).toMatch(/data\.payment_method/)
+  })
+
+  it("saves a logged-in shopper's card, lists it, pays with it next time and deletes it at the gateway", async () => {
+    const { token, customer } = await s.registerCustomer()
+    const first = await s.createCart({ customerToken: token })
+    const session = await s.initiatePaymentSession(
+      first.id,
+      "pp_pgs_pgs",
+      { payment_method: walletPayment(s.sandbox.testCard("frictionless_approved")), browser_info: BROWSER_INFO, save_card: true },
+      token,
+    )
+    expect(session.data.save_card).toBe(true)
+    expect(session.data.gateway_customer_id).toEqual(expect.any(String)) // createAccountHolder made the gateway customer
+    expect((await s.completeCart(first.id, token)).data.type).toBe("order")
+
+    // The tokenization webhook (WEBHOOKS' handler) stores the card; the provider lists it for the customer.
+    const payment = s.container().resolve<any>("payment")
+    const methods = await waitFor(
+      async () => {
+        const list = await payment.listPaymentMethods({ provider_id: "pp_pgs_pgs", context: { customer: { id: customer.id } } })
+        return list.length ? list : null
+      },
+      { what: "the saved card", timeoutMs: 15_000 },
+    )
+    expect(methods[0].data).toMatchObject({ brand: "VISA", last_4: "1000" })
+
+    const second = await s.createCart({ customerToken: token })
+    const savedSession = await s.initiatePaymentSession(
+      second.id,
+      "pp_pgs_pgs",
+      { payment_method: { type: "saved_card", saved_card_id: methods[0].id }, browser_info: BROWSER_INFO },
+      token,
+    )
+    expect(savedSession.data.payment_method).toMatchObject({ type: "saved_card", last_4: "1000" })
+    expect((await s.completeCart(second.id, token)).data.type).toBe("order")
+    const paid = (await ledger(s.sandbox)).filter((e) => e.reference === savedSession.data.reference && !e.replay)
+    expect(paid).toHaveLength(1)
+    expect(paid[0].status).toBe("APPROVED")
+
+    await payment.deletePaymentMethods({ provider_id: "pp_pgs_pgs", id: methods[0].id })
+    // The gateway now refuses the card: the next checkout with it fails with the shopper's message.
+    const again = await s.createCart({ customerToken: token })
+    await s.initiatePaymentSession(again.id, "pp_pgs_pgs", { payment_method: { type: "saved_card", saved_card_id: methods[0].id }, browser_info: BROWSER_INFO }, token)
+    const refused = await s.completeCart(again.id, token)
+    expect(refused.data.type).toBe("cart")
+    expect(refused.data.error.type).toBe("payment_authorization_error")
+    expect((await currentSession(s, again.id)).data.error.message).toMatch(/can no longer be used/)
+  })
+
+  it("does not let one customer pay with another customer's saved card", async () => {
+    const owner = await s.registerCustomer()
+    const cart = await s.createCart({ customerToken: owner.token })
+    await s.initiatePaymentSession(cart.id, "pp_pgs_pgs", { payment_method: walletPayment(s.sandbox.testCard("frictionless_approved")), browser_info: BROWSER_INFO, save_card: true }, owner.token)
+    await s.completeCart(cart.id, owner.token)
+    const payment = s.container().resolve<any>("payment")
+    const [card] = await waitFor(
+      async () => {
+        const list = await payment.listPaymentMethods({ provider_id: "pp_pgs_pgs", context: { customer: { id: owner.customer.id } } })
+        return list.length ? list : null
+      },
+      { what: "the owner's saved card", timeoutMs: 15_000 },
+    )
+    const thief = await s.registerCustomer()
+    const theirs = await s.createCart({ customerToken: thief.token })
+    const res = await s
+      .initiatePaymentSession(theirs.id, "pp_pgs_pgs", { payment_method: { type: "saved_card", saved_card_id: card.id }, browser_info: BROWSER_INFO }, thief.token)
+      .catch((e: any) => e.response)
+    expect(res.status).toBe(404)
+    expect(res.data.message).toMatch(/not a saved card of the logged-in customer/)
+  })
+})
+

@@ -1,0 +1,57 @@
+/**
+ * The browser's part of a Direct API card payment: the 3-D Secure method iframe, the ACS challenge and the
+ * notification it posts, done with plain form posts exactly as the pages would submit them.
+ */
+import { parseForms, submit, walletOneToken } from "../../sandbox/cards-support"
+import type { SandboxHarness } from "../../support/sandbox"
+import { BROWSER_INFO, storePost } from "./checkout"
+import type { StoreSuite } from "./store"
+
+export { walletOneToken }
+
+/** A wallet token for a card number; PAN_ONLY credentials get 3-D Secure, CRYPTOGRAM_3DS ones skip it. */
+export const walletPayment = (pan: string, authMethod: "PAN_ONLY" | "CRYPTOGRAM_3DS" = "CRYPTOGRAM_3DS") => ({
+  type: "wallet-one",
+  token: walletOneToken({ pan, authMethod, ...(authMethod === "CRYPTOGRAM_3DS" ? { cryptogram: "AgAAAAAAAIR8CQrXcIhbQAAAAAA=" } : {}) }),
+})
+
+/** A card the simplified simulator does not know, so `simulated_flow` decides. */
+export const PLAIN_VISA = "4111111111111111"
+
+export async function directCart(s: StoreSuite, paymentMethod: Record<string, unknown>, extra: Record<string, unknown> = {}) {
+  const cart = await s.createCart()
+  const session = await s.initiatePaymentSession(cart.id, "pp_pgs_pgs", { payment_method: paymentMethod, browser_info: BROWSER_INFO, ...extra })
+  return { cart, session }
+}
+
+/** The cart's current PGS payment session, as the storefront reads it. */
+export async function currentSession(s: StoreSuite, cartId: string) {
+  const res = await s.api.get(`/store/carts/${cartId}?fields=id,*payment_collection,*payment_collection.payment_sessions`, { headers: s.storeHeaders })
+  return res.data.cart.payment_collection.payment_sessions.find((p: any) => p.provider_id === "pp_pgs_pgs")
+}
+
+/** The method iframe: post threeDSMethodData to the ACS, then follow its auto-submitted form to the notification URL. */
+export async function runMethodStep(sandbox: SandboxHarness, next: { method_url: string; three_ds_method_data: string }) {
+  const page = await sandbox.raw("POST", next.method_url, { form: { threeDSMethodData: next.three_ds_method_data } })
+  if (page.status !== 200) throw new Error(`method page: ${page.status} ${page.text}`)
+  const [form] = parseForms(page.text)
+  const notified = await submit(sandbox, form)
+  if (notified.status !== 200) throw new Error(`method notification: ${notified.status} ${notified.text}`)
+}
+
+/** The challenge iframe: post the creq, press Approve or Decline; returns the ACS's auto-submitted cres form. */
+export async function runChallenge(sandbox: SandboxHarness, next: { acs_url: string; creq: string }, decision: "approve" | "decline") {
+  const page = await sandbox.raw("POST", next.acs_url, { form: { creq: next.creq } })
+  if (page.status !== 200) throw new Error(`challenge page: ${page.status} ${page.text}`)
+  const button = parseForms(page.text).find((f) => f.id === decision)
+  if (!button) throw new Error(`no ${decision} form on the ACS page`)
+  const back = await submit(sandbox, button)
+  const [cresForm] = parseForms(back.text)
+  return cresForm // { action: notification URL, fields: { cres } }
+}
+
+export const requestAuthentication = (s: StoreSuite, sessionId: string, methodCompleted: boolean) =>
+  storePost(s, `/store/pgs/payment-sessions/${sessionId}/three-ds/request-authentication`, { method_completed: methodCompleted })
+
+export const authenticationCompleted = (s: StoreSuite, sessionId: string, transStatus: string) =>
+  storePost(s, `/store/pgs/payment-sessions/${sessionId}/three-ds/authentication-completed`, { trans_status: transStatus })

@@ -1,0 +1,108 @@
+/**
+ * Webhook test support: deliver bytes to the store's webhook endpoint exactly as given (raw HTTP), sign them with
+ * the sandbox's real webhook key (crafted events) or forge them, read the event log, and link a Medusa customer to
+ * a gateway customer the way the provider's account holder does.
+ */
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import { request } from "undici"
+import { generateTestWebhookHeader } from "../../../src/gateway/webhooks"
+import { waitFor as waitForShort } from "../../support/sandbox"
+import type { StoreSuite } from "./store"
+
+/** Polls with a deadline; webhook processing runs workflows, so the default deadline is generous (20 s). */
+export const waitFor: typeof waitForShort = (check, opts = {}) => waitForShort(check, { timeoutMs: 20_000, ...opts })
+
+export type EventRow = {
+  id: string
+  delivery_key: string
+  event: string
+  subject_id: string | null
+  reference: string | null
+  payload: any
+  received_at: Date
+  processed_at: Date | null
+  outcome: string | null
+  error: string | null
+}
+
+const knex = (s: StoreSuite) => s.container().resolve(ContainerRegistrationKeys.PG_CONNECTION)
+
+/** The sandbox's webhook signing key (in-process), for authentic crafted events. */
+export const gatewayWebhookKey = (s: StoreSuite) => s.sandbox.sandbox.context.keys.webhook.privateKey
+
+/** POST raw bytes to /hooks/pgs/webhooks with exactly these headers. */
+export async function deliver(s: StoreSuite, body: string | Buffer, headers: Record<string, string | undefined> = {}) {
+  const h: Record<string, string> = { "content-type": "application/json" }
+  for (const [k, v] of Object.entries(headers)) {
+    if (v === undefined) delete h[k]
+    else h[k] = v
+  }
+  const started = Date.now()
+  const res = await request(s.webhookUrl, { method: "POST", headers: h, body })
+  const text = await res.body.text()
+  let json: any
+  try {
+    json = JSON.parse(text)
+  } catch {
+    json = undefined
+  }
+  return { status: res.statusCode, body: json, text, ms: Date.now() - started }
+}
+
+/** Deliver bytes signed the way the gateway signs them. */
+export async function deliverSigned(s: StoreSuite, body: string) {
+  return deliver(s, body, { authorization: await generateTestWebhookHeader({ body, privateKey: gatewayWebhookKey(s) }) })
+}
+
+export async function eventRows(s: StoreSuite, where: Partial<Pick<EventRow, "subject_id" | "event" | "delivery_key">> = {}): Promise<EventRow[]> {
+  return knex(s)("pgs_webhook_event").where(where).orderBy("received_at", "asc")
+}
+
+export const countEvents = async (s: StoreSuite) => Number((await knex(s)("pgs_webhook_event").count({ n: "*" }))[0].n)
+
+/** The event for this subject (and name) once processed or failed. */
+export function processedEvent(s: StoreSuite, subjectId: string, event?: string, timeoutMs = 20_000): Promise<EventRow> {
+  return waitFor(
+    async () => (await eventRows(s, { subject_id: subjectId, ...(event ? { event } : {}) })).find((r) => r.processed_at || r.error),
+    { timeoutMs, what: `processed ${event ?? "event"} for ${subjectId}` },
+  )
+}
+
+/** The body the sandbox sent for this transaction's event (its exact bytes). */
+export async function sandboxDelivery(s: StoreSuite, subjectId: string, event?: string): Promise<{ body: string; attempts: any[] }> {
+  return waitFor(async () => {
+    const res = await s.sandbox.control("GET", `/_sandbox/webhooks/deliveries?subject_id=${encodeURIComponent(subjectId)}`)
+    const list = (res.body?.deliveries ?? res.body ?? []) as any[]
+    return list.find((d) => (!event || d.event === event) && d.url === s.webhookUrl)
+  }, { what: `sandbox delivery ${event ?? ""} for ${subjectId}` })
+}
+
+/** A gateway customer, and a Medusa customer's PGS account holder pointing at it (as the provider creates). */
+export async function linkGatewayCustomer(s: StoreSuite, customer: { id: string; email: string }) {
+  const created = await s.sandbox.api("POST", "/api/customers", { email: customer.email, first_name: "Grace", last_name: "Hopper" })
+  if (created.status !== 200) throw new Error(`gateway customer: ${created.status} ${created.text}`)
+  const gatewayCustomerId: string = created.body.id
+  const payment = s.container().resolve(Modules.PAYMENT) as any
+  // The generated bulk create (MedusaService): createAccountHolder would call the provider to make another customer.
+  const [holder] = await payment.createAccountHolders([
+    { provider_id: "pp_pgs_pgs", external_id: gatewayCustomerId, email: customer.email, data: { id: gatewayCustomerId } },
+  ])
+  await s.container().resolve(ContainerRegistrationKeys.LINK).create({
+    [Modules.CUSTOMER]: { customer_id: customer.id },
+    [Modules.PAYMENT]: { account_holder_id: holder.id },
+  })
+  return gatewayCustomerId
+}
+
+/** The order a cart became, if any (Medusa's order_cart link). */
+export async function orderOfCart(s: StoreSuite, cartId: string): Promise<string | null> {
+  const query = s.container().resolve(ContainerRegistrationKeys.QUERY) as any
+  const { data } = await query.graph({ entity: "order_cart", fields: ["order_id"], filters: { cart_id: cartId } })
+  return data[0]?.order_id ?? null
+}
+
+export async function paymentSession(s: StoreSuite, sessionId: string) {
+  const query = s.container().resolve(ContainerRegistrationKeys.QUERY) as any
+  const { data } = await query.graph({ entity: "payment_session", fields: ["id", "status", "data", "payment_collection_id"], filters: { id: sessionId } })
+  return data[0]
+}

@@ -1,0 +1,76 @@
+/**
+ * Runs one of our server requests against a PGS payment session through the payment module, which hands it to
+ * the provider's updatePayment (see providers/pgs/server-requests.ts): the module is the only writer of session
+ * rows, and the provider verifies everything with the gateway before it records anything.
+ */
+import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { MedusaError, Modules } from "@medusajs/framework/utils"
+import { isIP } from "node:net"
+import { PGS_REQUEST_KEY, type ServerRequest } from "../../../../providers/pgs/server-requests"
+import { isPgsProviderId } from "../../../../providers/pgs/session-data"
+
+export type SessionView = { id: string; status: string; data: Record<string, unknown> }
+
+/** The two payment-module calls we make, typed narrowly (the full module interface is costly for tsc). */
+type PaymentModule = {
+  retrievePaymentSession(id: string, config: { select: string[] }): Promise<{
+    id: string
+    provider_id: string
+    data: Record<string, unknown> | null
+    amount: unknown
+    raw_amount?: unknown
+    currency_code: string
+    status: string
+  }>
+  updatePaymentSession(input: { id: string; amount: unknown; currency_code: string; data: Record<string, unknown> }): Promise<{
+    id: string
+    status: string
+    data: Record<string, unknown> | null
+  }>
+}
+
+export async function runSessionRequest(scope: MedusaContainer, sessionId: string, request: ServerRequest): Promise<SessionView> {
+  const payment = scope.resolve<PaymentModule>(Modules.PAYMENT)
+  const session = await payment
+    .retrievePaymentSession(sessionId, { select: ["id", "provider_id", "data", "amount", "raw_amount", "currency_code", "status"] })
+    .catch((error: unknown) => {
+      if (error instanceof MedusaError && error.type === MedusaError.Types.NOT_FOUND)
+        throw new MedusaError(MedusaError.Types.NOT_FOUND, `Payment session ${sessionId} was not found`)
+      throw error
+    })
+  if (!isPgsProviderId(session.provider_id))
+    throw new MedusaError(MedusaError.Types.INVALID_DATA, `Payment session ${sessionId} is not a PGS payment (provider ${session.provider_id})`)
+  const updated = await payment.updatePaymentSession({
+    id: session.id,
+    // The stored amount as Medusa keeps it (raw, exact), so the provider sees no amount change.
+    amount: session.raw_amount ?? session.amount,
+    currency_code: session.currency_code,
+    data: { ...session.data, [PGS_REQUEST_KEY]: request },
+  })
+  return { id: updated.id, status: updated.status, data: updated.data ?? {} }
+}
+
+/** The shopper's IP as the gateway wants it (IPv4-mapped IPv6 unwrapped), or undefined. */
+export function shopperIp(ip: string | undefined): string | undefined {
+  if (!ip) return undefined
+  const plain = ip.startsWith("::ffff:") && isIP(ip.slice(7)) === 4 ? ip.slice(7) : ip
+  return isIP(plain) ? plain : undefined
+}
+
+/**
+ * Runs the request and answers { payment_session }. Medusa's error handler replaces every CONFLICT message with
+ * a generic "retry with the Idempotency-Key" text, so a 409 is answered here with the provider's own reason.
+ */
+export async function respondWithSession(req: MedusaRequest, res: MedusaResponse, request: ServerRequest): Promise<void> {
+  try {
+    const payment_session = await runSessionRequest(req.scope, req.params.id, request)
+    res.status(200).json({ payment_session })
+  } catch (error) {
+    if (error instanceof MedusaError && error.type === MedusaError.Types.CONFLICT) {
+      res.status(409).json({ type: "conflict", message: error.message })
+      return
+    }
+    throw error
+  }
+}

@@ -1,0 +1,11 @@
+/**
+ * Medusa's validateAndTransformBody typed for the zod our code uses. Medusa ships its own zod build
+ * (@medusajs/deps/zod); passing our schemas straight in makes tsc compare the two zod type trees structurally,
+ * which ran out of memory. At run time both are zod 4 and Medusa only calls parseAsync and reads `issues`.
+ */
+import { validateAndTransformBody } from "@medusajs/framework/http"
+import type { z } from "zod"
+
+type MedusaSchema = Parameters<typeof validateAndTransformBody>[0]
+
+export const validateBody = (schema: z.ZodObject) => validateAndTransformBody(schema as unknown as MedusaSchema)

@@ -1,0 +1,4 @@
+export * from "./table-names"
+export * from "./terminal-setting"
+export * from "./webhook-event"
+export * from "./saved-card"

@@ -1,0 +1,28 @@
+import { model } from "@medusajs/framework/utils"
+import { WEBHOOK_EVENT_TABLE } from "./table-names"
+
+/**
+ * One row per distinct webhook delivery. `delivery_key` is the SHA-512 hex of the raw body: gateway retries
+ * send the same bytes, so the unique index turns a retry (or a concurrent duplicate) into a no-op.
+ */
+export const PgsWebhookEvent = model
+  .define(
+    { name: "PgsWebhookEvent", tableName: WEBHOOK_EVENT_TABLE },
+    {
+      id: model.id({ prefix: "pgswh" }).primaryKey(),
+      delivery_key: model.text(),
+      event: model.text(),
+      subject_id: model.text().nullable(),
+      reference: model.text().nullable(),
+      payload: model.json(),
+      received_at: model.dateTime(),
+      processed_at: model.dateTime().nullable(),
+      outcome: model.text().nullable(),
+      error: model.text().nullable(),
+    },
+  )
+  .indexes([
+    // `where: null`: not scoped to deleted_at, so a soft-deleted row still blocks a replay and ON CONFLICT can use it.
+    { name: "IDX_pgs_webhook_event_delivery_key_unique", on: ["delivery_key"], unique: true, where: null },
+    { on: ["subject_id"] },
+  ])

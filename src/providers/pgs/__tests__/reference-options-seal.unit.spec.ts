@@ -1,0 +1,88 @@
+import { generateKeyPairSync } from "node:crypto"
+import { gatewayReferenceFor, sessionIdFromReference } from "../reference"
+import { parseOptions } from "../options"
+import { Sealer } from "../seal"
+
+const SESSION = "payses_01JABCDEFGHJKMNPQRSTVWXYZ0"
+
+describe("gateway references", () => {
+  it("is the session id on the first attempt and adds -N from the second on, within 40 characters", () => {
+    expect(gatewayReferenceFor(SESSION, 1)).toBe(SESSION)
+    expect(gatewayReferenceFor(SESSION, 2)).toBe(`${SESSION}-2`)
+    expect(gatewayReferenceFor(SESSION, 999_999).length).toBeLessThanOrEqual(40)
+  })
+
+  it("leads back to the session id, and to null for references we did not make", () => {
+    expect(sessionIdFromReference(gatewayReferenceFor(SESSION, 1))).toBe(SESSION)
+    expect(sessionIdFromReference(gatewayReferenceFor(SESSION, 17))).toBe(SESSION)
+    expect(sessionIdFromReference("order-1234")).toBeNull()
+    expect(sessionIdFromReference(`${SESSION}-1`)).toBeNull()
+    expect(sessionIdFromReference(`${SESSION}-x`)).toBeNull()
+  })
+
+  it("refuses ids that are not payment sessions and bad attempt numbers", () => {
+    expect(() => gatewayReferenceFor("cart_123", 1)).toThrow(/payment session id/)
+    expect(() => gatewayReferenceFor(SESSION, 0)).toThrow(/attempt/)
+  })
+})
+
+describe("provider options", () => {
+  const pem = generateKeyPairSync("rsa", { modulusLength: 2048 }).publicKey.export({ type: "spki", format: "pem" }).toString()
+  const good = {
+    apiUrl: "https://api.pgs.example",
+    authUrl: "https://auth.pgs.example",
+    realm: "uat",
+    clientId: "id",
+    clientSecret: "secret",
+    clientKey: "key",
+    environment: "test",
+    merchantPublicKey: pem,
+    defaultTerminalId: "TERM-001",
+    storeUrl: "https://shop.example",
+    backendUrl: "https://api.shop.example",
+  }
+
+  it("accepts a complete configuration and defaults the transaction type to AUTHORIZE", () => {
+    expect(parseOptions(good).defaultTransactionType).toBe("AUTHORIZE")
+  })
+
+  it("names every bad option with its fix in one error", () => {
+    const error = (() => {
+      try {
+        parseOptions({ ...good, clientSecret: "", apiUrl: "not a url", merchantPublicKey: "-----BEGIN nonsense" })
+      } catch (e) {
+        return e as Error
+      }
+      throw new Error("expected a throw")
+    })()
+    expect(error.message).toMatch(/clientSecret is missing: set PGS_CLIENT_SECRET \(merchant details in the gateway dashboard\)/)
+    expect(error.message).toMatch(/apiUrl is not an http\(s\) URL: set PGS_API_URL/)
+    expect(error.message).toMatch(/merchantPublicKey is not a PEM public key/)
+  })
+
+  it("accepts raw card fields only under the stated PCI DSS scope SAQ_D", () => {
+    expect(parseOptions({ ...good, rawCardDataPciScope: "SAQ_D" }).rawCardDataPciScope).toBe("SAQ_D")
+    expect(() => parseOptions({ ...good, rawCardDataPciScope: "SAQ_A" })).toThrow(/rawCardDataPciScope/)
+  })
+})
+
+describe("sealed session secrets", () => {
+  const sealer = new Sealer("client-secret")
+
+  it("round-trips for the same session and refuses another session or a changed blob", () => {
+    const blob = sealer.seal({ payment_data: "opaque" }, SESSION)
+    expect(blob).not.toContain("opaque")
+    expect(sealer.open(blob, SESSION)).toEqual({ payment_data: "opaque" })
+    expect(() => sealer.open(blob, "payses_01JOTHERSESSION000000000000")).toThrow(/another session/)
+    const tampered = blob.slice(0, -2) + (blob.endsWith("A") ? "BB" : "AA")
+    expect(() => sealer.open(tampered, SESSION)).toThrow()
+  })
+
+  it("binds reference, terminal, amount and currency with an integrity code", () => {
+    const fields = { session_id: SESSION, reference: SESSION, terminal_id: "TERM-001", transaction_type: "AUTHORIZE", currency_code: "eur", amount_minor: 1000 }
+    const integrity = sealer.integrity(fields)
+    expect(sealer.verifyIntegrity({ ...fields, integrity })).toBe(true)
+    expect(sealer.verifyIntegrity({ ...fields, amount_minor: 1, integrity })).toBe(false)
+    expect(new Sealer("another-secret").verifyIntegrity({ ...fields, integrity })).toBe(false)
+  })
+})

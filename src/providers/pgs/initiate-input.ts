@@ -1,0 +1,48 @@
+/**
+ * What a storefront may send as payment session data when it initiates a PGS session. Everything else it sends
+ * is dropped; secrets in here (wallet token, card fields) are sealed before they are stored.
+ */
+import { z } from "zod"
+import { browserInfo, ECI_VALUES } from "../../gateway/schemas"
+
+const digits = (what: string, min: number, max: number) => z.string().regex(new RegExp(`^\\d{${min},${max}}$`), `must be ${min} to ${max} digits (${what})`)
+
+export const directPaymentMethodInput = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("saved_card"), saved_card_id: z.string().min(1).max(200) }).strict(),
+  z.object({ type: z.literal("wallet-one"), token: z.string().min(1).max(20_000) }).strict(),
+  z
+    .object({
+      type: z.literal("network-token"),
+      token_number: digits("token number", 12, 19),
+      expiration_month: z.union([z.string(), z.int()]),
+      expiration_year: z.union([z.string(), z.int()]),
+      cryptogram: z.string().min(1).optional(),
+      eci: z.enum(ECI_VALUES).optional(),
+      source: z.enum(["wallet-one", "wallet-two", "network-token"]).optional(),
+    })
+    .strict(),
+  z
+    .object({
+      type: z.literal("card"),
+      number: digits("card number", 12, 19),
+      cvv: digits("CVV", 3, 4),
+      expiration_month: z.union([z.string(), z.int()]),
+      expiration_year: z.union([z.string(), z.int()]),
+    })
+    .strict(),
+])
+export type DirectPaymentMethodInput = z.infer<typeof directPaymentMethodInput>
+
+export const initiateInput = z.object({
+  session_id: z.string().min(1),
+  payment_method: directPaymentMethodInput.optional(),
+  browser_info: browserInfo.optional(),
+  save_card: z.boolean().optional(),
+  /** Test environment only: the sandbox's 3-D Secure simulator flow (a storefront cannot set gateway metadata). */
+  simulated_flow: z.string().regex(/^[A-Z_]{1,64}$/, "must be a simulator flow name such as VERSIONING_FINGERPRINT_Y_CHALLENGE").optional(),
+})
+export type InitiateInput = z.infer<typeof initiateInput>
+
+/** A zod failure as one sentence naming each field. */
+export const describeIssues = (error: z.ZodError, prefix = "data") =>
+  error.issues.map((i) => `${[prefix, ...i.path].join(".")} ${i.message}`).join("; ")

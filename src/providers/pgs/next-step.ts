@@ -1,0 +1,74 @@
+/**
+ * An execution result (authorize, request-authentication, authentication-completed) → what the session records:
+ * the transaction id, the next step for the browser (without payment_data: that stays sealed), and the
+ * Medusa status from the one status table.
+ */
+import type { PaymentSessionStatus } from "@medusajs/framework/utils"
+import { challengeForm, fingerprintForm, outcomeOf, type ExecutionResult, type Transaction } from "../../gateway"
+import { medusaStatusFor } from "./status-table"
+import type { GatewayTransactionType, NextAction, PgsSessionData } from "./session-data"
+
+export type StepOutcome = {
+  status: PaymentSessionStatus
+  patch: Pick<PgsSessionData, "transaction_id" | "gateway_status" | "next_action" | "error">
+  /** 3-D Secure payment_data to keep sealed for the next call (null: clear it). */
+  paymentData: string | null
+}
+
+/** A finished transaction: status from the table, a shopper-safe message when it failed. */
+export function finishedOutcome(tx: Transaction, transactionType: GatewayTransactionType, awaitingShopper = false): StepOutcome {
+  const status = medusaStatusFor({ status: tx.status, transactionType, awaitingShopper })
+  const failed = tx.status === "DECLINED" || tx.status === "INVALID" || tx.status === "SESSION_EXPIRED" || tx.status === "CANCELED"
+  const outcome = outcomeOf(tx)
+  return {
+    status,
+    patch: {
+      transaction_id: tx.id,
+      gateway_status: tx.status,
+      next_action: awaitingShopper ? undefined : null,
+      error: failed ? { code: outcome.code ?? tx.processing_code ?? null, message: outcome.shopperMessage } : null,
+    },
+    paymentData: null,
+  }
+}
+
+export function stepOutcome(result: ExecutionResult, transactionType: GatewayTransactionType): StepOutcome {
+  const pending = (next: NextAction, paymentData: string | null): StepOutcome => ({
+    status: medusaStatusFor({ status: "CREATED", transactionType, awaitingShopper: true }),
+    patch: { transaction_id: result.transactionId, gateway_status: "CREATED", next_action: next, error: null },
+    paymentData,
+  })
+  switch (result.kind) {
+    case "finished":
+      return finishedOutcome(result.transaction, transactionType)
+    case "fingerprint": {
+      const form = fingerprintForm(result.token)
+      return pending(
+        {
+          type: "fingerprint",
+          three_ds_server_trans_id: result.token.three_ds_server_trans_id,
+          method_url: form?.url ?? null,
+          three_ds_method_data: form?.fields.threeDSMethodData ?? null,
+        },
+        result.action.payment_data,
+      )
+    }
+    case "challenge": {
+      const form = challengeForm(result.token)
+      return pending(
+        {
+          type: "challenge",
+          three_ds_server_trans_id: result.token.three_ds_server_trans_id,
+          acs_url: form.url,
+          creq: form.fields.creq,
+          challenge_window_size: result.token.challenge_window_size,
+        },
+        result.action.payment_data,
+      )
+    }
+    case "redirect":
+      return pending({ type: "redirect", url: result.redirect.url }, null)
+    case "form_submit":
+      return pending({ type: "form_submit", url: result.formSubmit.url, fields: result.formSubmit.data }, null)
+  }
+}

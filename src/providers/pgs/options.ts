@@ -1,0 +1,81 @@
+/**
+ * The provider's options (the `pgsOptions` object of medusa-config). validateOptions runs at boot for every
+ * provider class, so a misconfigured store fails to start with one message naming every bad option and its fix.
+ */
+import { createPublicKey } from "node:crypto"
+import { z } from "zod"
+import { GATEWAY_TRANSACTION_TYPES } from "./session-data"
+
+const pem = (what: string) =>
+  z.string().refine((value) => {
+    try {
+      createPublicKey(value.includes("\\n") ? value.replace(/\\n/g, "\n") : value)
+      return true
+    } catch {
+      return false
+    }
+  }, `is not a PEM public key (${what})`)
+
+const url = z.url({ protocol: /^https?$/, error: "is not an http(s) URL" })
+
+export const pgsOptionsSchema = z.object({
+  apiUrl: url,
+  authUrl: url,
+  realm: z.string().min(1),
+  clientId: z.string().min(1),
+  clientSecret: z.string().min(1),
+  clientKey: z.string().min(1),
+  environment: z.enum(["test", "production"]).default("test"),
+  merchantPublicKey: pem("merchant public key").optional(),
+  webhookPublicKey: pem("webhook public key").optional(),
+  defaultTerminalId: z.string().min(5).max(20),
+  defaultTransactionType: z.enum(GATEWAY_TRANSACTION_TYPES).default("AUTHORIZE"),
+  storeUrl: url,
+  backendUrl: url,
+  /** Only a merchant whose PCI DSS scope is SAQ D may take raw card fields on its server. */
+  rawCardDataPciScope: z.literal("SAQ_D").optional(),
+  embeddedFieldsScriptUrl: url.optional(),
+  locale: z.string().min(2).optional(),
+})
+export type PgsProviderOptions = z.infer<typeof pgsOptionsSchema>
+
+/** How to fix each option, in the words a store developer needs. */
+const FIX: Record<keyof PgsProviderOptions, string> = {
+  apiUrl: "set PGS_API_URL (the gateway base URL, e.g. https://api.uat.pgs.example)",
+  authUrl: "set PGS_AUTH_URL (the identity provider URL from the gateway dashboard)",
+  realm: "set PGS_REALM (uat or production)",
+  clientId: "set PGS_CLIENT_ID (merchant details in the gateway dashboard)",
+  clientSecret: "set PGS_CLIENT_SECRET (merchant details in the gateway dashboard)",
+  clientKey: "set PGS_CLIENT_KEY (the public client key for Embedded Fields, gateway dashboard)",
+  environment: 'set PGS_ENVIRONMENT to "test" or "production"',
+  merchantPublicKey: "set PGS_MERCHANT_PUBLIC_KEY to the merchant RSA public key (PEM) from the gateway dashboard",
+  webhookPublicKey: "set PGS_WEBHOOK_PUBLIC_KEY to the gateway's webhook signing key (PEM)",
+  defaultTerminalId: "set PGS_TERMINAL_ID (5 to 20 characters, the terminal from the gateway dashboard)",
+  defaultTransactionType: 'set PGS_TRANSACTION_TYPE to "AUTHORIZE" or "PURCHASE"',
+  storeUrl: "set PGS_STORE_URL to the storefront's public URL (the shopper returns to it)",
+  backendUrl: "set PGS_BACKEND_URL to this Medusa server's public URL (3-D Secure notifications come back to it)",
+  rawCardDataPciScope: 'leave it unset, or set it to "SAQ_D" only if your PCI DSS scope is SAQ D',
+  embeddedFieldsScriptUrl: "leave it unset (defaults to {apiUrl}/embedded-fields.js) or give the script URL",
+  locale: "leave it unset or give a locale such as en-US",
+}
+
+/** Parses the options or throws one Error listing every problem. */
+export function parseOptions(raw: unknown): PgsProviderOptions {
+  const input = raw && typeof raw === "object" ? stripEmpty(raw as Record<string, unknown>) : {}
+  const parsed = pgsOptionsSchema.safeParse(input)
+  if (parsed.success) return { ...parsed.data, merchantPublicKey: unescape(parsed.data.merchantPublicKey), webhookPublicKey: unescape(parsed.data.webhookPublicKey) }
+  const lines = parsed.error.issues.map((issue) => {
+    const key = String(issue.path[0] ?? "options") as keyof PgsProviderOptions
+    const why = issue.code === "invalid_type" && input[key] === undefined ? "is missing" : issue.message
+    return `- ${key} ${why}: ${FIX[key] ?? "see the README"}`
+  })
+  throw new Error(`medusa-payment-pgs: invalid provider options\n${lines.join("\n")}`)
+}
+
+/** Env vars give "" for unset values; treat them as missing. */
+function stripEmpty(raw: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== "" && v !== null && v !== undefined))
+}
+
+/** PEMs from a .env file often carry literal "\n". */
+const unescape = (value: string | undefined) => (value?.includes("\\n") ? value.replace(/\\n/g, "\n") : value)

@@ -1,0 +1,63 @@
+/**
+ * Secrets that must round-trip through Medusa (wallet tokens, encrypted card fields, 3-D Secure payment_data)
+ * are sealed with AES-256-GCM under a key derived from the client secret: the storefront sees an opaque,
+ * tamper-evident blob, and only this server can open it. `integrity` (HMAC-SHA256, another derived key) binds
+ * the public fields a transaction is checked against, so forged session data is refused.
+ */
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from "node:crypto"
+import { z } from "zod"
+
+export const sealedSecrets = z.object({
+  payment_method: z.record(z.string(), z.unknown()).optional(),
+  payment_data: z.string().optional(),
+})
+export type SealedSecrets = z.infer<typeof sealedSecrets>
+
+export class SealError extends Error {
+  override name = "SealError"
+}
+
+export class Sealer {
+  private readonly encKey: Buffer
+  private readonly macKey: Buffer
+
+  constructor(secret: string) {
+    this.encKey = Buffer.from(hkdfSync("sha256", secret, "medusa-payment-pgs", "session-data-seal", 32))
+    this.macKey = Buffer.from(hkdfSync("sha256", secret, "medusa-payment-pgs", "session-data-integrity", 32))
+  }
+
+  seal(secrets: SealedSecrets, sessionId: string): string {
+    const iv = randomBytes(12)
+    const cipher = createCipheriv("aes-256-gcm", this.encKey, iv)
+    cipher.setAAD(Buffer.from(sessionId))
+    const body = Buffer.concat([cipher.update(JSON.stringify(secrets), "utf8"), cipher.final()])
+    return ["v1", iv.toString("base64url"), body.toString("base64url"), cipher.getAuthTag().toString("base64url")].join(".")
+  }
+
+  /** The sealed secrets of this session; refuses a blob made for another session or altered in any way. */
+  open(blob: string | undefined, sessionId: string): SealedSecrets {
+    if (!blob) return {}
+    const [version, iv, body, tag] = blob.split(".")
+    if (version !== "v1" || !iv || !body || !tag) throw new SealError("sealed session data has an unknown format")
+    try {
+      const decipher = createDecipheriv("aes-256-gcm", this.encKey, Buffer.from(iv, "base64url"))
+      decipher.setAAD(Buffer.from(sessionId))
+      decipher.setAuthTag(Buffer.from(tag, "base64url"))
+      const text = Buffer.concat([decipher.update(Buffer.from(body, "base64url")), decipher.final()]).toString("utf8")
+      return sealedSecrets.parse(JSON.parse(text))
+    } catch {
+      throw new SealError("sealed session data was altered or made for another session")
+    }
+  }
+
+  integrity(fields: { session_id: string; reference: string; terminal_id: string; transaction_type: string; currency_code: string; amount_minor: number }): string {
+    const canonical = [fields.session_id, fields.reference, fields.terminal_id, fields.transaction_type, fields.currency_code.toLowerCase(), String(fields.amount_minor)].join("|")
+    return createHmac("sha256", this.macKey).update(canonical).digest("base64url")
+  }
+
+  verifyIntegrity(fields: Parameters<Sealer["integrity"]>[0] & { integrity: string }): boolean {
+    const expected = Buffer.from(this.integrity(fields))
+    const given = Buffer.from(fields.integrity)
+    return expected.length === given.length && timingSafeEqual(expected, given)
+  }
+}

@@ -1,0 +1,21 @@
+/**
+ * Requests our own store/hook routes make of the provider through `paymentModule.updatePaymentSession`
+ * (the only way to change a session's data and status through the module). They ride in
+ * `data.pgs_request`; the provider trusts none of it: a transaction id is accepted only after the gateway
+ * confirms it belongs to this session, and 3-D Secure steps use the sealed payment_data, never the caller's.
+ */
+import { z } from "zod"
+import { browserInfo, TRANS_STATUSES } from "../../gateway/schemas"
+
+export const PGS_REQUEST_KEY = "pgs_request"
+
+const common = { customer_ip: z.union([z.ipv4(), z.ipv6()]).optional() }
+
+export const serverRequest = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("attach_transaction"), transaction_id: z.string().min(1).max(100), ...common }),
+  z.object({ kind: z.literal("client_info"), browser_info: browserInfo.optional(), ...common }),
+  z.object({ kind: z.literal("request_authentication"), method_completed: z.boolean(), ...common }),
+  z.object({ kind: z.literal("authentication_completed"), trans_status: z.enum(TRANS_STATUSES), ...common }),
+  z.object({ kind: z.literal("cres"), cres: z.string().min(1).max(10_000), ...common }),
+])
+export type ServerRequest = z.infer<typeof serverRequest>

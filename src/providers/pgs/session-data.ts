@@ -1,0 +1,117 @@
+/**
+ * The public session data of a PGS payment session. Medusa stores it on the payment session and serves it to
+ * the storefront, so it holds NOTHING secret: wallet tokens, encrypted card fields and 3-D Secure payment_data
+ * travel only inside `sealed` (AES-256-GCM under a key derived from the client secret, see seal.ts).
+ * `integrity` is an HMAC over the fields that decide what a gateway transaction must match (session, reference,
+ * terminal, amount, currency), so data coming back from Medusa cannot be re-pointed at another payment.
+ * WEBHOOKS imports this schema read-only.
+ */
+import { z } from "zod"
+import { browserInfo, TRANSACTION_STATUSES } from "../../gateway/schemas"
+
+export const GATEWAY_TRANSACTION_TYPES = ["AUTHORIZE", "PURCHASE"] as const
+export type GatewayTransactionType = (typeof GATEWAY_TRANSACTION_TYPES)[number]
+
+/** The next thing the shopper's browser must do (Direct API), with only what the browser needs. */
+export const nextAction = z.discriminatedUnion("type", [
+  z.object({
+    type: z.literal("fingerprint"),
+    three_ds_server_trans_id: z.string(),
+    /** Null when the ACS has no method URL: skip the iframe and call request-authentication with submitted=false. */
+    method_url: z.string().nullable(),
+    three_ds_method_data: z.string().nullable(),
+  }),
+  z.object({
+    type: z.literal("challenge"),
+    three_ds_server_trans_id: z.string(),
+    acs_url: z.string(),
+    creq: z.string(),
+    challenge_window_size: z.string(),
+  }),
+  z.object({ type: z.literal("redirect"), url: z.string() }),
+  z.object({ type: z.literal("form_submit"), url: z.string(), fields: z.record(z.string(), z.string()) }),
+])
+export type NextAction = z.infer<typeof nextAction>
+
+/** What the storefront chose (Direct API), without credentials: those are sealed. */
+export const publicPaymentMethod = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("saved_card"), saved_card_id: z.string(), brand: z.string().nullish(), last_4: z.string().nullish() }),
+  z.object({ type: z.literal("wallet-one") }),
+  z.object({ type: z.literal("network-token") }),
+  z.object({ type: z.literal("card") }),
+])
+export type PublicPaymentMethod = z.infer<typeof publicPaymentMethod>
+
+const managementRecord = z.object({
+  /** Medusa's idempotency key of the operation (capture id, refund id, payment id). */
+  key: z.string(),
+  transaction_id: z.string().nullable(),
+  amount_minor: z.int(),
+  /** "applied": the gateway answered; "confirmed": proven by the parent's status; "external": made outside Medusa, only recorded. */
+  kind: z.enum(["applied", "confirmed", "external"]),
+})
+
+export const pgsSessionData = z
+  .object({
+    /** The Medusa payment session id (Medusa's webhook pipeline needs it under this name). */
+    session_id: z.string(),
+    reference: z.string(),
+    attempt: z.int().min(1),
+    terminal_id: z.string(),
+    transaction_type: z.enum(GATEWAY_TRANSACTION_TYPES),
+    /** Lowercase, as Medusa stores it. */
+    currency_code: z.string(),
+    amount_minor: z.int(),
+    integration: z.enum(["embedded_fields", "direct_api"]),
+    integrity: z.string(),
+
+    // Embedded Fields: what embedded-fields.js needs. The client key is public by design (it only opens this session).
+    gateway_session_id: z.string().optional(),
+    client_key: z.string().optional(),
+    environment: z.enum(["test", "production"]).optional(),
+    script_url: z.string().optional(),
+    locale: z.string().optional(),
+    instalments: z.boolean().optional(),
+    css_variables: z.record(z.string(), z.string()).optional(),
+
+    // Direct API.
+    payment_method: publicPaymentMethod.optional(),
+    save_card: z.boolean().optional(),
+    browser_info: browserInfo.optional(),
+    customer_ip: z.string().optional(),
+    /** Sandbox only (environment "test"): the 3-D Secure simulator flow forwarded as gateway metadata. */
+    simulated_flow: z.string().optional(),
+    /** Gateway customer id (account holder) the card is saved for or belongs to. */
+    gateway_customer_id: z.string().optional(),
+    next_action: nextAction.nullish(),
+    sealed: z.string().optional(),
+
+    // Once known.
+    transaction_id: z.string().optional(),
+    gateway_status: z.enum(TRANSACTION_STATUSES).optional(),
+    /** A failure the shopper may see (never the merchant's diagnostics). */
+    error: z.object({ code: z.string().nullable(), message: z.string() }).nullish(),
+    captures: z.array(managementRecord).optional(),
+    refunds: z.array(managementRecord).optional(),
+    void: managementRecord.nullish(),
+  })
+  // Keys Medusa or other code adds (e.g. a caller's extra data) are kept but never read.
+  .loose()
+
+export type PgsSessionData = z.infer<typeof pgsSessionData>
+
+export class SessionDataError extends Error {
+  override name = "SessionDataError"
+}
+
+/** Re-parse data that comes back from Medusa; names every bad field. */
+export function parseSessionData(data: unknown): PgsSessionData {
+  const parsed = pgsSessionData.safeParse(data)
+  if (!parsed.success)
+    throw new SessionDataError(
+      `PGS session data is not valid: ${parsed.error.issues.map((i) => `${i.path.join(".") || "data"} ${i.message}`).join("; ")}`,
+    )
+  return parsed.data
+}
+
+export const isPgsProviderId = (providerId: string | null | undefined) => typeof providerId === "string" && providerId.startsWith("pp_pgs")

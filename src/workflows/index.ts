@@ -1,0 +1,1 @@
+export * from "./process-pgs-event"

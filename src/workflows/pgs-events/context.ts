@@ -1,0 +1,18 @@
+import type { Logger, MedusaContainer } from "@medusajs/framework/types"
+import type { PgsClient } from "../../gateway"
+import type PgsModuleService from "../../modules/pgs/service"
+
+/** What every event handler gets: the container (Medusa workflows, query), our module, the gateway client. */
+export type EventContext = {
+  container: MedusaContainer
+  pgs: PgsModuleService
+  client: PgsClient
+  logger: Logger
+}
+
+/**
+ * How an event ended, kept in the event log's `outcome`: `applied:*` changed Medusa, `ignored:*` was read and
+ * deliberately left alone (foreign, stale, already applied, would move a payment backwards), `deferred:*` arrived
+ * before what it depends on (a capture before the approval that creates the payment) and is applied after it.
+ */
+export type EventOutcome = `applied:${string}` | `ignored:${string}` | `deferred:${string}`

@@ -1,0 +1,58 @@
+/**
+ * A decline, cancel or expiry. Medusa's own webhook subscriber ignores these (medusa#16398), so we record them:
+ * the payment session shows the failure (status error/canceled, the shopper-safe reason in data) and an order
+ * waiting for this payment (pending_authorization) shows it on its payment collection.
+ * Never backwards: if the gateway now says APPROVED, or Medusa already has the session authorized/captured, or
+ * the event is for an older attempt, nothing changes.
+ */
+import { Modules, PaymentCollectionStatus, PaymentSessionStatus } from "@medusajs/framework/utils"
+import type { IPaymentModuleService } from "@medusajs/framework/types"
+import type { TransactionEventPayload, TransactionStatus } from "../../gateway"
+import { sessionIdFromReference } from "../../providers/pgs/reference"
+import type { EventContext, EventOutcome } from "./context"
+import { findOrderIdForCollection, findPgsSession, sameMoney } from "./lookup"
+import { needsAttach, updateSession } from "./attach"
+
+const FAILED_STATUSES: Partial<Record<TransactionStatus, PaymentSessionStatus>> = {
+  DECLINED: PaymentSessionStatus.ERROR,
+  INVALID: PaymentSessionStatus.ERROR,
+  CANCELED: PaymentSessionStatus.CANCELED,
+  SESSION_EXPIRED: PaymentSessionStatus.CANCELED,
+}
+
+const SETTLED = new Set<string>([PaymentSessionStatus.AUTHORIZED, PaymentSessionStatus.CAPTURED])
+
+export async function handleFailure(ctx: EventContext, payload: TransactionEventPayload): Promise<EventOutcome> {
+  const sessionId = sessionIdFromReference(payload.reference)
+  if (!sessionId) return "ignored:foreign_reference"
+  const session = await findPgsSession(ctx.container, sessionId)
+  if (!session) return "ignored:unknown_session"
+
+  const read = await ctx.client.status.transaction(payload.id)
+  if (!read) return "ignored:unknown_transaction"
+  const { transaction: tx, outcome } = read
+  if (tx.reference !== payload.reference) return "ignored:reference_mismatch"
+  const status = FAILED_STATUSES[tx.status]
+  if (!status) return `ignored:gateway_status_${tx.status.toLowerCase()}`
+  if (SETTLED.has(session.status)) return "ignored:session_already_settled"
+  if (session.data.reference !== undefined && session.data.reference !== tx.reference) return "ignored:stale_attempt"
+  if (!sameMoney(session, tx)) return "ignored:amount_mismatch"
+
+  // Through the payment module and the provider (no gateway write: the amount is unchanged); an Embedded Fields
+  // session learns its transaction on the way, as if the shopper had come back.
+  await updateSession(ctx, session, {
+    attach: needsAttach(session, tx.id) ? tx.id : undefined,
+    data: { gateway_status: tx.status, error: { code: outcome.code, message: outcome.shopperMessage } },
+    status,
+  })
+
+  const payment = ctx.container.resolve<IPaymentModuleService>(Modules.PAYMENT)
+
+  const orderId = await findOrderIdForCollection(ctx.container, session.payment_collection_id)
+  if (orderId && session.status === PaymentSessionStatus.PENDING_AUTHORIZATION) {
+    const collectionStatus = status === PaymentSessionStatus.CANCELED ? PaymentCollectionStatus.CANCELED : PaymentCollectionStatus.FAILED
+    await payment.updatePaymentCollections(session.payment_collection_id, { status: collectionStatus })
+    return `applied:${status}_order_${collectionStatus}`
+  }
+  return `applied:session_${status}`
+}

@@ -1,0 +1,68 @@
+/** Reads of Medusa's payment records by the session a gateway reference points at. */
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { isPgsProviderId } from "../../providers/pgs/session-data"
+
+export type SessionView = {
+  id: string
+  provider_id: string
+  status: string
+  amount: unknown
+  currency_code: string
+  data: Record<string, unknown>
+  payment_collection_id: string
+}
+
+export type PaymentView = {
+  id: string
+  currency_code: string
+  captured_at: string | Date | null
+  canceled_at: string | Date | null
+  payment_collection_id: string
+  captures: Array<{ id: string; created_by: string | null }>
+  refunds: Array<{ id: string; metadata: Record<string, unknown> | null }>
+}
+
+/**
+ * Query with plain string entities: the generated typings of `query.graph` make tsc run out of memory on this
+ * project (measured: >4 GB), and the rows are checked below anyway.
+ */
+type LooseQuery = { graph(input: { entity: string; fields: string[]; filters?: Record<string, unknown> }): Promise<{ data: unknown[] }> }
+const query = (container: MedusaContainer) => container.resolve<LooseQuery>(ContainerRegistrationKeys.QUERY)
+
+/** Our provider's session with this id, or null (unknown id, or another provider's session). */
+export async function findPgsSession(container: MedusaContainer, sessionId: string): Promise<SessionView | null> {
+  const { data } = await query(container).graph({
+    entity: "payment_session",
+    fields: ["id", "provider_id", "status", "amount", "currency_code", "data", "payment_collection_id"],
+    filters: { id: sessionId },
+  })
+  const session = data[0] as SessionView | undefined
+  return session && isPgsProviderId(session.provider_id) ? session : null
+}
+
+export async function findPaymentForSession(container: MedusaContainer, sessionId: string): Promise<PaymentView | null> {
+  const { data } = await query(container).graph({
+    entity: "payment",
+    fields: ["id", "currency_code", "captured_at", "canceled_at", "payment_collection_id", "captures.id", "captures.created_by", "refunds.id", "refunds.metadata"],
+    filters: { payment_session_id: sessionId },
+  })
+  return (data[0] as PaymentView | undefined) ?? null
+}
+
+/** The order paid by this payment collection, if the cart became one. */
+export async function findOrderIdForCollection(container: MedusaContainer, paymentCollectionId: string): Promise<string | null> {
+  const { data } = await query(container).graph({
+    entity: "order_payment_collection",
+    fields: ["order_id"],
+    filters: { payment_collection_id: paymentCollectionId },
+  })
+  return (data[0] as { order_id?: string } | undefined)?.order_id ?? null
+}
+
+/** The transaction is for the amount and currency the session asked for (the provider's data, minor units). */
+export function sameMoney(session: SessionView, tx: { amount: number; currency: string }): boolean {
+  const amount = session.data.amount_minor
+  if (typeof amount === "number" && amount !== tx.amount) return false
+  return session.currency_code.toLowerCase() === tx.currency.toLowerCase()
+}

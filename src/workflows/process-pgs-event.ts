@@ -1,0 +1,111 @@
+/**
+ * Processes one recorded gateway event (by its id in the event log): parse it again at this boundary, run the
+ * handler for its kind under a lock on its reference (events about one payment never interleave), and write the
+ * outcome (or the error) back to the log. An event already processed is not processed again. Management events
+ * that arrived before their approval (`deferred:*`) are re-run right after the approval is applied.
+ */
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { createStep, createWorkflow, StepResponse, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
+import { webhookEvent } from "../gateway"
+import { PGS_MODULE } from "../modules/pgs"
+import type PgsModuleService from "../modules/pgs/service"
+import type { EventContext } from "./pgs-events/context"
+import { dispatchEvent } from "./pgs-events/dispatch"
+
+export type ProcessPgsEventInput = { id: string }
+export type ProcessPgsEventResult = { id: string; outcome: string | null; already_processed: boolean }
+
+const LOCK_TIMEOUT_SECONDS = 60
+
+async function runOne(ctx: EventContext, id: string): Promise<string> {
+  const row = await ctx.pgs.retrievePgsWebhookEvent(id)
+  const parsed = webhookEvent.safeParse({ event: row.event, payload: row.payload })
+  if (!parsed.success) {
+    await ctx.pgs.updatePgsWebhookEvents({ id, processed_at: new Date(), outcome: "ignored:unsupported" })
+    return "ignored:unsupported"
+  }
+  try {
+    const outcome = await dispatchEvent(ctx, parsed.data)
+    await ctx.pgs.updatePgsWebhookEvents({ id, processed_at: new Date(), outcome, error: null })
+    return outcome
+  } catch (error) {
+    const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error)
+    await ctx.pgs.updatePgsWebhookEvents({ id, outcome: "error", error: message.slice(0, 2000) })
+    throw error
+  }
+}
+
+/** This event and the unprocessed ones received before it for the same reference, oldest first. */
+async function waitingUpTo(ctx: EventContext, row: { id: string; reference: string | null; received_at: Date }): Promise<string[]> {
+  if (!row.reference) return [row.id]
+  const rows = await ctx.pgs.listPgsWebhookEvents(
+    { reference: row.reference, processed_at: null, outcome: null, received_at: { $lte: row.received_at } },
+    { order: { received_at: "ASC" }, select: ["id"] },
+  )
+  const ids = rows.map((r) => r.id).filter((id) => id !== row.id)
+  return [...ids, row.id]
+}
+
+async function runDeferred(ctx: EventContext, reference: string): Promise<void> {
+  const waiting = await ctx.pgs.listPgsWebhookEvents({ reference }, { order: { received_at: "ASC" } })
+  for (const row of waiting.filter((r) => r.outcome?.startsWith("deferred:"))) await runOther(ctx, row.id)
+}
+
+/** Another event run on the way: its failure is kept on its own log row and must not stop this one. */
+async function runOther(ctx: EventContext, id: string): Promise<void> {
+  try {
+    await runOne(ctx, id)
+  } catch (error) {
+    ctx.logger.error(`PGS webhook event ${id} failed: ${(error as Error).message}`)
+  }
+}
+
+export const processPgsEventStep = createStep(
+  "process-pgs-event-step",
+  async (input: ProcessPgsEventInput, { container }): Promise<StepResponse<ProcessPgsEventResult>> => {
+    const pgs = container.resolve<PgsModuleService>(PGS_MODULE)
+    const [row] = await pgs.listPgsWebhookEvents({ id: input.id })
+    if (!row) {
+      container.resolve(ContainerRegistrationKeys.LOGGER).warn(`PGS webhook event ${input.id} is no longer in the event log; nothing to process`)
+      return new StepResponse({ id: input.id, outcome: null, already_processed: true })
+    }
+    if (row.processed_at && !row.outcome?.startsWith("deferred:"))
+      return new StepResponse({ id: row.id, outcome: row.outcome, already_processed: true })
+
+    const ctx: EventContext = {
+      container: container as MedusaContainer,
+      pgs,
+      client: pgs.gateway(),
+      logger: container.resolve(ContainerRegistrationKeys.LOGGER),
+    }
+    const locking = container.resolve(Modules.LOCKING)
+    const outcome = await locking.execute(
+      `pgs-event:${row.reference ?? row.subject_id ?? row.id}`,
+      async () => {
+        // Subscribers may start in any order: under the lock, first run what arrived earlier for this reference
+        // and is still waiting, so processing follows delivery order.
+        let result: string | null = null
+        for (const id of await waitingUpTo(ctx, row)) {
+          const current = await ctx.pgs.retrievePgsWebhookEvent(id)
+          if (current.processed_at && !current.outcome?.startsWith("deferred:")) continue
+          if (id !== row.id) {
+            await runOther(ctx, id)
+            continue
+          }
+          result = await runOne(ctx, id)
+          if (result.startsWith("applied:") && row.reference) await runDeferred(ctx, row.reference)
+        }
+        return result ?? (await ctx.pgs.retrievePgsWebhookEvent(row.id)).outcome
+      },
+      { timeout: LOCK_TIMEOUT_SECONDS },
+    )
+    return new StepResponse({ id: row.id, outcome, already_processed: false })
+  },
+)
+
+export const processPgsEventWorkflowId = "process-pgs-event"
+
+export const processPgsEventWorkflow = createWorkflow(processPgsEventWorkflowId, (input: ProcessPgsEventInput) => {
+  return new WorkflowResponse(processPgsEventStep(input))
+})
