@@ -7,21 +7,14 @@
 import { processPaymentWorkflow } from "@medusajs/core-flows"
 import { PaymentActions } from "@medusajs/framework/utils"
 import { fromMinorUnits, type TransactionEventPayload } from "../../gateway"
-import { sessionIdFromReference } from "../../providers/pgs/reference"
 import type { EventContext, EventOutcome } from "./context"
-import { findPgsSession, sameMoney } from "./lookup"
+import { sameMoney, sessionAndTransaction } from "./lookup"
 import { needsAttach, updateSession } from "./attach"
 
 export async function handleApproval(ctx: EventContext, payload: TransactionEventPayload): Promise<EventOutcome> {
-  const sessionId = sessionIdFromReference(payload.reference)
-  if (!sessionId) return "ignored:foreign_reference"
-  const session = await findPgsSession(ctx.container, sessionId)
-  if (!session) return "ignored:unknown_session"
-
-  const read = await ctx.client.status.transaction(payload.id)
-  if (!read) return "ignored:unknown_transaction"
-  const tx = read.transaction
-  if (tx.reference !== payload.reference) return "ignored:reference_mismatch"
+  const found = await sessionAndTransaction(ctx, payload)
+  if (typeof found === "string") return found
+  const { session, tx } = found
   if (tx.status !== "APPROVED") return `ignored:gateway_status_${tx.status.toLowerCase()}`
   if (session.data.reference !== undefined && session.data.reference !== tx.reference) {
     // Money was taken for an attempt the session no longer points at (the amount changed since): the merchant

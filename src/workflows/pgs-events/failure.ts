@@ -8,9 +8,8 @@
 import { Modules, PaymentCollectionStatus, PaymentSessionStatus } from "@medusajs/framework/utils"
 import type { IPaymentModuleService } from "@medusajs/framework/types"
 import type { TransactionEventPayload, TransactionStatus } from "../../gateway"
-import { sessionIdFromReference } from "../../providers/pgs/reference"
 import type { EventContext, EventOutcome } from "./context"
-import { findOrderIdForCollection, findPgsSession, sameMoney } from "./lookup"
+import { findOrderIdForCollection, sameMoney, sessionAndTransaction } from "./lookup"
 import { needsAttach, updateSession } from "./attach"
 
 const FAILED_STATUSES: Partial<Record<TransactionStatus, PaymentSessionStatus>> = {
@@ -23,15 +22,9 @@ const FAILED_STATUSES: Partial<Record<TransactionStatus, PaymentSessionStatus>> 
 const SETTLED = new Set<string>([PaymentSessionStatus.AUTHORIZED, PaymentSessionStatus.CAPTURED])
 
 export async function handleFailure(ctx: EventContext, payload: TransactionEventPayload): Promise<EventOutcome> {
-  const sessionId = sessionIdFromReference(payload.reference)
-  if (!sessionId) return "ignored:foreign_reference"
-  const session = await findPgsSession(ctx.container, sessionId)
-  if (!session) return "ignored:unknown_session"
-
-  const read = await ctx.client.status.transaction(payload.id)
-  if (!read) return "ignored:unknown_transaction"
-  const { transaction: tx, outcome } = read
-  if (tx.reference !== payload.reference) return "ignored:reference_mismatch"
+  const found = await sessionAndTransaction(ctx, payload)
+  if (typeof found === "string") return found
+  const { session, tx, outcome } = found
   const status = FAILED_STATUSES[tx.status]
   if (!status) return `ignored:gateway_status_${tx.status.toLowerCase()}`
   if (SETTLED.has(session.status)) return "ignored:session_already_settled"

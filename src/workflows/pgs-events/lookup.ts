@@ -2,6 +2,9 @@
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { isPgsProviderId } from "../../providers/pgs/session-data"
+import { sessionIdFromReference } from "../../providers/pgs/reference"
+import type { Outcome, Transaction, TransactionEventPayload } from "../../gateway"
+import type { EventContext, EventOutcome } from "./context"
 
 export type SessionView = {
   id: string
@@ -65,4 +68,23 @@ export function sameMoney(session: SessionView, tx: { amount: number; currency: 
   const amount = session.data.amount_minor
   if (typeof amount === "number" && amount !== tx.amount) return false
   return session.currency_code.toLowerCase() === tx.currency.toLowerCase()
+}
+
+/**
+ * The two things a transaction event is about, each checked before anything is applied: our payment session (by
+ * the reference we made) and the transaction as the gateway reads it now (the body only names it). An outcome
+ * string says why the event is ignored.
+ */
+export async function sessionAndTransaction(
+  ctx: EventContext,
+  payload: TransactionEventPayload,
+): Promise<{ session: SessionView; tx: Transaction; outcome: Outcome } | EventOutcome> {
+  const sessionId = sessionIdFromReference(payload.reference)
+  if (!sessionId) return "ignored:foreign_reference"
+  const session = await findPgsSession(ctx.container, sessionId)
+  if (!session) return "ignored:unknown_session"
+  const read = await ctx.client.status.transaction(payload.id)
+  if (!read) return "ignored:unknown_transaction"
+  if (read.transaction.reference !== payload.reference) return "ignored:reference_mismatch"
+  return { session, tx: read.transaction, outcome: read.outcome }
 }
