@@ -25,6 +25,8 @@ export const pgsOptions = {
   defaultTransactionType: (env("PGS_TRANSACTION_TYPE") ?? "AUTHORIZE") as "AUTHORIZE" | "PURCHASE",
   storeUrl: env("PGS_STORE_URL") ?? "http://localhost:8000",
   backendUrl: env("PGS_BACKEND_URL") ?? "http://localhost:9000",
+  // Only the test harness sets this (a lost management answer is given up on in 2 s instead of 45 s).
+  timeouts: env("PGS_TIMEOUT_MANAGE_MS") ? { manage: Number(env("PGS_TIMEOUT_MANAGE_MS")) } : undefined,
 }
 
 export default defineConfig({

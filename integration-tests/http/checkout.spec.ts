@@ -284,7 +284,97 @@ pgsStoreSuite("card checkout with Embedded Fields", (s) => {
       expect(recorded.captures.map((c: any) => minor(Number(c.amount)))).toEqual([1000])
     })
 
-    it.todo("after the gateway refunded but the answer was lost: the management webhook records the refund once (the provider skips refunds whose row carries metadata pgs_transaction_id; WEBHOOKS' PROVIDER_SKIPS_EXTERNAL_REFUNDS must be switched on)")
+    it("after the gateway refunded but the answer was lost: the admin is told, and the management webhook records the refund once", async () => {
+      const { cart, transactionId } = await paidEmbeddedCart(s)
+      const done = await s.completeCart(cart.id)
+      const payment = await paymentOfOrder(s, done.data.order.id)
+      expect((await adminPost(s, `/admin/payments/${payment.id}/capture`, { amount: 10 })).status).toBe(200)
+      await s.sandbox.control("POST", "/_sandbox/faults", { target: "POST /api/transactions/manage", phase: "after", kind: "status", status: 503, count: 1 })
+      const lost = await adminPost(s, `/admin/payments/${payment.id}/refund`, { amount: 4 })
+      expect(lost.status).toBe(500)
+      expect(lost.data.message).toMatch(/idempotency key/)
+      expect(await approvedOperations(s.sandbox, transactionId, "REFUND")).toHaveLength(1)
+      const recorded = await waitFor(async () => {
+        const p = await adminPayment(s, payment.id)
+        return p.refunds.length ? p : null
+      }, { what: "the refund recorded from the management webhook", timeoutMs: 15_000 })
+      expect(recorded.refunds.map((r: any) => minor(Number(r.amount)))).toEqual([400])
+      expect((await approvedOperations(s.sandbox, transactionId, "REFUND")).map((r) => r.amount)).toEqual([400])
+    })
+  })
+
+  describe("when the gateway does not answer a capture or refund in time (management timeout 2 s in tests)", () => {
+    const timeout = (phase: "before" | "after") => ({ target: "POST /api/transactions/manage", kind: "timeout", phase, latency_ms: 10_000, count: 1 })
+
+    /** The ledger's approved captures and refunds equal Medusa's, amount for amount. */
+    async function expectLedgerMatchesMedusa(paymentId: string, transactionId: string) {
+      const recorded = await adminPayment(s, paymentId)
+      const captures = await approvedOperations(s.sandbox, transactionId, "CAPTURE")
+      const refunds = await approvedOperations(s.sandbox, transactionId, "REFUND")
+      expect(recorded.captures.map((c: any) => minor(Number(c.amount)))).toEqual(captures.map((c) => c.amount))
+      expect(recorded.refunds.map((r: any) => minor(Number(r.amount)))).toEqual(refunds.map((r) => r.amount))
+      return { captures, refunds }
+    }
+
+    it("(timeout before acting) a capture and a refund fail, Medusa records nothing, and later ones succeed", async () => {
+      const { cart, transactionId } = await paidEmbeddedCart(s)
+      const done = await s.completeCart(cart.id)
+      const payment = await paymentOfOrder(s, done.data.order.id)
+
+      await s.sandbox.control("POST", "/_sandbox/faults", timeout("before"))
+      const failedCapture = await adminPost(s, `/admin/payments/${payment.id}/capture`, { amount: 10 })
+      expect(failedCapture.status).toBeGreaterThanOrEqual(400)
+      expect(failedCapture.data.message).toMatch(/idempotency key/)
+      expect((await adminPayment(s, payment.id)).captures).toHaveLength(0)
+      expect(await approvedOperations(s.sandbox, transactionId, "CAPTURE")).toHaveLength(0)
+      expect((await adminPost(s, `/admin/payments/${payment.id}/capture`, { amount: 10 })).status).toBe(200)
+
+      await s.sandbox.control("POST", "/_sandbox/faults", timeout("before"))
+      const failedRefund = await adminPost(s, `/admin/payments/${payment.id}/refund`, { amount: 4 })
+      expect(failedRefund.status).toBeGreaterThanOrEqual(400)
+      expect(failedRefund.data.message).toMatch(/idempotency key/)
+      expect((await adminPayment(s, payment.id)).refunds).toHaveLength(0)
+      expect(await approvedOperations(s.sandbox, transactionId, "REFUND")).toHaveLength(0)
+      expect((await adminPost(s, `/admin/payments/${payment.id}/refund`, { amount: 4 })).status).toBe(200)
+
+      const { captures, refunds } = await expectLedgerMatchesMedusa(payment.id, transactionId)
+      expect(captures.map((c) => c.amount)).toEqual([1000])
+      expect(refunds.map((r) => r.amount)).toEqual([400])
+    })
+
+    it("(timeout after the gateway captured) the admin is told the idempotency key, and the management webhook records the capture once", async () => {
+      const { cart, transactionId } = await paidEmbeddedCart(s)
+      const done = await s.completeCart(cart.id)
+      const payment = await paymentOfOrder(s, done.data.order.id)
+      await s.sandbox.control("POST", "/_sandbox/faults", timeout("after"))
+      const lost = await adminPost(s, `/admin/payments/${payment.id}/capture`, { amount: 10 })
+      expect(lost.status).toBe(500)
+      expect(lost.data.message).toMatch(/idempotency key/)
+      await waitFor(async () => (await adminPayment(s, payment.id)).captures.length > 0, {
+        what: "the capture recorded from the management webhook",
+        timeoutMs: 15_000,
+      })
+      const { captures } = await expectLedgerMatchesMedusa(payment.id, transactionId)
+      expect(captures.map((c) => c.amount)).toEqual([1000])
+    })
+
+    it("(timeout after the gateway refunded) the admin is told the idempotency key, and the management webhook records the refund once", async () => {
+      const { cart, transactionId } = await paidEmbeddedCart(s)
+      const done = await s.completeCart(cart.id)
+      const payment = await paymentOfOrder(s, done.data.order.id)
+      expect((await adminPost(s, `/admin/payments/${payment.id}/capture`, { amount: 10 })).status).toBe(200)
+      await s.sandbox.control("POST", "/_sandbox/faults", timeout("after"))
+      const lost = await adminPost(s, `/admin/payments/${payment.id}/refund`, { amount: 4 })
+      expect(lost.status).toBe(500)
+      expect(lost.data.message).toMatch(/idempotency key/)
+      await waitFor(async () => (await adminPayment(s, payment.id)).refunds.length > 0, {
+        what: "the refund recorded from the management webhook",
+        timeoutMs: 15_000,
+      })
+      const { captures, refunds } = await expectLedgerMatchesMedusa(payment.id, transactionId)
+      expect(captures.map((c) => c.amount)).toEqual([1000])
+      expect(refunds.map((r) => r.amount)).toEqual([400])
+    })
   })
 })
 

@@ -271,19 +271,35 @@ pgsStoreSuite("gateway webhooks", (s) => {
       expect((await adminPayment(s, payment.id)).canceled_at).not.toBeNull()
     })
 
-    it("does not record a refund made at the gateway while the provider cannot tell it from a new refund (no double refund)", async () => {
+    it("records a refund made at the gateway as one refund of the payment, without refunding again at the gateway", async () => {
       const { session, transactionId, payment } = await orderPaidByWebhook()
       await manageAtGateway(session, transactionId, "CAPTURE", session.data.amount_minor)
-      await waitFor(async () => (await adminPayment(s, payment.id)).captures.length === 1)
+      await waitFor(async () => (await adminPayment(s, payment.id)).captures.length === 1, { what: "the capture made at the gateway" })
       const refundId = await manageAtGateway(session, transactionId, "REFUND", 500)
       const event = await processedEvent(s, refundId)
-      expect(event.outcome).toBe("ignored:external_refund_not_recorded")
-      const ledger = await s.sandbox.control("GET", "/_sandbox/ledger")
-      const refunds = (ledger.body.entries ?? ledger.body).filter((e: any) => e.transaction_type === "REFUND" && e.reference === session.data.reference)
-      expect(refunds).toHaveLength(1)
-    })
+      expect(event).toMatchObject({ outcome: "applied:external_refund", error: null })
+      const recorded = await waitFor(async () => {
+        const p = await adminPayment(s, payment.id)
+        return p.refunds.length ? p : null
+      }, { what: "the refund made at the gateway" })
+      expect(recorded.refunds.map((r: any) => Number(r.amount))).toEqual([5])
+      const gatewayRefunds = async () =>
+        (await s.sandbox.control("GET", "/_sandbox/ledger")).body.entries.filter(
+          (e: any) => e.transaction_type === "REFUND" && e.reference === session.data.reference && !e.replay,
+        )
+      expect(await gatewayRefunds()).toHaveLength(1)
 
-    it.todo("records a refund made at the gateway once the provider's refundPayment honours refund metadata pgs_transaction_id")
+      // The gateway sends it again (its resend): still one refund in Medusa, still one at the gateway.
+      await s.sandbox.control("POST", `/_sandbox/transactions/${refundId}/webhook`)
+      await waitFor(async () => {
+        const res = await s.sandbox.control("GET", `/_sandbox/webhooks/deliveries?subject_id=${refundId}`)
+        const mine = (res.body.deliveries as any[]).filter((d) => d.url === s.webhookUrl)
+        return mine.length === 2 && mine.every((d) => d.state === "delivered")
+      }, { what: "the resent refund webhook delivered" })
+      await waitFor(async () => (await eventRows(s, { subject_id: refundId })).every((r) => r.processed_at), { what: "the resent refund webhook processed" })
+      expect((await adminPayment(s, payment.id)).refunds.map((r: any) => Number(r.amount))).toEqual([5])
+      expect(await gatewayRefunds()).toHaveLength(1)
+    })
   })
 
   describe("delivery order", () => {

@@ -23,6 +23,7 @@ export function buildGatewayClient(rawOptions: unknown): { client: PgsClient; op
     merchantPublicKey: options.merchantPublicKey,
     webhookPublicKeys: options.webhookPublicKey,
     userAgentSuffix: "medusa/2.21.2",
+    ...(options.timeouts ? { timeouts: options.timeouts } : {}),
   })
   return { client, options }
 }

@@ -94,6 +94,7 @@ export abstract class PgsBaseProvider extends AbstractPaymentProvider<PgsProvide
       merchantPublicKey: parsed.merchantPublicKey,
       webhookPublicKeys: parsed.webhookPublicKey,
       userAgentSuffix: "medusa/2.21",
+      ...(parsed.timeouts ? { timeouts: parsed.timeouts } : {}),
       logger: (entry) => {
         if (entry.level === "error") this.logger_.error(`[pgs] ${entry.operation}: ${entry.message}`)
         else if (entry.level === "warn") this.logger_.warn(`[pgs] ${entry.operation}: ${entry.message}`)

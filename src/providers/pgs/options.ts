@@ -36,6 +36,15 @@ export const pgsOptionsSchema = z.object({
   rawCardDataPciScope: z.literal("SAQ_D").optional(),
   embeddedFieldsScriptUrl: url.optional(),
   locale: z.string().min(2).optional(),
+  /** Per-call timeouts in ms (the client's defaults: token and read 10 s, write and manage 45 s). */
+  timeouts: z
+    .strictObject({
+      read: z.int().positive().optional(),
+      write: z.int().positive().optional(),
+      manage: z.int().positive().optional(),
+      token: z.int().positive().optional(),
+    }, { error: "must be an object with only read, write, manage and token" })
+    .optional(),
 })
 export type PgsProviderOptions = z.infer<typeof pgsOptionsSchema>
 
@@ -57,6 +66,8 @@ const FIX: Record<keyof PgsProviderOptions, string> = {
   rawCardDataPciScope: 'leave it unset, or set it to "SAQ_D" only if your PCI DSS scope is SAQ D',
   embeddedFieldsScriptUrl: "leave it unset (defaults to {apiUrl}/embedded-fields.js) or give the script URL",
   locale: "leave it unset or give a locale such as en-US",
+  timeouts:
+    "leave it unset (token and read 10 s, write and manage 45 s) or give { read?, write?, manage?, token? } in milliseconds, each a positive whole number",
 }
 
 /** Parses the options or throws one Error listing every problem. */

@@ -22,6 +22,8 @@ export type PaymentView = {
   captured_at: string | Date | null
   canceled_at: string | Date | null
   payment_collection_id: string
+  /** The provider's data (session data plus the captures, refunds and void it made, each under its key). */
+  data: Record<string, unknown> | null
   captures: Array<{ id: string; created_by: string | null }>
   refunds: Array<{ id: string; metadata: Record<string, unknown> | null }>
 }
@@ -47,7 +49,7 @@ export async function findPgsSession(container: MedusaContainer, sessionId: stri
 export async function findPaymentForSession(container: MedusaContainer, sessionId: string): Promise<PaymentView | null> {
   const { data } = await query(container).graph({
     entity: "payment",
-    fields: ["id", "currency_code", "captured_at", "canceled_at", "payment_collection_id", "captures.id", "captures.created_by", "refunds.id", "refunds.metadata"],
+    fields: ["id", "currency_code", "captured_at", "canceled_at", "payment_collection_id", "data", "captures.id", "captures.created_by", "refunds.id", "refunds.metadata"],
     filters: { payment_session_id: sessionId },
   })
   return (data[0] as PaymentView | undefined) ?? null

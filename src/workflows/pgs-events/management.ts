@@ -19,12 +19,6 @@ import { findPaymentForSession, type PaymentView } from "./lookup"
 
 /** Refund metadata marking a refund that already happened at the gateway (contract with the provider). */
 export const EXTERNAL_REFUND_METADATA_KEY = "pgs_transaction_id"
-/**
- * Medusa's refundPayment always calls the provider, so an outside refund can be recorded only once the provider's
- * refundPayment reads the refund row (id = its idempotency key) and, finding this metadata, returns without
- * calling the gateway. Until then recording it would refund the shopper a second time.
- */
-const PROVIDER_SKIPS_EXTERNAL_REFUNDS: boolean = false
 /** `captured_by` of a capture recorded from the gateway. */
 export const externalCaptureBy = (transactionId: string) => `pgs:${transactionId}`
 
@@ -40,12 +34,16 @@ export async function handleManagement(ctx: EventContext, eventName: string, pay
 
   const sessionId = sessionIdFromReference(tx.reference) ?? (await parentSessionId(ctx, payload.parent_id))
   if (!sessionId) return "ignored:foreign_reference"
-  const payment = await findPaymentForSession(ctx.container, sessionId)
+  let payment = await findPaymentForSession(ctx.container, sessionId)
   // Out of order: the approval that creates the payment has not been applied yet; it re-runs this event.
   if (!payment) return "deferred:no_medusa_payment"
 
   const key = payload.metadata?.[IDEMPOTENCY_METADATA_KEY]
-  if (typeof key === "string" && madeByMedusa(payment, key)) return "ignored:made_by_medusa"
+  if (typeof key === "string" && madeByMedusa(payment, key)) {
+    const settled = await settledMedusaCall(ctx, sessionId, payment, key)
+    if (settled === "made_by_medusa") return "ignored:made_by_medusa"
+    payment = settled // Medusa's call failed and its row is gone: the operation happened, so record it below.
+  }
 
   const amount = fromMinorUnits(tx.amount, tx.currency)
   switch (operation) {
@@ -59,10 +57,8 @@ export async function handleManagement(ctx: EventContext, eventName: string, pay
       return "applied:external_capture"
     case "REFUND":
       if (payment.refunds.some((r) => r.metadata?.[EXTERNAL_REFUND_METADATA_KEY] === tx.id)) return "ignored:already_recorded"
-      if (!PROVIDER_SKIPS_EXTERNAL_REFUNDS) {
-        ctx.logger.warn(`PGS: refund ${tx.id} of payment ${payment.id} was made at the gateway; record it in Medusa by hand`)
-        return "ignored:external_refund_not_recorded"
-      }
+      // Medusa's refundPayment always calls the provider; the provider's refundPayment reads this refund row
+      // (id = its idempotency key), finds the metadata and returns without calling the gateway (no second refund).
       await refundPaymentWorkflow(ctx.container).run({
         // metadata reaches the refund row (payment module) but is missing from the workflow's input type.
         input: {
@@ -82,6 +78,39 @@ export async function handleManagement(ctx: EventContext, eventName: string, pay
       return "applied:external_void"
     }
   }
+}
+
+/** How long a webhook waits for Medusa's own capture/refund call to finish (the client's manage timeout is 45 s). */
+const MEDUSA_CALL_WAIT_MS = 58_000
+const MEDUSA_CALL_POLL_MS = 250
+
+/**
+ * The gateway may send the webhook of a capture or refund while Medusa's call for it is still waiting for the
+ * answer (a slow or lost response): Medusa's row (id = key) exists, but the provider has not recorded the key in
+ * the payment's data yet. If that call then fails, Medusa deletes its row and the operation would be lost. So
+ * wait until either the provider recorded the key (made by Medusa) or the row is gone (returns the payment as it
+ * is now, to be recorded as an outside operation). A void (key = payment id) has no row to lose.
+ */
+async function settledMedusaCall(ctx: EventContext, sessionId: string, payment: PaymentView, key: string): Promise<"made_by_medusa" | PaymentView> {
+  const deadline = Date.now() + MEDUSA_CALL_WAIT_MS
+  let current: PaymentView | null = payment
+  while (current) {
+    if (current.id === key || providerRecorded(current, key)) return "made_by_medusa"
+    if (!madeByMedusa(current, key)) return current
+    if (Date.now() > deadline) {
+      ctx.logger.warn(`PGS: Medusa's operation ${key} on payment ${current.id} did not finish in time; treating the webhook as its own`)
+      return "made_by_medusa"
+    }
+    await new Promise((resolve) => setTimeout(resolve, MEDUSA_CALL_POLL_MS))
+    current = await findPaymentForSession(ctx.container, sessionId)
+  }
+  return "made_by_medusa"
+}
+
+function providerRecorded(payment: PaymentView, key: string): boolean {
+  const data = payment.data ?? {}
+  const keyed = (list: unknown) => Array.isArray(list) && list.some((entry) => (entry as { key?: unknown } | null)?.key === key)
+  return keyed(data.captures) || keyed(data.refunds)
 }
 
 function madeByMedusa(payment: PaymentView, key: string): boolean {

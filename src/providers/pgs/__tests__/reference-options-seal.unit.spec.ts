@@ -64,6 +64,14 @@ describe("provider options", () => {
     expect(parseOptions({ ...good, rawCardDataPciScope: "SAQ_D" }).rawCardDataPciScope).toBe("SAQ_D")
     expect(() => parseOptions({ ...good, rawCardDataPciScope: "SAQ_A" })).toThrow(/rawCardDataPciScope/)
   })
+
+  it("takes per-call timeouts in whole positive milliseconds and names the option when they are not", () => {
+    expect(parseOptions({ ...good, timeouts: { manage: 2000, read: 500 } }).timeouts).toEqual({ manage: 2000, read: 500 })
+    expect(parseOptions(good).timeouts).toBeUndefined()
+    expect(() => parseOptions({ ...good, timeouts: { manage: 0 } })).toThrow(/timeouts .*positive whole number/)
+    expect(() => parseOptions({ ...good, timeouts: { manage: 1.5 } })).toThrow(/- timeouts /)
+    expect(() => parseOptions({ ...good, timeouts: { connect: 1000 } })).toThrow(/- timeouts /)
+  })
 })
 
 describe("sealed session secrets", () => {
