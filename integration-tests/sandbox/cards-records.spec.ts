@@ -1,20 +1,14 @@
 /** Conformance: what a card transaction records and shows (result, status endpoint, webhook payload). */
 import { transactionEventPayload } from "../../src/gateway/schemas"
-import { startHarness, waitFor, type SandboxHarness } from "../support/sandbox"
-import { startWebhookReceiver } from "../support/webhook-receiver"
+import { startHarnessWithReceiver, waitFor, type SandboxHarness } from "../support/sandbox"
+import type { WebhookReceiver } from "../support/webhook-receiver"
 import { authorizeCard, ERROR_URL, record, RETURN_URL } from "./cards-support"
 
 let h: SandboxHarness
-let hooks: Awaited<ReturnType<typeof startWebhookReceiver>>
-beforeAll(async () => {
-  h = await startHarness()
-  hooks = await startWebhookReceiver()
-  await h.control("POST", "/_sandbox/webhooks", { url: hooks.url })
-})
-afterAll(async () => {
-  await h.close()
-  await hooks.close()
-})
+let hooks: WebhookReceiver
+let close: () => Promise<void>
+beforeAll(async () => ({ h, receiver: hooks, close } = await startHarnessWithReceiver()))
+afterAll(() => close())
 
 const year = new Date().getFullYear() + 4
 

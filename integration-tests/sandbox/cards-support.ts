@@ -145,3 +145,15 @@ export async function decideAtAcs(h: SandboxHarness, action: { token: string }, 
   if (decided.status !== 200) throw new Error(`ACS decision answered ${decided.status}: ${decided.text}`)
   return formById(decided.text, "next")
 }
+
+/** Authorize with the default full 3-D Secure flow and pass the fingerprint step: the challenge action. */
+export async function challengeAction(h: SandboxHarness, overrides: Record<string, unknown> = {}, metadata: Record<string, unknown> = {}) {
+  const res = await authorizeCard(h, {
+    payment_method: h.encryptedCard({ number: "4111111111111111" }),
+    metadata: { simulated_flow: "VERSIONING_FINGERPRINT_Y_CHALLENGE", ...metadata },
+    ...overrides,
+  })
+  const next = await requestAuthentication(h, res.body.action)
+  if (next.body.action?.type !== "THREE_DS_2_CHALLENGE") throw new Error(`expected a challenge, got ${next.text}`)
+  return next.body.action
+}

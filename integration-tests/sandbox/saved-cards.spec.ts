@@ -3,21 +3,15 @@
  * (payment_method.type saved_card), including a deleted card (INVALID_REQUEST_PAYMENT_METHOD_INACTIVE).
  */
 import { tokenizationPayloadFlat, tokenizationPayloadNested, TOKENIZATION_EVENT } from "../../src/gateway/schemas"
-import { startHarness, waitFor, type SandboxHarness } from "../support/sandbox"
-import { startWebhookReceiver } from "../support/webhook-receiver"
+import { startHarnessWithReceiver, waitFor, type SandboxHarness } from "../support/sandbox"
+import type { WebhookReceiver } from "../support/webhook-receiver"
 import { authorizeCard, formById, record, submit } from "./cards-support"
 
 let h: SandboxHarness
-let hooks: Awaited<ReturnType<typeof startWebhookReceiver>>
-beforeAll(async () => {
-  h = await startHarness()
-  hooks = await startWebhookReceiver()
-  await h.control("POST", "/_sandbox/webhooks", { url: hooks.url })
-})
-afterAll(async () => {
-  await h.close()
-  await hooks.close()
-})
+let hooks: WebhookReceiver
+let close: () => Promise<void>
+beforeAll(async () => ({ h, receiver: hooks, close } = await startHarnessWithReceiver()))
+afterAll(() => close())
 
 const saveCard = (extra: Record<string, unknown> = {}, number = h.testCard("frictionless_approved")) =>
   authorizeCard(h, {

@@ -18,6 +18,7 @@ import {
   requestAuthentication,
   RETURN_URL,
   submit,
+  challengeAction,
 } from "./cards-support"
 
 let h: SandboxHarness
@@ -26,21 +27,9 @@ beforeAll(async () => {
 })
 afterAll(() => h.close())
 
-/** Authorize with the default challenge flow and pass the fingerprint step: returns the challenge action. */
-async function challengeAction(overrides: Record<string, unknown> = {}, metadata: Record<string, unknown> = {}) {
-  const res = await authorizeCard(h, {
-    payment_method: h.encryptedCard({ number: "4111111111111111" }),
-    metadata: { simulated_flow: "VERSIONING_FINGERPRINT_Y_CHALLENGE", ...metadata },
-    ...overrides,
-  })
-  const next = await requestAuthentication(h, res.body.action)
-  expect(next.body.action.type).toBe("THREE_DS_2_CHALLENGE")
-  return next.body.action
-}
-
 describe("challenge at the ACS, gateway notification URL", () => {
   it("the ACS posts cres (Base64URL JSON with threeDSServerTransID and transStatus) to {base_url}/three-ds/{id}/challenge-notification-url", async () => {
-    const action = await challengeAction()
+    const action = await challengeAction(h, )
     const toNotification = await decideAtAcs(h, action, "approve")
     expect(toNotification.method).toBe("POST")
     expect(toNotification.action).toBe(`${h.url}/three-ds/${action.transaction_id}/challenge-notification-url`)
@@ -49,7 +38,7 @@ describe("challenge at the ACS, gateway notification URL", () => {
   })
 
   it("full page: the service finalizes and redirects the browser to return_url; no merchant call needed", async () => {
-    const action = await challengeAction()
+    const action = await challengeAction(h, )
     const notification = await submit(h, await decideAtAcs(h, action, "approve"))
     expect(notification.status).toBe(200)
     const done = await submit(h, formById(notification.text, "finalize"))
@@ -59,7 +48,7 @@ describe("challenge at the ACS, gateway notification URL", () => {
   })
 
   it("full page, declined at the ACS: DECLINED and the browser goes to error_url", async () => {
-    const action = await challengeAction({ error_url: ERROR_URL })
+    const action = await challengeAction(h, { error_url: ERROR_URL })
     const notification = await submit(h, await decideAtAcs(h, action, "decline"))
     const done = await submit(h, formById(notification.text, "finalize"))
     expect(done.headers.location).toBe(ERROR_URL)
@@ -67,7 +56,7 @@ describe("challenge at the ACS, gateway notification URL", () => {
   })
 
   it("iframe: the notification page posts {type: CHALLENGE_RESPONSE, trans_status} to the parent window", async () => {
-    const action = await challengeAction()
+    const action = await challengeAction(h, )
     const notification = await submit(h, await decideAtAcs(h, action, "approve"))
     expect(notification.text).toContain('window.parent.postMessage({type:"CHALLENGE_RESPONSE",trans_status:s},"*")')
     expect(notification.text).toContain('var s="Y"')
@@ -76,7 +65,7 @@ describe("challenge at the ACS, gateway notification URL", () => {
   })
 
   it("iframe: authentication-completed with the ACS's trans_status answers the result", async () => {
-    const action = await challengeAction()
+    const action = await challengeAction(h, )
     await submit(h, await decideAtAcs(h, action, "approve"))
     const res = await authenticationCompleted(h, action, "Y")
     expect(res.status).toBe(200)
@@ -85,7 +74,7 @@ describe("challenge at the ACS, gateway notification URL", () => {
   })
 
   it("authentication-completed with a trans_status other than the ACS decision is a 422 on trans_status", async () => {
-    const action = await challengeAction()
+    const action = await challengeAction(h, )
     await decideAtAcs(h, action, "decline")
     const res = await authenticationCompleted(h, action, "Y")
     expect(res.status).toBe(422)
@@ -94,7 +83,7 @@ describe("challenge at the ACS, gateway notification URL", () => {
 
   it("the embedded-fields and hosted-payment-page notification paths are served too", async () => {
     for (const path of ["embedded-fields/challenge-notification-url", "hosted-payment-page/challenge-notification-url"]) {
-      const action = await challengeAction()
+      const action = await challengeAction(h, )
       const cres = (await decideAtAcs(h, action, "approve")).fields.cres
       const page = await h.raw("POST", `${h.url}/three-ds/${action.transaction_id}/${path}`, { form: { cres } })
       expect(page.status).toBe(200)
@@ -107,7 +96,7 @@ describe("canceling the challenge", () => {
   const CANCEL_URL = "https://shop.example/cancel"
 
   it("Cancel at the ACS, full page: CANCELED (customer canceled the challenge) and the browser goes to cancel_url", async () => {
-    const action = await challengeAction({ cancel_url: CANCEL_URL })
+    const action = await challengeAction(h, { cancel_url: CANCEL_URL })
     const toNotification = await decideAtAcs(h, action, "cancel")
     expect(decodeBase64Json(toNotification.fields.cres)).toMatchObject({ transStatus: "N", challengeCancel: "01" })
     const notification = await submit(h, toNotification)
@@ -117,7 +106,7 @@ describe("canceling the challenge", () => {
   })
 
   it("Cancel at the ACS, iframe: authentication-completed with N answers CANCELED", async () => {
-    const action = await challengeAction()
+    const action = await challengeAction(h, )
     await decideAtAcs(h, action, "cancel")
     const res = await authenticationCompleted(h, action, "N")
     expect(res.body.result).toMatchObject({ status: "CANCELED", approved: false })
@@ -128,7 +117,7 @@ describe("notification URL override (options.three_ds.notification_url, DIRECT_A
   const OVERRIDE = "https://merchant.example/3ds/notify?order=42"
 
   it("the ACS posts application/x-www-form-urlencoded cres to the merchant URL; the merchant then calls authentication-completed", async () => {
-    const action = await challengeAction({ options: { three_ds: { notification_url: OVERRIDE } } })
+    const action = await challengeAction(h, { options: { three_ds: { notification_url: OVERRIDE } } })
     const toMerchant = await decideAtAcs(h, action, "approve")
     expect(toMerchant.action).toBe(OVERRIDE)
     expect(Object.keys(toMerchant.fields)).toEqual(["cres"])
@@ -185,14 +174,14 @@ describe("authentication-completed", () => {
     ["R", "DECLINED", "REJECTED"],
     ["U", "DECLINED", "UNAVAILABLE"],
   ])("trans_status %s gives %s (authentication %s)", async (transStatus, status, authentication) => {
-    const action = await challengeAction()
+    const action = await challengeAction(h, )
     const res = await authenticationCompleted(h, action, transStatus)
     expect(res.body.result.status).toBe(status)
     expect((await record(h, action.transaction_id)).authentication_status).toBe(authentication)
   })
 
   it("called again after the result it answers the same result (a final status never changes)", async () => {
-    const action = await challengeAction()
+    const action = await challengeAction(h, )
     const first = await authenticationCompleted(h, action, "Y")
     const again = await authenticationCompleted(h, action, "N")
     expect(again.status).toBe(200)
@@ -207,7 +196,7 @@ describe("authentication-completed", () => {
   })
 
   it("an unknown trans_status value is a 422 on trans_status", async () => {
-    const action = await challengeAction()
+    const action = await challengeAction(h, )
     const res = await authenticationCompleted(h, action, "X")
     expect(res.status).toBe(422)
     expect(res.body.errors[0].property).toBe("trans_status")
@@ -216,7 +205,7 @@ describe("authentication-completed", () => {
 
 describe("the ACS challenge page", () => {
   it("shows Approve, Decline and Cancel for a valid creq", async () => {
-    const action = await challengeAction()
+    const action = await challengeAction(h, )
     const { url, creq } = creqFor(action)
     const page = await h.raw("POST", url, { form: { creq } })
     expect(page.status).toBe(200)
@@ -226,7 +215,7 @@ describe("the ACS challenge page", () => {
   })
 
   it("refuses a creq whose messageType is not CReq (400)", async () => {
-    const action = await challengeAction()
+    const action = await challengeAction(h, )
     const { url, creq } = creqFor(action)
     const wrong = base64({ ...JSON.parse(Buffer.from(creq, "base64").toString()), messageType: "AReq" })
     const page = await h.raw("POST", url, { form: { creq: wrong } })
@@ -234,7 +223,7 @@ describe("the ACS challenge page", () => {
   })
 
   it("refuses a creq with another acsTransID (400)", async () => {
-    const action = await challengeAction()
+    const action = await challengeAction(h, )
     const { url, creq } = creqFor(action)
     const wrong = base64({ ...JSON.parse(Buffer.from(creq, "base64").toString()), acsTransID: "someone-else" })
     expect((await h.raw("POST", url, { form: { creq: wrong } })).status).toBe(400)

@@ -14,6 +14,7 @@ import {
   requestAuthentication,
   RETURN_URL,
   submit,
+  challengeAction,
 } from "./cards-support"
 
 let h: SandboxHarness
@@ -21,12 +22,6 @@ beforeAll(async () => {
   h = await startHarness()
 })
 afterAll(() => h.close())
-
-async function challengeAction(metadata: Record<string, unknown> = {}) {
-  const res = await authorizeCard(h, { metadata: { simulated_flow: "VERSIONING_FINGERPRINT_Y_CHALLENGE", ...metadata } })
-  const next = await requestAuthentication(h, res.body.action)
-  return next.body.action
-}
 
 describe("notification URL override limits", () => {
   const longUrl = (length: number) => `https://merchant.example/${"a".repeat(length - "https://merchant.example/".length)}`
@@ -63,15 +58,15 @@ describe("payment_data must be passed back unchanged", () => {
   })
 
   it("authentication-completed with altered payment_data is a 422 on payment_data", async () => {
-    const action = await challengeAction()
+    const action = await challengeAction(h)
     const bad = await authenticationCompleted(h, { ...action, payment_data: tamper(action.payment_data) }, "Y")
     expect(bad.status).toBe(422)
     expect(bad.body.errors[0].property).toBe("payment_data")
   })
 
   it("payment_data of another 3-D Secure transaction is a 422 on the id that does not match", async () => {
-    const one = await challengeAction()
-    const other = await challengeAction()
+    const one = await challengeAction(h)
+    const other = await challengeAction(h)
     const wrongSession = await authenticationCompleted(h, { session_id: other.session_id, payment_data: one.payment_data }, "Y")
     expect(wrongSession.status).toBe(422)
     expect(wrongSession.body.errors[0].property).toBe("session_id")
@@ -84,7 +79,7 @@ describe("payment_data must be passed back unchanged", () => {
   })
 
   it("the 3-D Secure calls follow the API request hygiene: a wrong Content-Type is Forbidden with an empty body", async () => {
-    const action = await challengeAction()
+    const action = await challengeAction(h)
     const res = await h.raw("POST", `${h.url}/api/transactions/three-ds/authentication-completed`, {
       body: JSON.stringify({ payment_data: action.payment_data, session_id: action.session_id, trans_status: "Y" }),
       headers: { authorization: `Bearer ${await h.bearer()}`, "content-type": "text/plain" },
@@ -94,7 +89,7 @@ describe("payment_data must be passed back unchanged", () => {
   })
 
   it("both 3-D Secure calls need the bearer token (401)", async () => {
-    const action = await challengeAction()
+    const action = await challengeAction(h)
     const res = await h.raw("POST", `${h.url}/api/transactions/three-ds/authentication-completed`, {
       json: { payment_data: action.payment_data, session_id: action.session_id, trans_status: "Y" },
     })
@@ -105,7 +100,7 @@ describe("payment_data must be passed back unchanged", () => {
 
 describe("additional authentication round", () => {
   it('simulate_extra_rounds "1": the first completion answers a new THREE_DS_2_CHALLENGE; the second answers the result', async () => {
-    const action = await challengeAction({ simulate_extra_rounds: "1" })
+    const action = await challengeAction(h, {}, { simulate_extra_rounds: "1" })
     const first = await authenticationCompleted(h, action, "Y")
     expect(first.body).toMatchObject({ result: null, redirect: null, form_submit: null })
     expect(first.body.action).toMatchObject({ type: "THREE_DS_2_CHALLENGE", transaction_id: action.transaction_id, session_id: action.session_id })
@@ -114,7 +109,7 @@ describe("additional authentication round", () => {
   })
 
   it('simulate_extra_rounds "2": the issuer asks a second time after one extra round, so the transaction is declined automatically', async () => {
-    const action = await challengeAction({ simulate_extra_rounds: "2" })
+    const action = await challengeAction(h, {}, { simulate_extra_rounds: "2" })
     const first = await authenticationCompleted(h, action, "Y")
     expect(first.body.action.type).toBe("THREE_DS_2_CHALLENGE")
     const second = await authenticationCompleted(h, first.body.action, "Y")
@@ -124,7 +119,7 @@ describe("additional authentication round", () => {
   })
 
   it("trans_status C (challenge required) asks for one more round; C again declines", async () => {
-    const action = await challengeAction()
+    const action = await challengeAction(h)
     const first = await authenticationCompleted(h, action, "C")
     expect(first.body.action.type).toBe("THREE_DS_2_CHALLENGE")
     const second = await authenticationCompleted(h, first.body.action, "C")
@@ -132,7 +127,7 @@ describe("additional authentication round", () => {
   })
 
   it("full page: an extra round sends the browser back to the ACS with a new creq, then to return_url", async () => {
-    const action = await challengeAction({ simulate_extra_rounds: "1" })
+    const action = await challengeAction(h, {}, { simulate_extra_rounds: "1" })
     const notification = await submit(h, await decideAtAcs(h, action, "approve"))
     const again = await submit(h, formById(notification.text, "finalize"))
     expect(again.status).toBe(200)
