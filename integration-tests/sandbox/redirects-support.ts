@@ -121,8 +121,16 @@ export async function forceOutcome(h: SandboxHarness, id: string, status: string
 type Receiver = Awaited<ReturnType<typeof startWebhookReceiver>>
 
 /** The events the receiver got for one transaction, in arrival order. */
+/**
+ * The events of one transaction in the order the gateway produced them (payload.updated_at): two webhooks sent
+ * milliseconds apart travel on separate connections and may arrive either way round.
+ */
 export const eventsFor = (receiver: Receiver, id: string): string[] =>
-  receiver.received.filter((w) => w.body?.payload?.id === id).map((w) => w.body.event)
+  receiver.received
+    .filter((w) => w.body?.payload?.id === id)
+    .map((w, i) => ({ event: w.body.event as string, at: Date.parse(w.body.payload.updated_at) || 0, i }))
+    .sort((a, b) => a.at - b.at || a.i - b.i)
+    .map((e) => e.event)
 
 export const waitForEvents = (receiver: Receiver, id: string, events: string[]) =>
   waitFor(() => eventsFor(receiver, id).length >= events.length && eventsFor(receiver, id), { what: `${events.join(", ")} for ${id}` })
