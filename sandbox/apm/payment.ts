@@ -2,7 +2,7 @@
  * POST /api/transactions/payment: alternative payments (OPEN_BANKING, UPI, WALLETS, BANK_TRANSFER, QR_CODE and the
  * two bank redirects). A new payment is PENDING and answers a redirect to the sandbox provider page.
  */
-import { paymentRequest } from "../../src/gateway/schemas"
+import { sandboxPaymentRequest } from "../../src/gateway/schemas"
 import { refusedTransaction } from "../api/authorize"
 import { requireMerchant } from "../core/auth"
 import { checkTerminal, type SandboxContext } from "../core/context"
@@ -20,7 +20,7 @@ export const paymentMethodType = (method: string) => `payment_${method.toLowerCa
 
 export async function createPayment(ctx: SandboxContext, req: SandboxRequest): Promise<Reply> {
   const merchant = await requireMerchant(ctx, req)
-  const body = validateBody(req, paymentRequest)
+  const body = validateBody(req, sandboxPaymentRequest)
   const simulated = simulatedResult(req, body.metadata)
 
   const existing = existingTransaction(ctx, req, merchant, body, "PAYMENT", PAYMENT_OPERATION)

@@ -7,11 +7,12 @@ import {
   createSalesChannelsWorkflow,
   linkSalesChannelsToApiKeyWorkflow,
 } from "@medusajs/core-flows"
+import { FAMILIES } from "../../../src/providers/pgs/redirect/families"
 
 export type StoreSeed = {
   publishableKey: string
   salesChannelId: string
-  /** currency code → region id; each region has pp_pgs_pgs and pp_system_default enabled. */
+  /** currency code → region id; each region has every PGS provider and pp_system_default enabled. */
   regions: Record<string, string>
   productId: string
   /** A digital item (no shipping profile, no inventory): carts complete without shipping. */
@@ -20,7 +21,9 @@ export type StoreSeed = {
   prices: Record<string, number>
 }
 
-const PROVIDERS = ["pp_pgs_pgs", "pp_system_default"]
+/** The card provider, every method family (registered with id "pgs" in medusa-config.ts) and Medusa's own. */
+export const PGS_FAMILY_PROVIDER_IDS = Object.values(FAMILIES).map((f) => `pp_${f.identifier}_pgs`)
+const PROVIDERS = ["pp_pgs_pgs", ...PGS_FAMILY_PROVIDER_IDS, "pp_system_default"]
 const REGIONS = [
   { currency_code: "eur", name: "Europe", countries: ["de", "fr"] },
   { currency_code: "pln", name: "Poland", countries: ["pl"] },

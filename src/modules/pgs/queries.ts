@@ -15,7 +15,12 @@ export type ResolvedTerminal = {
   notification_url: string | null
   instalments: boolean
   css_variables: Record<string, string> | null
+  /** Provider identifiers this terminal takes (null: all). */
+  enabled_methods: string[] | null
+  hosted_page_options: HostedPageOptions | null
 }
+
+export type HostedPageOptions = { skip_three_ds?: boolean; cvv_less?: boolean; number_of_instalments?: number }
 
 export type SavedCard = {
   id: string
@@ -34,7 +39,7 @@ type TerminalRow = ResolvedTerminal & { currency_codes: unknown; region_ids: unk
 
 const TERMINAL_COLUMNS = [
   "terminal_id", "transaction_type", "integration_type", "locale", "notification_url", "instalments",
-  "css_variables", "currency_codes", "region_ids", "is_default", "created_at",
+  "css_variables", "enabled_methods", "hosted_page_options", "currency_codes", "region_ids", "is_default", "created_at",
 ]
 const CARD_COLUMNS = [
   "id", "customer_id", "gateway_customer_id", "payment_method_id", "brand", "masked", "last_4", "exp_month",
@@ -75,6 +80,8 @@ function toTerminal(row: TerminalRow): ResolvedTerminal {
     notification_url: row.notification_url,
     instalments: row.instalments,
     css_variables: (row.css_variables as Record<string, string> | null) ?? null,
+    enabled_methods: Array.isArray(row.enabled_methods) ? row.enabled_methods.filter((m): m is string => typeof m === "string") : null,
+    hosted_page_options: (row.hosted_page_options as HostedPageOptions | null) ?? null,
   }
 }
 

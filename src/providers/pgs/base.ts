@@ -46,6 +46,7 @@ import {
   type ManageResult,
   type MoneyInput,
   type PaymentMethodInput,
+  type Transaction,
 } from "../../gateway"
 import { listSavedCards } from "../../modules/pgs/queries"
 import { prepareDirectMethod } from "./direct-method"
@@ -57,10 +58,12 @@ import { gatewayReferenceFor } from "./reference"
 import { Sealer, type SealedSecrets } from "./seal"
 import { blankUnissued } from "./storefront-data"
 import { PGS_REQUEST_KEY, serverRequest, type ServerRequest } from "./server-requests"
-import { parseSessionData, type PgsSessionData } from "./session-data"
+import { cardTransactionType, isSingleStep, parseSessionData, type AttemptCore, type PgsSessionData } from "./session-data"
 import { gatewayTransactionType } from "./status-table"
 import { chooseTerminal } from "./terminal"
 import { toMedusaError } from "./to-medusa-error"
+
+const sharedClients = new WeakMap<object, PgsClient>()
 
 type Logger = { info(m: string): void; warn(m: string): void; error(m: string): void; debug?(m: string): void }
 
@@ -85,7 +88,14 @@ export abstract class PgsBaseProvider extends AbstractPaymentProvider<PgsProvide
     // The payment module's own connection: our module's tables and Medusa's capture rows are read through it.
     this.knex_ = optional<Knex>(cradle, "__pg_connection__")
     this.sealer = new Sealer(parsed.clientSecret)
-    this.client = new PgsClient({
+    // The card and method-family providers of one registration share one client: one token, one connection pool.
+    const shared = options && typeof options === "object" ? sharedClients.get(options) : undefined
+    this.client = shared ?? this.newClient(parsed)
+    if (!shared && options && typeof options === "object") sharedClients.set(options, this.client)
+  }
+
+  private newClient(parsed: PgsProviderOptions): PgsClient {
+    return new PgsClient({
       baseUrl: parsed.apiUrl,
       authUrl: parsed.authUrl,
       realm: parsed.realm,
@@ -105,10 +115,8 @@ export abstract class PgsBaseProvider extends AbstractPaymentProvider<PgsProvide
   // ---------------------------------------------------------------- sessions
 
   async initiatePayment(input: InitiatePaymentInput): Promise<InitiatePaymentOutput> {
-    const parsed = initiateInput.safeParse(input.data ?? {})
-    if (!parsed.success) throw new MedusaError(MedusaError.Types.INVALID_DATA, `Invalid PGS payment data: ${describeIssues(parsed.error)}`)
     try {
-      const data = await this.newAttempt(parsed.data, 1, input.amount as MoneyInput, input.currency_code, input.context)
+      const data = await this.startAttempt(input.data ?? {}, input.amount as MoneyInput, input.currency_code, input.context)
       return { id: data.gateway_session_id ?? data.reference, data: this.withStorefrontKeysCleared(input.data, data), status: PaymentSessionStatus.PENDING }
     } catch (error) {
       throw toMedusaError(error, "initiatePayment", "shopper", this.logger_)
@@ -128,17 +136,7 @@ export abstract class PgsBaseProvider extends AbstractPaymentProvider<PgsProvide
       const amountMinor = toMinorUnits(input.amount as MoneyInput, input.currency_code)
       if (amountMinor === current.amount_minor && input.currency_code.toLowerCase() === current.currency_code) return { data: current }
       // The amount or currency changed: the gateway object is bound to both, so start a new attempt (new reference).
-      const secrets = this.sealer.open(current.sealed, current.session_id)
-      const restart: InitiateInput = {
-        session_id: current.session_id,
-        browser_info: current.browser_info,
-        save_card: current.save_card,
-        simulated_flow: current.simulated_flow,
-      }
-      const data = await this.newAttempt(restart, current.attempt + 1, input.amount as MoneyInput, input.currency_code, input.context, {
-        carried: current,
-        secrets,
-      })
+      const data = await this.restartAttempt(current, input.amount as MoneyInput, input.currency_code, input.context)
       return { data, status: PaymentSessionStatus.PENDING }
     } catch (error) {
       throw toMedusaError(error, "updatePayment", "shopper", this.logger_)
@@ -154,13 +152,7 @@ export abstract class PgsBaseProvider extends AbstractPaymentProvider<PgsProvide
     let outcome: AuthorizePaymentOutput
     try {
       const current = this.verified(input.data)
-      if (current.transaction_id) outcome = await this.refreshFromGateway(current)
-      else if (current.integration === "embedded_fields")
-        outcome = {
-          status: PaymentSessionStatus.REQUIRES_MORE,
-          data: { ...current, error: { code: "NOT_PAID", message: "The shopper has not paid yet." } },
-        }
-      else outcome = await this.authorizeDirect(current, input.context)
+      outcome = current.transaction_id ? await this.refreshFromGateway(current) : await this.authorizeFresh(current, input.context)
     } catch (error) {
       throw toMedusaError(error, "authorizePayment", "shopper", this.logger_)
     }
@@ -210,7 +202,7 @@ export abstract class PgsBaseProvider extends AbstractPaymentProvider<PgsProvide
     try {
       const current = this.verified(input.data)
       const key = input.context?.idempotency_key
-      if (current.transaction_type === "PURCHASE") return { data: current } // taken at authorization
+      if (isSingleStep(current.transaction_type)) return { data: current } // taken at authorization
       if (key && current.captures?.some((c) => c.key === key)) return { data: current } // already done
       const parent = this.requireTransaction(current, "capture")
       // Medusa passes no amount to capturePayment: it is on the capture row Medusa created just before (id = key).
@@ -249,10 +241,11 @@ export abstract class PgsBaseProvider extends AbstractPaymentProvider<PgsProvide
       const tx = found.transaction
       if (tx.status === "CANCELED") return { data: { ...current, gateway_status: "CANCELED" } } // already done
       if (FINAL_FAILURES.has(tx.status)) return { data: { ...current, gateway_status: tx.status } } // nothing to release
-      if (gatewayTransactionType(tx.transaction_type) === "PURCHASE")
+      const type = gatewayTransactionType(tx.transaction_type)
+      if (isSingleStep(type))
         throw new MedusaError(
           MedusaError.Types.NOT_ALLOWED,
-          `Payment ${current.transaction_id} was a PURCHASE (money already taken): it cannot be voided. Refund it instead.`,
+          `Payment ${current.transaction_id} was a ${type} (money taken in one step): it cannot be voided. Refund it instead.`,
         )
       const key = input.context?.idempotency_key
       const result = await this.manage("VOID", current, tx.id, current.amount_minor, key)
@@ -305,6 +298,81 @@ export abstract class PgsBaseProvider extends AbstractPaymentProvider<PgsProvide
     return { action: PaymentActions.NOT_SUPPORTED }
   }
 
+  // ---------------------------------------------------------------- hooks: what a method family changes
+
+  /** Attempt 1 from the storefront's initiate data. Cards: Embedded Fields, or Direct API with a payment method. */
+  protected async startAttempt(raw: Record<string, unknown>, amount: MoneyInput, currencyCode: string, context: PaymentProviderContext | undefined): Promise<PgsSessionData> {
+    const parsed = initiateInput.safeParse(raw)
+    if (!parsed.success) throw new MedusaError(MedusaError.Types.INVALID_DATA, `Invalid PGS payment data: ${describeIssues(parsed.error)}`)
+    return this.newAttempt(parsed.data, 1, amount, currencyCode, context)
+  }
+
+  /** The next attempt after the amount or currency changed, carrying what the shopper chose. */
+  protected async restartAttempt(current: PgsSessionData, amount: MoneyInput, currencyCode: string, context: PaymentProviderContext | undefined): Promise<PgsSessionData> {
+    const restart: InitiateInput = {
+      session_id: current.session_id,
+      browser_info: current.browser_info,
+      save_card: current.save_card,
+      simulated_flow: current.simulated_flow,
+    }
+    const secrets = this.sealer.open(current.sealed, current.session_id)
+    return this.newAttempt(restart, current.attempt + 1, amount, currencyCode, context, { carried: current, secrets })
+  }
+
+  /** Cart completion before any transaction exists: Embedded Fields has not been paid; Direct API authorizes now. */
+  protected async authorizeFresh(current: PgsSessionData, context: PaymentProviderContext | undefined): Promise<AuthorizePaymentOutput> {
+    if (current.integration === "embedded_fields")
+      return { status: PaymentSessionStatus.REQUIRES_MORE, data: { ...current, error: { code: "NOT_PAID", message: "The shopper has not paid yet." } } }
+    return this.authorizeDirect(current, context)
+  }
+
+  /** Whether an open (CREATED/PENDING) transaction still waits on the shopper rather than on the provider. */
+  protected awaitingShopper(current: PgsSessionData, _tx: Transaction): boolean {
+    // Embedded: an open transaction is 3-D Secure inside the iframe. Direct: only while a next step is recorded.
+    return current.integration === "embedded_fields" || !!current.next_action
+  }
+
+  /** The description the gateway shows the shopper (1 to 100 characters). */
+  protected describe(reference: string): string {
+    return `Order payment ${reference}`.slice(0, 100)
+  }
+
+  /** Where the gateway sends the shopper back to: the storefront's return page, told which session it was. */
+  protected returnUrl(current: Pick<PgsSessionData, "session_id">, outcome?: "success" | "error" | "cancel"): string {
+    const url = new URL(`${trimSlash(this.options_.storeUrl)}/checkout/return`)
+    url.searchParams.set("pgs_session", current.session_id)
+    if (outcome) url.searchParams.set("pgs_outcome", outcome)
+    return url.toString()
+  }
+
+  /** The terminal settings that serve this session's currency now (settings change without a restart). */
+  protected terminalFor(current: Pick<PgsSessionData, "currency_code">) {
+    return chooseTerminal(this.knex_, this.options_, current.currency_code, (m) => this.logger_.warn(m))
+  }
+
+  /** Session, reference, attempt, terminal, amount and currency of a new attempt, with their integrity seal. */
+  protected async attemptCore(sessionId: string, attempt: number, amount: MoneyInput, currencyCode: string) {
+    const currency = currencyCode.toLowerCase()
+    const amountMinor = toMinorUnits(amount, currency)
+    const reference = gatewayReferenceFor(sessionId, attempt)
+    const terminal = await this.terminalFor({ currency_code: currency })
+    return { terminal, sessionId, reference, attempt, currency, amountMinor }
+  }
+
+  /** The integrity-sealed fields every session carries. */
+  protected sealedCore(core: AttemptCore): AttemptCore & { integrity: string } {
+    const fields: AttemptCore = {
+      session_id: core.session_id,
+      reference: core.reference,
+      attempt: core.attempt,
+      terminal_id: core.terminal_id,
+      transaction_type: core.transaction_type,
+      currency_code: core.currency_code,
+      amount_minor: core.amount_minor,
+    }
+    return { ...fields, integrity: this.sealer.integrity(fields) }
+  }
+
   // ---------------------------------------------------------------- internals: sessions
 
   /** Builds the session data of one attempt: a gateway session (Embedded Fields) or a prepared Direct API payment. */
@@ -316,28 +384,22 @@ export abstract class PgsBaseProvider extends AbstractPaymentProvider<PgsProvide
     context: PaymentProviderContext | undefined,
     restart?: { carried: PgsSessionData; secrets: SealedSecrets },
   ): Promise<PgsSessionData> {
-    const sessionId = input.session_id
-    const currency = currencyCode.toLowerCase()
-    const amountMinor = toMinorUnits(amount, currency)
-    const reference = gatewayReferenceFor(sessionId, attempt)
-    const terminal = await chooseTerminal(this.knex_, this.options_, currency, (m) => this.logger_.warn(m))
+    const { terminal, sessionId, reference, currency, amountMinor } = await this.attemptCore(input.session_id, attempt, amount, currencyCode)
     const direct = restart ? restart.carried.integration === "direct_api" : input.payment_method !== undefined
     if (input.simulated_flow && this.options_.environment !== "test")
       throw new MedusaError(MedusaError.Types.INVALID_DATA, "data.simulated_flow is accepted only when the provider's environment is \"test\"")
 
-    const core = {
-      session_id: sessionId,
-      reference,
-      attempt,
-      terminal_id: terminal.terminal_id,
-      transaction_type: terminal.transaction_type,
-      currency_code: currency,
-      amount_minor: amountMinor,
-    }
     const base: PgsSessionData = {
-      ...core,
+      ...this.sealedCore({
+        session_id: sessionId,
+        reference,
+        attempt,
+        terminal_id: terminal.terminal_id,
+        transaction_type: terminal.transaction_type,
+        currency_code: currency,
+        amount_minor: amountMinor,
+      }),
       integration: direct ? "direct_api" : "embedded_fields",
-      integrity: this.sealer.integrity(core),
       ...(input.simulated_flow ? { simulated_flow: input.simulated_flow } : {}),
     }
 
@@ -354,7 +416,7 @@ export abstract class PgsBaseProvider extends AbstractPaymentProvider<PgsProvide
         currency: currency.toUpperCase(),
         amount: amountMinor,
         transaction_type: terminal.transaction_type,
-        return_url: `${trimSlash(this.options_.storeUrl)}/checkout/return`,
+        return_url: this.returnUrl({ session_id: sessionId }),
         ...(customerOf(context) ? { customer: customerOf(context) } : {}),
       })
       return {
@@ -432,10 +494,10 @@ export abstract class PgsBaseProvider extends AbstractPaymentProvider<PgsProvide
       description: this.describe(current.reference),
       currency: current.currency_code.toUpperCase(),
       amount: current.amount_minor,
-      transaction_type: current.transaction_type,
+      transaction_type: cardTransactionType(current.transaction_type),
       payment_method: secrets.payment_method as PaymentMethodInput,
       browser_info: current.browser_info,
-      return_url: `${trimSlash(this.options_.storeUrl)}/checkout/return`,
+      return_url: this.returnUrl(current),
       metadata: { medusa_payment_session_id: current.session_id, ...(current.simulated_flow ? { simulated_flow: current.simulated_flow } : {}) },
       ...(current.customer_ip ? { customer_ip: current.customer_ip } : {}),
       ...(current.gateway_customer_id ? { customer: { id: current.gateway_customer_id, ...customerOf(context) } } : {}),
@@ -459,18 +521,17 @@ export abstract class PgsBaseProvider extends AbstractPaymentProvider<PgsProvide
   }
 
   /** A session with a transaction: the gateway's status decides (3-D Secure still pending stays requires_more). */
-  private async refreshFromGateway(current: PgsSessionData): Promise<AuthorizePaymentOutput> {
+  protected async refreshFromGateway(current: PgsSessionData): Promise<AuthorizePaymentOutput> {
     const found = await this.client.status.transaction(current.transaction_id!)
     if (!found) throw new MedusaError(MedusaError.Types.NOT_FOUND, `Gateway transaction ${current.transaction_id} was not found`)
     const tx = found.transaction
     const open = tx.status === "CREATED" || tx.status === "PENDING"
-    // Embedded: an open transaction is 3-D Secure inside the iframe. Direct: only while a next step is recorded.
-    const awaitingShopper = open && (current.integration === "embedded_fields" || !!current.next_action)
+    const awaitingShopper = open && this.awaitingShopper(current, tx)
     const outcome = finishedOutcome(tx, current.transaction_type, awaitingShopper)
     return this.applyStep(current, outcome)
   }
 
-  private applyStep(current: PgsSessionData, outcome: StepOutcome): { status: PaymentSessionStatus; data: PgsSessionData } {
+  protected applyStep(current: PgsSessionData, outcome: StepOutcome): { status: PaymentSessionStatus; data: PgsSessionData } {
     const patch = Object.fromEntries(Object.entries(outcome.patch).filter(([, v]) => v !== undefined))
     let sealed = current.sealed
     if (current.integration === "direct_api") {
@@ -485,8 +546,17 @@ export abstract class PgsBaseProvider extends AbstractPaymentProvider<PgsProvide
   private async handleServerRequest(current: PgsSessionData, request: ServerRequest): Promise<UpdatePaymentOutput> {
     const withIp: PgsSessionData = request.customer_ip ? { ...current, customer_ip: request.customer_ip } : current
     switch (request.kind) {
-      case "client_info":
-        return { data: { ...withIp, ...(request.browser_info ? { browser_info: request.browser_info } : {}) } }
+      case "client_info": {
+        // The payer's details are personal data: sealed, not public session data.
+        const secrets = request.payer ? this.sealer.open(current.sealed, current.session_id) : null
+        return {
+          data: {
+            ...withIp,
+            ...(request.browser_info ? { browser_info: request.browser_info } : {}),
+            ...(secrets ? { sealed: this.sealer.seal({ ...secrets, payer: stringsOnly(request.payer!) }, current.session_id) } : {}),
+          },
+        }
+      }
       case "attach_transaction":
         return this.attachTransaction(withIp, request.transaction_id)
       case "request_authentication": {
@@ -523,9 +593,10 @@ export abstract class PgsBaseProvider extends AbstractPaymentProvider<PgsProvide
    * The storefront says which transaction its embedded payment produced. Trust nothing: the gateway must know the
    * transaction and it must carry this session's reference, terminal, amount, currency and transaction type.
    */
-  private async attachTransaction(current: PgsSessionData, transactionId: string): Promise<UpdatePaymentOutput> {
-    if (current.integration !== "embedded_fields")
-      throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "Only Embedded Fields sessions take a transaction from the storefront")
+  protected async attachTransaction(current: PgsSessionData, transactionId: string): Promise<UpdatePaymentOutput> {
+    // Only where the shopper pays on a gateway page that does not tell us the transaction up front.
+    if (current.integration !== "embedded_fields" && current.integration !== "hosted_payment_page")
+      throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "Only Embedded Fields and hosted payment page sessions take a transaction from outside")
     if (current.transaction_id && current.transaction_id !== transactionId && current.gateway_status && !FINAL_FAILURES.has(current.gateway_status))
       throw new MedusaError(MedusaError.Types.CONFLICT, "Another transaction is already attached to this payment session")
     const found = await this.client.status.transaction(transactionId)
@@ -541,7 +612,7 @@ export abstract class PgsBaseProvider extends AbstractPaymentProvider<PgsProvide
     if (mismatches.length)
       throw new MedusaError(MedusaError.Types.CONFLICT, `The transaction does not belong to this payment session (${mismatches.join(", ")} differ)`)
     const open = tx.status === "CREATED" || tx.status === "PENDING"
-    const outcome = finishedOutcome(tx, current.transaction_type, open)
+    const outcome = finishedOutcome(tx, current.transaction_type, open && this.awaitingShopper(current, tx))
     return this.applyStep(current, outcome)
   }
 
@@ -633,12 +704,6 @@ export abstract class PgsBaseProvider extends AbstractPaymentProvider<PgsProvide
     return customerOfAccountHolder(this.knex_, holderId).catch(() => null)
   }
 
-  // ---------------------------------------------------------------- hooks for method families
-
-  /** The description the gateway shows the shopper (1 to 100 characters). */
-  protected describe(reference: string): string {
-    return `Order payment ${reference}`.slice(0, 100)
-  }
 }
 
 function record(key: string | undefined, amount: number, result: ManageResult) {
@@ -649,6 +714,9 @@ function record(key: string | undefined, amount: number, result: ManageResult) {
     kind: result.kind,
   }
 }
+
+const stringsOnly = (o: Record<string, string | undefined>) =>
+  Object.fromEntries(Object.entries(o).filter((e): e is [string, string] => typeof e[1] === "string" && e[1] !== ""))
 
 function optional<T>(cradle: Record<string, unknown>, key: string): T | null {
   try {

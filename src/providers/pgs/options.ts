@@ -36,6 +36,21 @@ export const pgsOptionsSchema = z.object({
   rawCardDataPciScope: z.literal("SAQ_D").optional(),
   embeddedFieldsScriptUrl: url.optional(),
   locale: z.string().min(2).optional(),
+  /**
+   * The payment endpoint's `method` values that select the two bank redirects. The spec does not name them
+   * (README "Assumptions"); the defaults are the sandbox's.
+   */
+  bankRedirectMethods: z
+    .strictObject(
+      {
+        bankSchemeRedirect: z.string().regex(/^[A-Z][A-Z0-9_]{1,39}$/).default("BANK_SCHEME_REDIRECT"),
+        openbankingRedirect: z.string().regex(/^[A-Z][A-Z0-9_]{1,39}$/).default("OPENBANKING_REDIRECT"),
+      },
+      { error: "must be an object with only bankSchemeRedirect and openbankingRedirect" },
+    )
+    .default({ bankSchemeRedirect: "BANK_SCHEME_REDIRECT", openbankingRedirect: "OPENBANKING_REDIRECT" }),
+  /** Sent as originator_url with alternative payments (else the gateway uses the terminal's website). */
+  originatorUrl: url.optional(),
   /** Per-call timeouts in ms (the client's defaults: token and read 10 s, write and manage 45 s). */
   timeouts: z
     .strictObject({
@@ -66,6 +81,9 @@ const FIX: Record<keyof PgsProviderOptions, string> = {
   rawCardDataPciScope: 'leave it unset, or set it to "SAQ_D" only if your PCI DSS scope is SAQ D',
   embeddedFieldsScriptUrl: "leave it unset (defaults to {apiUrl}/embedded-fields.js) or give the script URL",
   locale: "leave it unset or give a locale such as en-US",
+  bankRedirectMethods:
+    'leave it unset (BANK_SCHEME_REDIRECT / OPENBANKING_REDIRECT) or give { bankSchemeRedirect?, openbankingRedirect? }, upper-case method names your gateway account manager gave you',
+  originatorUrl: "leave it unset (the terminal's website is used) or give the http(s) URL of the shop the shopper buys from",
   timeouts:
     "leave it unset (token and read 10 s, write and manage 45 s) or give { read?, write?, manage?, token? } in milliseconds, each a positive whole number",
 }

@@ -10,6 +10,10 @@ import { z } from "zod"
 export const sealedSecrets = z.object({
   payment_method: z.record(z.string(), z.unknown()).optional(),
   payment_data: z.string().optional(),
+  /** Redirect methods: the payer's details from the cart (personal data: kept out of the public session data). */
+  payer: z.record(z.string(), z.string()).optional(),
+  /** Redirect methods: what the shopper chose or typed (scheme code, phone). */
+  method_data: z.record(z.string(), z.string()).optional(),
 })
 export type SealedSecrets = z.infer<typeof sealedSecrets>
 

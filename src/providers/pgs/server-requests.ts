@@ -11,9 +11,25 @@ export const PGS_REQUEST_KEY = "pgs_request"
 
 const common = { customer_ip: z.union([z.ipv4(), z.ipv6()]).optional() }
 
+/** The payer as the cart knows them (read server-side from the cart by our client-info route). */
+export const cartPayer = z
+  .object({
+    email: z.string(),
+    first_name: z.string(),
+    last_name: z.string(),
+    phone: z.string(),
+    /** ISO 3166-1 alpha-2, upper case. */
+    country: z.string().regex(/^[A-Z]{2}$/),
+    address: z.string(),
+    city: z.string(),
+    postal_code: z.string(),
+  })
+  .partial()
+export type CartPayer = z.infer<typeof cartPayer>
+
 export const serverRequest = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("attach_transaction"), transaction_id: z.string().min(1).max(100), ...common }),
-  z.object({ kind: z.literal("client_info"), browser_info: browserInfo.optional(), ...common }),
+  z.object({ kind: z.literal("client_info"), browser_info: browserInfo.optional(), payer: cartPayer.optional(), ...common }),
   z.object({ kind: z.literal("request_authentication"), method_completed: z.boolean(), ...common }),
   z.object({ kind: z.literal("authentication_completed"), trans_status: z.enum(TRANS_STATUSES), ...common }),
   z.object({ kind: z.literal("cres"), cres: z.string().min(1).max(10_000), ...common }),

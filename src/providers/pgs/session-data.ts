@@ -9,8 +9,36 @@
 import { z } from "zod"
 import { browserInfo, TRANSACTION_STATUSES } from "../../gateway/schemas"
 
+/** What a terminal may be set to for cards (options, terminal settings). */
 export const GATEWAY_TRANSACTION_TYPES = ["AUTHORIZE", "PURCHASE"] as const
-export type GatewayTransactionType = (typeof GATEWAY_TRANSACTION_TYPES)[number]
+export type CardTransactionType = (typeof GATEWAY_TRANSACTION_TYPES)[number]
+/** What a session's transaction can be: the card types, or PAYMENT (the payment endpoint's alternative methods). */
+export const SESSION_TRANSACTION_TYPES = [...GATEWAY_TRANSACTION_TYPES, "PAYMENT"] as const
+export type GatewayTransactionType = (typeof SESSION_TRANSACTION_TYPES)[number]
+/** PURCHASE and PAYMENT take the money in one step: nothing to capture, nothing to void. */
+export const isSingleStep = (type: GatewayTransactionType) => type !== "AUTHORIZE"
+/** The card transaction type of a session that pays by card (never PAYMENT, which only the payment endpoint makes). */
+export function cardTransactionType(type: GatewayTransactionType): CardTransactionType {
+  if (type === "PAYMENT") throw new Error("A PAYMENT session cannot pay by card")
+  return type
+}
+
+/** The fields every attempt carries and its integrity seal covers. */
+export type AttemptCore = {
+  session_id: string
+  reference: string
+  attempt: number
+  terminal_id: string
+  transaction_type: GatewayTransactionType
+  currency_code: string
+  amount_minor: number
+}
+
+/**
+ * How the shopper pays: embedded card fields, Direct API (server-side authorize with a token or saved card),
+ * a redirect to a provider page (alternative methods), or the gateway's hosted payment page.
+ */
+export const INTEGRATIONS = ["embedded_fields", "direct_api", "redirect", "hosted_payment_page"] as const
 
 /** The next thing the shopper's browser must do (Direct API), with only what the browser needs. */
 export const nextAction = z.discriminatedUnion("type", [
@@ -58,12 +86,16 @@ export const pgsSessionData = z
     reference: z.string(),
     attempt: z.int().min(1),
     terminal_id: z.string(),
-    transaction_type: z.enum(GATEWAY_TRANSACTION_TYPES),
+    transaction_type: z.enum(SESSION_TRANSACTION_TYPES),
     /** Lowercase, as Medusa stores it. */
     currency_code: z.string(),
     amount_minor: z.int(),
-    integration: z.enum(["embedded_fields", "direct_api"]),
+    integration: z.enum(INTEGRATIONS),
     integrity: z.string(),
+    /** Redirect methods and the hosted page: the method family and the gateway's method/type value. */
+    method: z.object({ family: z.string(), type: z.string() }).optional(),
+    /** Hosted payment page: the page made for this attempt. */
+    hosted_page_id: z.string().optional(),
 
     // Embedded Fields: what embedded-fields.js needs. The client key is public by design (it only opens this session).
     gateway_session_id: z.string().optional(),

@@ -1,11 +1,11 @@
 /**
  * The one place a gateway status becomes a Medusa PaymentSessionStatus.
- * Input: the transaction's status, its type (AUTHORIZE holds the money, PURCHASE takes it at once) and whether
+ * Input: the transaction's status, its type (AUTHORIZE holds the money, PURCHASE and PAYMENT take it at once) and whether
  * the shopper still has a step to take (a 3-D Secure fingerprint/challenge, a redirect or a form post).
  */
 import { PaymentSessionStatus } from "@medusajs/framework/utils"
 import type { TransactionStatus } from "../../gateway/schemas"
-import type { GatewayTransactionType } from "./session-data"
+import { isSingleStep, type GatewayTransactionType } from "./session-data"
 
 export type StatusInput = {
   status: TransactionStatus
@@ -28,7 +28,7 @@ export function medusaStatusFor({ status, transactionType, awaitingShopper }: St
       // and the webhook decides (Medusa's pending_authorization).
       return awaitingShopper ? PaymentSessionStatus.REQUIRES_MORE : PaymentSessionStatus.PENDING_AUTHORIZATION
     case "APPROVED":
-      return transactionType === "PURCHASE" ? PaymentSessionStatus.CAPTURED : PaymentSessionStatus.AUTHORIZED
+      return isSingleStep(transactionType) ? PaymentSessionStatus.CAPTURED : PaymentSessionStatus.AUTHORIZED
     case "DECLINED":
     case "INVALID":
     case "SESSION_EXPIRED":
@@ -42,6 +42,6 @@ export function medusaStatusFor({ status, transactionType, awaitingShopper }: St
 
 /** The gateway's transaction_type string, restricted to what this provider starts. */
 export function gatewayTransactionType(value: string): GatewayTransactionType {
-  if (value === "AUTHORIZE" || value === "PURCHASE") return value
-  throw new Error(`Transaction type ${value} is not a card payment this provider starts (AUTHORIZE or PURCHASE)`)
+  if (value === "AUTHORIZE" || value === "PURCHASE" || value === "PAYMENT") return value
+  throw new Error(`Transaction type ${value} is not a payment this provider starts (AUTHORIZE, PURCHASE or PAYMENT)`)
 }

@@ -5,15 +5,17 @@
 import type { Knex } from "@medusajs/framework/mikro-orm/knex"
 import { resolveTerminal, type ResolvedTerminal } from "../../modules/pgs/queries"
 import type { PgsProviderOptions } from "./options"
-import type { GatewayTransactionType } from "./session-data"
+import type { CardTransactionType } from "./session-data"
 
 export type TerminalChoice = {
   terminal_id: string
-  transaction_type: GatewayTransactionType
+  transaction_type: CardTransactionType
   integration_type: ResolvedTerminal["integration_type"]
   locale: string | null
   instalments: boolean
   css_variables: Record<string, string> | null
+  enabled_methods: string[] | null
+  hosted_page_options: ResolvedTerminal["hosted_page_options"]
 }
 
 type Warn = (message: string) => void
@@ -36,5 +38,7 @@ export async function chooseTerminal(knex: Knex | null, options: PgsProviderOpti
     locale: options.locale ?? null,
     instalments: false,
     css_variables: null,
+    enabled_methods: null,
+    hosted_page_options: null,
   }
 }

@@ -28,7 +28,8 @@ export async function handleApproval(ctx: EventContext, payload: TransactionEven
   }
 
   if (needsAttach(session, tx.id)) await updateSession(ctx, session, { attach: tx.id })
-  const action = tx.transaction_type === "PURCHASE" ? PaymentActions.SUCCESSFUL : PaymentActions.AUTHORIZED
+  // PURCHASE and PAYMENT (alternative methods) take the money in one step: Medusa records it captured.
+  const action = tx.transaction_type === "AUTHORIZE" ? PaymentActions.AUTHORIZED : PaymentActions.SUCCESSFUL
   await processPaymentWorkflow(ctx.container).run({
     input: { action, data: { session_id: session.id, amount: fromMinorUnits(tx.amount, tx.currency) } },
   })

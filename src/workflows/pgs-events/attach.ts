@@ -10,8 +10,10 @@ import { PGS_REQUEST_KEY } from "../../providers/pgs/server-requests"
 import type { EventContext } from "./context"
 import type { SessionView } from "./lookup"
 
+/** Sessions that learn their transaction from outside: embedded fields and the hosted payment page. */
 export const needsAttach = (session: SessionView, transactionId: string) =>
-  session.data.integration === "embedded_fields" && session.data.transaction_id !== transactionId
+  (session.data.integration === "embedded_fields" || session.data.integration === "hosted_payment_page") &&
+  session.data.transaction_id !== transactionId
 
 export async function updateSession(
   ctx: EventContext,

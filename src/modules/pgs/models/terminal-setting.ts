@@ -23,7 +23,10 @@ export const PgsTerminalSetting = model
       instalments: model.boolean().default(false),
       locale: model.text().nullable(),
       css_variables: model.json().nullable(),
+      /** Provider identifiers (e.g. "pgs-upi") this terminal takes; null means every method. */
       enabled_methods: model.json().nullable(),
+      /** Hosted payment page options: { skip_three_ds?, cvv_less?, number_of_instalments? }. */
+      hosted_page_options: model.json().nullable(),
       is_default: model.boolean().default(false),
     },
   )

@@ -1,6 +1,7 @@
 import { generateKeyPairSync } from "node:crypto"
 import { gatewayReferenceFor, sessionIdFromReference } from "../reference"
 import { parseOptions } from "../options"
+import { FAMILIES, gatewayMethodOf } from "../redirect/families"
 import { Sealer } from "../seal"
 
 const SESSION = "payses_01JABCDEFGHJKMNPQRSTVWXYZ0"
@@ -71,6 +72,22 @@ describe("provider options", () => {
     expect(() => parseOptions({ ...good, timeouts: { manage: 0 } })).toThrow(/timeouts .*positive whole number/)
     expect(() => parseOptions({ ...good, timeouts: { manage: 1.5 } })).toThrow(/- timeouts /)
     expect(() => parseOptions({ ...good, timeouts: { connect: 1000 } })).toThrow(/- timeouts /)
+  })
+
+  it("selects the bank redirects with the method values the merchant sets, defaulting to the sandbox's", () => {
+    const defaults = parseOptions(good)
+    expect(gatewayMethodOf(FAMILIES.bankSchemeRedirect, defaults)).toBe("BANK_SCHEME_REDIRECT")
+    expect(gatewayMethodOf(FAMILIES.openbankingRedirect, defaults)).toBe("OPENBANKING_REDIRECT")
+    const custom = parseOptions({ ...good, bankRedirectMethods: { bankSchemeRedirect: "INTERAC_ONLINE" } })
+    expect(gatewayMethodOf(FAMILIES.bankSchemeRedirect, custom)).toBe("INTERAC_ONLINE")
+    expect(gatewayMethodOf(FAMILIES.openbankingRedirect, custom)).toBe("OPENBANKING_REDIRECT")
+    expect(() => parseOptions({ ...good, bankRedirectMethods: { bankSchemeRedirect: "interac" } })).toThrow(/- bankRedirectMethods /)
+    expect(() => parseOptions({ ...good, bankRedirectMethods: { other: "X_Y" } })).toThrow(/- bankRedirectMethods /)
+  })
+
+  it("builds the voucher type from the chosen code with its mandatory prefix", () => {
+    expect(gatewayMethodOf(FAMILIES.voucherRedirect, parseOptions(good), "ali")).toBe("voucher-redirect-ali")
+    expect(gatewayMethodOf(FAMILIES.upi, parseOptions(good))).toBe("UPI")
   })
 })
 

@@ -3,7 +3,7 @@ import { TRANSACTION_STATUSES } from "../../../gateway/schemas"
 import { medusaStatusFor, gatewayTransactionType } from "../status-table"
 
 const S = PaymentSessionStatus
-type Row = [status: (typeof TRANSACTION_STATUSES)[number], type: "AUTHORIZE" | "PURCHASE", awaiting: boolean, expected: PaymentSessionStatus]
+type Row = [status: (typeof TRANSACTION_STATUSES)[number], type: "AUTHORIZE" | "PURCHASE" | "PAYMENT", awaiting: boolean, expected: PaymentSessionStatus]
 
 const rows: Row[] = [
   ["CREATED", "AUTHORIZE", false, S.PENDING],
@@ -22,6 +22,12 @@ const rows: Row[] = [
   ["SESSION_EXPIRED", "PURCHASE", false, S.ERROR],
   ["CANCELED", "AUTHORIZE", false, S.CANCELED],
   ["CANCELED", "PURCHASE", false, S.CANCELED],
+  // Alternative payments (PAYMENT): single-step like PURCHASE; a provider still deciding is pending_authorization.
+  ["CREATED", "PAYMENT", true, S.REQUIRES_MORE],
+  ["PENDING", "PAYMENT", false, S.PENDING_AUTHORIZATION],
+  ["APPROVED", "PAYMENT", false, S.CAPTURED],
+  ["DECLINED", "PAYMENT", false, S.ERROR],
+  ["CANCELED", "PAYMENT", false, S.CANCELED],
 ]
 
 describe("gateway status → Medusa payment session status", () => {
@@ -40,6 +46,7 @@ describe("gateway status → Medusa payment session status", () => {
 
   it("refuses transaction types this provider never starts", () => {
     expect(gatewayTransactionType("PURCHASE")).toBe("PURCHASE")
+    expect(gatewayTransactionType("PAYMENT")).toBe("PAYMENT")
     expect(() => gatewayTransactionType("PAYOUT")).toThrow(/PAYOUT/)
   })
 })

@@ -22,6 +22,7 @@ type PaymentModule = {
     raw_amount?: unknown
     currency_code: string
     status: string
+    payment_collection_id: string
   }>
   updatePaymentSession(input: { id: string; amount: unknown; currency_code: string; data: Record<string, unknown> }): Promise<{
     id: string
@@ -30,10 +31,13 @@ type PaymentModule = {
   }>
 }
 
-export async function runSessionRequest(scope: MedusaContainer, sessionId: string, request: ServerRequest): Promise<SessionView> {
+/** What the request becomes once the session is known (e.g. the client-info route adds the cart's payer). */
+type RequestFor = ServerRequest | ((session: { payment_collection_id: string }) => Promise<ServerRequest>)
+
+export async function runSessionRequest(scope: MedusaContainer, sessionId: string, requestFor: RequestFor): Promise<SessionView> {
   const payment = scope.resolve<PaymentModule>(Modules.PAYMENT)
   const session = await payment
-    .retrievePaymentSession(sessionId, { select: ["id", "provider_id", "data", "amount", "raw_amount", "currency_code", "status"] })
+    .retrievePaymentSession(sessionId, { select: ["id", "provider_id", "data", "amount", "raw_amount", "currency_code", "status", "payment_collection_id"] })
     .catch((error: unknown) => {
       if (error instanceof MedusaError && error.type === MedusaError.Types.NOT_FOUND)
         throw new MedusaError(MedusaError.Types.NOT_FOUND, `Payment session ${sessionId} was not found`)
@@ -41,6 +45,7 @@ export async function runSessionRequest(scope: MedusaContainer, sessionId: strin
     })
   if (!isPgsProviderId(session.provider_id))
     throw new MedusaError(MedusaError.Types.INVALID_DATA, `Payment session ${sessionId} is not a PGS payment (provider ${session.provider_id})`)
+  const request = typeof requestFor === "function" ? await requestFor(session) : requestFor
   const updated = await payment.updatePaymentSession({
     id: session.id,
     // The stored amount as Medusa keeps it (raw, exact), so the provider sees no amount change.
@@ -62,7 +67,7 @@ export function shopperIp(ip: string | undefined): string | undefined {
  * Runs the request and answers { payment_session }. Medusa's error handler replaces every CONFLICT message with
  * a generic "retry with the Idempotency-Key" text, so a 409 is answered here with the provider's own reason.
  */
-export async function respondWithSession(req: MedusaRequest, res: MedusaResponse, request: ServerRequest): Promise<void> {
+export async function respondWithSession(req: MedusaRequest, res: MedusaResponse, request: RequestFor): Promise<void> {
   try {
     const payment_session = await runSessionRequest(req.scope, req.params.id, request)
     res.status(200).json({ payment_session })

@@ -5,7 +5,7 @@ import { browserInfo, TRANS_STATUSES } from "../../../../gateway/schemas"
 export const attachTransactionBody = z.object({ transaction_id: z.string().min(1).max(100) })
 export type AttachTransactionBody = z.infer<typeof attachTransactionBody>
 
-export const clientInfoBody = z.object({ browser_info: browserInfo })
+export const clientInfoBody = z.object({ browser_info: browserInfo.optional() })
 export type ClientInfoBody = z.infer<typeof clientInfoBody>
 
 export const requestAuthenticationBody = z.object({

@@ -1,16 +1,20 @@
 /**
- * POST /store/pgs/payment-sessions/:id/client-info { browser_info }
- * Direct API: the shopper's browser records its 3-D Secure browser data and, from the request itself, the
- * shopper's IP, so cart completion (a server call without the browser's details) can authorize with them.
+ * POST /store/pgs/payment-sessions/:id/client-info { browser_info? }
+ * Called by the shopper's browser right before cart completion. Records what a server-side completion cannot
+ * know: the shopper's IP (from this request), the browser's 3-D Secure details (Direct API, vouchers) and the
+ * payer as the cart knows them (email, billing address: read here from the cart, never from the body), which
+ * the redirect methods must send to the gateway.
  */
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { cartPayerOf } from "../../cart-payer"
 import { respondWithSession, shopperIp } from "../../session-request"
 import type { ClientInfoBody } from "../../validators"
 
 export async function POST(req: MedusaRequest<ClientInfoBody>, res: MedusaResponse) {
-  await respondWithSession(req, res, {
+  await respondWithSession(req, res, async (session) => ({
     kind: "client_info",
     browser_info: req.validatedBody.browser_info,
     customer_ip: shopperIp(req.ip),
-  })
+    payer: await cartPayerOf(req.scope, session.payment_collection_id),
+  }))
 }

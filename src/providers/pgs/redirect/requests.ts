@@ -1,0 +1,143 @@
+/** The gateway requests that start a redirect-family payment, built from the session and the payer. */
+import { MedusaError } from "@medusajs/framework/utils"
+import {
+  HPP_LANGUAGES,
+  type AuthorizeRequest,
+  type ExecutionResult,
+  type HostedPaymentPageRequest,
+  type HostedPaymentPageResponse,
+  type PgsClient,
+} from "../../../gateway"
+import type { HostedPageOptions } from "../../../modules/pgs/queries"
+import { cardTransactionType, type PgsSessionData } from "../session-data"
+import type { AuthorizeRedirectFamily, MethodFamily, PaymentEndpointFamily } from "./families"
+import { customerOf, requirePayer, type Payer } from "./payer"
+
+/** `any`: for methods with a single return URL used whatever happened (instant PLN method, vouchers). */
+export type ReturnUrls = { success: string; error: string; cancel: string; any: string }
+
+type StartInput = {
+  current: PgsSessionData
+  payer: Payer
+  methodData: Record<string, string>
+  urls: ReturnUrls
+  description: string
+  originatorUrl: string | undefined
+}
+
+/** The hosted page as the gateway answers; `transaction_id` is our assumption (see lookUpHostedPage). */
+export type HostedPageLookup = HostedPaymentPageResponse & { transaction_id?: unknown; status?: unknown }
+
+const missingClientInfo = (what: string, who: string) =>
+  new MedusaError(
+    MedusaError.Types.INVALID_DATA,
+    `${who} needs the shopper's ${what}: call POST /store/pgs/payment-sessions/:id/client-info from the shopper's browser before completing the cart`,
+  )
+
+export function startRedirectPayment(client: PgsClient, family: MethodFamily, input: StartInput): Promise<ExecutionResult> {
+  if (family.kind === "payment") return client.payments.payment(paymentBody(family, input))
+  if (family.kind === "authorize") return client.payments.authorize(authorizeBody(family, input))
+  throw new Error("the hosted payment page is not started by startRedirectPayment")
+}
+
+function paymentBody({ identifier }: PaymentEndpointFamily, { current, payer, urls, description, originatorUrl }: StartInput) {
+  if (!current.customer_ip) throw missingClientInfo("IP address", identifier)
+  const { country } = requirePayer(payer, ["country"], identifier)
+  return {
+    terminal_id: current.terminal_id,
+    reference: current.reference,
+    description,
+    currency: current.currency_code.toUpperCase(),
+    amount: current.amount_minor,
+    method: current.method!.type,
+    country,
+    customer_ip: current.customer_ip,
+    return_url: urls.success,
+    error_url: urls.error,
+    cancel_url: urls.cancel,
+    metadata: { medusa_payment_session_id: current.session_id },
+    ...(customerOf(payer) ? { customer: customerOf(payer) } : {}),
+    ...(originatorUrl ? { originator_url: originatorUrl } : {}),
+  }
+}
+
+function authorizeBody(family: AuthorizeRedirectFamily, { current, payer, methodData, urls, description }: StartInput): AuthorizeRequest {
+  const who = family.identifier
+  const required = requirePayer(payer, family.payerFields, who)
+  const common = {
+    reference: current.reference,
+    terminal_id: current.terminal_id,
+    description,
+    currency: current.currency_code.toUpperCase(),
+    amount: current.amount_minor,
+    transaction_type: "PURCHASE" as const,
+    // Wallet redirects also take error and cancel URLs; the other two have one return URL for every outcome.
+    return_url: family.paymentType.startsWith("wallet-") ? urls.success : urls.any,
+    metadata: { medusa_payment_session_id: current.session_id },
+    ...(current.customer_ip ? { customer_ip: current.customer_ip } : {}),
+  }
+  switch (family.paymentType) {
+    case "provider-instant":
+      return {
+        ...common,
+        payment_method: {
+          type: "provider-instant",
+          data: {
+            ...required,
+            ...(methodData.phone ?? payer.phone ? { phone: methodData.phone ?? payer.phone } : {}),
+            ...(payer.country ? { country: payer.country } : {}),
+            ...(payer.address ? { address: payer.address } : {}),
+            ...(payer.city ? { city: payer.city } : {}),
+            ...(payer.postal_code ? { postal_code: payer.postal_code } : {}),
+            ...(methodData.scheme_code ? { scheme_code: methodData.scheme_code } : {}),
+          },
+        },
+      }
+    case "voucher-redirect":
+      // The voucher schema also requires customer and browser_info (spec "Voucher redirect family").
+      if (!current.browser_info) throw missingClientInfo("browser details (browser_info)", who)
+      return {
+        ...common,
+        payment_method: { type: current.method!.type as `voucher-redirect-${"ali"}`, data: { email: required.email!, first_name: required.first_name!, last_name: required.last_name! } },
+        customer: customerOf(payer)!,
+        browser_info: current.browser_info,
+      }
+    case "wallet-one-redirect":
+    case "wallet-two-redirect":
+      return {
+        ...common,
+        error_url: urls.error,
+        cancel_url: urls.cancel,
+        payment_method: { type: family.paymentType, data: {} },
+        ...(customerOf(payer) ? { customer: customerOf(payer) } : {}),
+      }
+  }
+}
+
+export function hostedPageRequest(
+  current: PgsSessionData,
+  input: { payer: Payer; urls: ReturnUrls; description: string; options: HostedPageOptions | null },
+): HostedPaymentPageRequest {
+  const language = (HPP_LANGUAGES as readonly string[]).includes(current.locale ?? "") ? (current.locale as (typeof HPP_LANGUAGES)[number]) : undefined
+  const options = input.options ?? {}
+  const pageOptions = {
+    ...(options.skip_three_ds !== undefined ? { skip_three_ds: options.skip_three_ds } : {}),
+    ...(options.cvv_less !== undefined ? { cvv_less: options.cvv_less } : {}),
+    ...(options.number_of_instalments !== undefined ? { number_of_instalments: options.number_of_instalments } : {}),
+  }
+  return {
+    terminal_id: current.terminal_id,
+    reference: current.reference,
+    description: input.description,
+    currency: current.currency_code.toUpperCase(),
+    amount: current.amount_minor,
+    transaction_type: cardTransactionType(current.transaction_type),
+    success_url: input.urls.success,
+    cancel_url: input.urls.cancel,
+    error_url: input.urls.error,
+    ...(language ? { language } : {}),
+    ...(customerOf(input.payer) ? { customer: customerOf(input.payer) } : {}),
+    metadata: { medusa_payment_session_id: current.session_id },
+    ...(Object.keys(pageOptions).length ? { options: pageOptions } : {}),
+  }
+}
