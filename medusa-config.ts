@@ -23,6 +23,8 @@ export const pgsOptions = {
   webhookPublicKey: env("PGS_WEBHOOK_PUBLIC_KEY"),
   defaultTerminalId: env("PGS_TERMINAL_ID") ?? "SBX-ALL-001",
   defaultTransactionType: (env("PGS_TRANSACTION_TYPE") ?? "AUTHORIZE") as "AUTHORIZE" | "PURCHASE",
+  // Payouts (admin /admin/pgs/payouts) go to this terminal unless a request names one.
+  payoutTerminalId: env("PGS_PAYOUT_TERMINAL_ID"),
   storeUrl: env("PGS_STORE_URL") ?? "http://localhost:8000",
   backendUrl: env("PGS_BACKEND_URL") ?? "http://localhost:9000",
   // Only the test harness sets this (a lost management answer is given up on in 2 s instead of 45 s).

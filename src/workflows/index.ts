@@ -1,1 +1,2 @@
 export * from "./process-pgs-event"
+export * from "./create-pgs-payout"

@@ -47,6 +47,7 @@ function pointAtSandbox(sandbox: SandboxHarness) {
     PGS_MERCHANT_PUBLIC_KEY: c.merchant_public_key,
     PGS_WEBHOOK_PUBLIC_KEY: c.webhook_public_key,
     PGS_TERMINAL_ID: "SBX-ALL-001",
+    PGS_PAYOUT_TERMINAL_ID: "SBX-PAYOUT-01",
     PGS_STORE_URL: "http://localhost:8000",
     // A management call whose answer never comes is given up on in 2 s (the client's default is 45 s).
     PGS_TIMEOUT_MANAGE_MS: "2000",

@@ -1,12 +1,24 @@
 /**
- * The pgs module's service: CRUD over the three models (MedusaService) plus the few operations that need more
- * than CRUD — recording a webhook delivery exactly once.
+ * The pgs module's service: CRUD over the models (MedusaService) plus the few operations that need more than
+ * CRUD — recording a webhook delivery exactly once, recording a payout once per reference and moving it forward only.
  */
 import { generateEntityId, MedusaService } from "@medusajs/framework/utils"
-import { PgsSavedCard, PgsTerminalSetting, PgsWebhookEvent, WEBHOOK_EVENT_TABLE } from "./models"
+import {
+  FINAL_PAYOUT_STATUSES,
+  PAYOUT_STATUSES,
+  PAYOUT_TABLE,
+  PgsPayout,
+  PgsSavedCard,
+  PgsTerminalSetting,
+  PgsWebhookEvent,
+  WEBHOOK_EVENT_TABLE,
+  type PayoutStatus,
+} from "./models"
 import type { Knex } from "@medusajs/framework/mikro-orm/knex"
-import type { PgsClient } from "../../gateway"
-import { buildGatewayClient } from "./gateway"
+import type { InferTypeOf } from "@medusajs/framework/types"
+import { toMinorUnits, type PgsClient } from "../../gateway"
+import type { PgsProviderOptions } from "../../providers/pgs/options"
+import { buildGatewayClient, payoutTerminalFrom } from "./gateway"
 
 export type NewWebhookEvent = {
   delivery_key: string
@@ -18,12 +30,47 @@ export type NewWebhookEvent = {
 
 export type RecordedWebhookEvent = { id: string; is_new: boolean }
 
+export type PgsPayoutRow = InferTypeOf<typeof PgsPayout>
+export type NewPayout = Pick<
+  PgsPayoutRow,
+  "reference" | "terminal_id" | "method" | "transaction_type" | "currency_code" | "description" | "beneficiary_fingerprint"
+> & { amount: string } & Partial<Pick<PgsPayoutRow, "masked" | "beneficiary_name" | "card_brand" | "metadata" | "created_by">>
+
+/** A payout's amount in the gateway's minor units, from the exact stored value. */
+export function payoutAmountMinor(payout: PgsPayoutRow): number {
+  const raw = payout.raw_amount?.value
+  return toMinorUnits(typeof raw === "string" || typeof raw === "number" ? raw : String(payout.amount), payout.currency_code)
+}
+
+/** What the gateway (or a webhook) told us about a payout; undefined fields are left as they are. */
+export type PayoutProgress = {
+  status: Exclude<PayoutStatus, "CREATING">
+  transaction_id?: string
+  processing_code?: string | null
+  response_message?: string | null
+  masked?: string | null
+  card_brand?: string | null
+  errors?: unknown[] | null
+  note?: string | null
+}
+
+/** Never backwards: a final status never changes, and FAILED (nothing created) cannot replace what the gateway has. */
+const MOVABLE_FROM: Record<PayoutProgress["status"], PayoutStatus[]> = Object.fromEntries(
+  PAYOUT_STATUSES.filter((s) => s !== "CREATING").map((to) => [
+    to,
+    to === "FAILED" ? ["CREATING", "FAILED"] : PAYOUT_STATUSES.filter((from) => !FINAL_PAYOUT_STATUSES.has(from)),
+  ]),
+) as Record<PayoutProgress["status"], PayoutStatus[]>
+
+export type PayoutSettings = { terminalId: string | null; returnUrl: string; secret: string }
+
 type InjectedDependencies = { __pg_connection__: Knex }
 
-export default class PgsModuleService extends MedusaService({ PgsTerminalSetting, PgsWebhookEvent, PgsSavedCard }) {
+export default class PgsModuleService extends MedusaService({ PgsTerminalSetting, PgsWebhookEvent, PgsSavedCard, PgsPayout }) {
   protected readonly knex_: Knex
   protected readonly rawOptions_: unknown
   private client_: PgsClient | null = null
+  private options_: PgsProviderOptions | null = null
 
   constructor(deps: InjectedDependencies, options?: unknown) {
     // eslint-disable-next-line prefer-rest-params
@@ -42,8 +89,53 @@ export default class PgsModuleService extends MedusaService({ PgsTerminalSetting
 
   /** The gateway client (and its webhook verifier). Throws a configuration error naming each missing option. */
   gateway(): PgsClient {
-    if (!this.client_) this.client_ = buildGatewayClient(this.rawOptions_).client
+    if (!this.client_) ({ client: this.client_, options: this.options_ } = buildGatewayClient(this.rawOptions_))
     return this.client_
+  }
+
+  /** The default payout terminal, where a card payout "returns" (never used: no 3-D Secure), and the key material. */
+  payoutSettings(): PayoutSettings {
+    this.gateway()
+    const options = this.options_!
+    return { terminalId: payoutTerminalFrom(this.rawOptions_), returnUrl: options.backendUrl, secret: options.clientSecret }
+  }
+
+  /**
+   * The payout with this reference: created now (`is_new`), or the one already there. Two concurrent requests with
+   * one reference meet at the unique index: the loser reads the winner's row.
+   */
+  async recordPayout(input: NewPayout): Promise<{ payout: PgsPayoutRow; is_new: boolean }> {
+    const existing = async () => (await this.listPgsPayouts({ reference: input.reference }))[0]
+    const found = await existing()
+    if (found) return { payout: found, is_new: false }
+    try {
+      // The amount goes in as the exact decimal string: bigNumber columns take it (their generated type says number).
+      const row = { ...input, amount: input.amount as unknown as number, status: "CREATING" as const }
+      return { payout: await this.createPgsPayouts(row), is_new: true }
+    } catch (error) {
+      const winner = await existing()
+      if (winner) return { payout: winner, is_new: false }
+      throw error
+    }
+  }
+
+  /**
+   * Applies what the gateway said, in one conditional UPDATE so a webhook and the request that created the payout
+   * cannot move it backwards whatever their order. Returns false when the row was not movable (already final).
+   */
+  async advancePayout(id: string, progress: PayoutProgress): Promise<boolean> {
+    const patch: Record<string, unknown> = { status: progress.status, updated_at: new Date() }
+    for (const key of ["transaction_id", "processing_code", "response_message", "note"] as const)
+      if (progress[key] !== undefined) patch[key] = progress[key]
+    // The masked number and brand only ever get filled in: a status read may omit them.
+    for (const key of ["masked", "card_brand"] as const) if (progress[key]) patch[key] = progress[key]
+    if (progress.errors !== undefined) patch.errors = progress.errors === null ? null : JSON.stringify(progress.errors)
+    const updated: unknown[] = await this.knex_(PAYOUT_TABLE)
+      .update(patch)
+      .where({ id })
+      .whereIn("status", MOVABLE_FROM[progress.status])
+      .returning("id")
+    return updated.length > 0
   }
 
   /**

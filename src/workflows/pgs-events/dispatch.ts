@@ -1,4 +1,7 @@
-/** One handler per event kind; pending and declined management events are recorded only. */
+/**
+ * One handler per event kind; pending and declined management events are recorded only. Transaction events about
+ * our payouts go to the payout handler first: their references are not payment sessions'.
+ */
 import type { WebhookEvent } from "../../gateway"
 import { TOKENIZATION_EVENT } from "../../gateway"
 import { kindOf } from "./classify"
@@ -7,10 +10,16 @@ import { handleApproval } from "./approval"
 import { handleFailure } from "./failure"
 import { handleManagement } from "./management"
 import { handleTokenization } from "./tokenization"
+import { handlePayoutEvent } from "./payout"
 
 export async function dispatchEvent(ctx: EventContext, event: WebhookEvent): Promise<EventOutcome> {
   if (event.event === TOKENIZATION_EVENT) return handleTokenization(ctx, event.payload)
-  switch (kindOf(event)) {
+  const kind = kindOf(event)
+  if (kind === "approval" || kind === "failure" || kind === "pending") {
+    const payout = await handlePayoutEvent(ctx, event.payload)
+    if (payout) return payout
+  }
+  switch (kind) {
     case "approval":
       return handleApproval(ctx, event.payload)
     case "failure":

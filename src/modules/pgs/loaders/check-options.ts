@@ -1,10 +1,11 @@
 /**
- * At boot, say what is missing for webhooks instead of failing later on the first delivery. A warning, not an
- * error: a store may boot without the gateway configured (the route then answers 503 so the gateway retries).
+ * At boot, say what is missing for webhooks (or wrong with the payout terminal) instead of failing later on first
+ * use. A warning, not an error: a store may boot without the gateway configured (the route then answers 503 so
+ * the gateway retries).
  */
 import type { LoaderOptions } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import { buildGatewayClient } from "../gateway"
+import { buildGatewayClient, payoutTerminalFrom } from "../gateway"
 
 export default async function checkOptions({ container, options }: LoaderOptions) {
   try {
@@ -12,5 +13,10 @@ export default async function checkOptions({ container, options }: LoaderOptions
   } catch (error) {
     const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
     logger.warn(`medusa-payment-pgs: gateway webhooks are not usable until this is fixed:\n${(error as Error).message}`)
+  }
+  try {
+    payoutTerminalFrom(options)
+  } catch (error) {
+    container.resolve(ContainerRegistrationKeys.LOGGER).warn((error as Error).message)
   }
 }

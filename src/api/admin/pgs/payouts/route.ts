@@ -1,0 +1,49 @@
+/**
+ * GET  /admin/pgs/payouts?limit&offset&status&reference — newest first: { payouts, count, limit, offset }
+ * POST /admin/pgs/payouts — send a payout to a bank account or a card (body: validators.ts, createPayoutBody).
+ *   201 { payout } new; 200 { payout } the reference was known (final: returned as is; unfinished: sent again or
+ *   read); 400 { errors: [{field, message}] } invalid; 409 { errors } the reference names another payout;
+ *   503 the gateway settings are incomplete.
+ */
+import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { PGS_MODULE } from "../../../../modules/pgs"
+import { PgsNotConfiguredError } from "../../../../modules/pgs/gateway"
+import type PgsModuleService from "../../../../modules/pgs/service"
+import { createPgsPayoutWorkflow } from "../../../../workflows/create-pgs-payout"
+import { PayoutRequestError, preparePayout } from "../../../../workflows/payouts/prepare"
+import { invalidData } from "../validate"
+import type { CreatePayoutBody, ListPayoutsQuery } from "./validators"
+import { payoutView } from "./view"
+
+export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) {
+  const { limit, offset, status, reference } = req.validatedQuery as unknown as ListPayoutsQuery
+  const pgs = req.scope.resolve<PgsModuleService>(PGS_MODULE)
+  const filters = { ...(status ? { status } : {}), ...(reference ? { reference } : {}) }
+  const [payouts, count] = await pgs.listAndCountPgsPayouts(filters, { take: limit, skip: offset, order: { created_at: "DESC" } })
+  res.json({ payouts: payouts.map(payoutView), count, limit, offset })
+}
+
+export async function POST(req: AuthenticatedMedusaRequest<CreatePayoutBody>, res: MedusaResponse) {
+  const pgs = req.scope.resolve<PgsModuleService>(PGS_MODULE)
+  let prepared
+  try {
+    // Card fields are encrypted and the beneficiary sealed here: the workflow never sees a full number.
+    prepared = preparePayout(pgs, req.validatedBody, req.auth_context?.actor_id ?? null)
+  } catch (error) {
+    if (error instanceof PayoutRequestError) res.status(400).json(invalidData(error.fields))
+    else if (error instanceof PgsNotConfiguredError) res.status(503).json({ type: "not_configured", message: error.message })
+    else throw error
+    return
+  }
+  const { result } = await createPgsPayoutWorkflow(req.scope).run({ input: prepared })
+  if (result.conflicts.length) {
+    // Answered here: Medusa's error handler replaces every CONFLICT message with a generic one.
+    res.status(409).json({
+      type: "conflict",
+      message: `Reference ${prepared.reference} is already used by payout ${result.payout.id}: ${result.conflicts.map((c) => c.field).join(", ")} differ`,
+      errors: result.conflicts,
+    })
+    return
+  }
+  res.status(result.is_new ? 201 : 200).json({ payout: payoutView(result.payout) })
+}

@@ -1,0 +1,29 @@
+import type { PgsPayoutRow } from "../../../../modules/pgs/service"
+
+/**
+ * What the dashboard sees of a payout: the masked account or card only (the row holds nothing more), never the
+ * beneficiary fingerprint or the gateway's raw answer.
+ */
+export const payoutView = (p: PgsPayoutRow) => ({
+  id: p.id,
+  reference: p.reference,
+  status: p.status,
+  method: p.method,
+  transaction_type: p.transaction_type,
+  terminal_id: p.terminal_id,
+  amount: p.amount,
+  currency_code: p.currency_code,
+  description: p.description,
+  masked: p.masked,
+  beneficiary_name: p.beneficiary_name,
+  card_brand: p.card_brand,
+  transaction_id: p.transaction_id,
+  processing_code: p.processing_code,
+  response_message: p.response_message,
+  errors: p.errors,
+  note: p.note,
+  metadata: p.metadata,
+  created_by: p.created_by,
+  created_at: p.created_at,
+  updated_at: p.updated_at,
+})
