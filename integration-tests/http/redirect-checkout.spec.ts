@@ -5,7 +5,7 @@
  */
 import { pgsStoreSuite } from "./support/store"
 import { capturedPayments, choose, gatewayTransaction, orderPayments, sessionStatus, startRedirect } from "./support/redirect"
-import { orderOfCart, processedEvent, waitFor } from "./support/webhooks"
+import { eventRows, orderOfCart, processedEvent, waitFor } from "./support/webhooks"
 import { ledger } from "./support/checkout"
 
 /** identifier, cart currency, initiate data. */
@@ -97,6 +97,24 @@ pgsStoreSuite("redirect methods through a Medusa checkout", (s) => {
       await s.sandbox.control("POST", `/_sandbox/transactions/${r.transactionId}/outcome`, { status: "APPROVED" })
       const payments = await capturedPayments(s, done.data.order.id)
       expect(payments).toHaveLength(1)
+    })
+
+    it("marks the payment of an order awaiting it as failed when the webhook declines", async () => {
+      const r = await start()
+      const done = await s.completeCart(r.cartId)
+      expect(done.data.type).toBe("order")
+      await s.sandbox.control("POST", `/_sandbox/transactions/${r.transactionId}/outcome`, { status: "DECLINED", processing_code: "1004" })
+      // The pending event came first; wait for the decline's.
+      const outcome = await waitFor(async () => (await eventRows(s, { subject_id: r.transactionId })).find((e) => e.outcome?.startsWith("applied:"))?.outcome, {
+        what: `decline of ${r.transactionId} applied`,
+      })
+      expect(outcome).toBe("applied:error_order_failed")
+      const { collection, payments } = await orderPayments(s, done.data.order.id)
+      expect(collection.status).toBe("failed")
+      expect(payments).toHaveLength(0)
+      const status = await sessionStatus(s, r.sessionId)
+      expect(status.status).toBe("error")
+      expect(status.error?.message).toMatch(/declined/i)
     })
 
     it("leaves an order awaiting payment untouched while no webhook ever comes", async () => {
