@@ -188,6 +188,22 @@ pgsStoreSuite("redirect payment rules", (s) => {
       expect(tx.transaction_type).toBe("AUTHORIZE")
     })
 
+    it("sends card payments of the card provider to the hosted page when the terminal's integration type says so", async () => {
+      await s.container().resolve<any>("pgs").createPgsTerminalSettings({
+        terminal_id: "SBX-ALL-001",
+        currency_codes: ["usd"],
+        integration_type: "HOSTED_PAYMENT_PAGE",
+        transaction_type: "PURCHASE",
+      })
+      const r = await startRedirect(s, "pgs", { currency: "usd" })
+      expect(r.url).toMatch(/\/hpp\//)
+      await pay(r.url, s.sandbox.testCard("frictionless_approved"))
+      const done = await s.completeCart(r.cartId)
+      expect(done.data.type).toBe("order")
+      const [payment] = await capturedPayments(s, done.data.order.id)
+      expect(payment.provider_id).toBe("pp_pgs_pgs")
+    })
+
     it("captures a hosted-page payment from the dashboard like a card payment", async () => {
       const r = await startRedirect(s, "pgs-hosted", { currency: "eur" })
       await pay(r.url, s.sandbox.testCard("frictionless_approved"))

@@ -62,6 +62,8 @@ import { cardTransactionType, isSingleStep, parseSessionData, type AttemptCore, 
 import { gatewayTransactionType } from "./status-table"
 import { chooseTerminal } from "./terminal"
 import { toMedusaError } from "./to-medusa-error"
+import { authorizeHosted, type HostedPageDeps } from "./hosted-page"
+import type { ReturnUrls } from "./redirect/requests"
 
 const sharedClients = new WeakMap<object, PgsClient>()
 
@@ -321,13 +323,16 @@ export abstract class PgsBaseProvider extends AbstractPaymentProvider<PgsProvide
 
   /** Cart completion before any transaction exists: Embedded Fields has not been paid; Direct API authorizes now. */
   protected async authorizeFresh(current: PgsSessionData, context: PaymentProviderContext | undefined): Promise<AuthorizePaymentOutput> {
+    if (current.integration === "hosted_payment_page") return authorizeHosted(this.hostedPageDeps(), current, context)
     if (current.integration === "embedded_fields")
       return { status: PaymentSessionStatus.REQUIRES_MORE, data: { ...current, error: { code: "NOT_PAID", message: "The shopper has not paid yet." } } }
     return this.authorizeDirect(current, context)
   }
 
   /** Whether an open (CREATED/PENDING) transaction still waits on the shopper rather than on the provider. */
-  protected awaitingShopper(current: PgsSessionData, _tx: Transaction): boolean {
+  protected awaitingShopper(current: PgsSessionData, tx: Transaction): boolean {
+    // Hosted page: CREATED is the shopper still authenticating there; PENDING waits on the gateway.
+    if (current.integration === "hosted_payment_page") return tx.status === "CREATED"
     // Embedded: an open transaction is 3-D Secure inside the iframe. Direct: only while a next step is recorded.
     return current.integration === "embedded_fields" || !!current.next_action
   }
@@ -348,6 +353,34 @@ export abstract class PgsBaseProvider extends AbstractPaymentProvider<PgsProvide
   /** The terminal settings that serve this session's currency now (settings change without a restart). */
   protected terminalFor(current: Pick<PgsSessionData, "currency_code">) {
     return chooseTerminal(this.knex_, this.options_, current.currency_code, (m) => this.logger_.warn(m))
+  }
+
+  /** The storefront's return page, with a hint of the outcome where the gateway has one URL per outcome. */
+  protected returnUrls(current: Pick<PgsSessionData, "session_id">): ReturnUrls {
+    return { success: this.returnUrl(current, "success"), error: this.returnUrl(current, "error"), cancel: this.returnUrl(current, "cancel"), any: this.returnUrl(current) }
+  }
+
+  /** A gateway refusal of the request (validation, bad request) is the shopper's failed payment; anything else is thrown. */
+  protected refusal(current: PgsSessionData, error: unknown): AuthorizePaymentOutput {
+    if (error instanceof MedusaError) throw error
+    if (isGatewayError(error) && (error.type === "validation" || error.type === "bad_request")) {
+      this.logger_.warn(`[pgs] payment refused for ${current.session_id}: ${error.merchantMessage}`)
+      return { status: PaymentSessionStatus.ERROR, data: { ...current, error: { code: "REFUSED", message: error.shopperMessage } } }
+    }
+    throw toMedusaError(error, "authorizePayment", "shopper", this.logger_)
+  }
+
+  private hostedPageDeps(): HostedPageDeps {
+    return {
+      client: this.client,
+      secrets: (current) => this.sealer.open(current.sealed, current.session_id),
+      terminalFor: (current) => this.terminalFor(current),
+      returnUrls: (current) => this.returnUrls(current),
+      describe: (reference) => this.describe(reference),
+      attach: (current, id) => this.attachTransaction(current, id),
+      refusal: (current, error) => this.refusal(current, error),
+      warn: (message) => this.logger_.warn(message),
+    }
   }
 
   /** Session, reference, attempt, terminal, amount and currency of a new attempt, with their integrity seal. */
@@ -386,6 +419,8 @@ export abstract class PgsBaseProvider extends AbstractPaymentProvider<PgsProvide
   ): Promise<PgsSessionData> {
     const { terminal, sessionId, reference, currency, amountMinor } = await this.attemptCore(input.session_id, attempt, amount, currencyCode)
     const direct = restart ? restart.carried.integration === "direct_api" : input.payment_method !== undefined
+    // A terminal set to the hosted payment page takes the card there (nothing is sent before cart completion).
+    const hosted = restart ? restart.carried.integration === "hosted_payment_page" : !direct && terminal.integration_type === "HOSTED_PAYMENT_PAGE"
     if (input.simulated_flow && this.options_.environment !== "test")
       throw new MedusaError(MedusaError.Types.INVALID_DATA, "data.simulated_flow is accepted only when the provider's environment is \"test\"")
 
@@ -399,10 +434,14 @@ export abstract class PgsBaseProvider extends AbstractPaymentProvider<PgsProvide
         currency_code: currency,
         amount_minor: amountMinor,
       }),
-      integration: direct ? "direct_api" : "embedded_fields",
+      integration: direct ? "direct_api" : hosted ? "hosted_payment_page" : "embedded_fields",
       ...(input.simulated_flow ? { simulated_flow: input.simulated_flow } : {}),
     }
 
+    if (hosted) {
+      if (input.save_card) throw new MedusaError(MedusaError.Types.INVALID_DATA, "data.save_card is not possible on the hosted payment page")
+      return { ...base, ...(terminal.locale ? { locale: terminal.locale } : {}) }
+    }
     if (!direct) {
       if (input.save_card)
         throw new MedusaError(
@@ -510,12 +549,7 @@ export abstract class PgsBaseProvider extends AbstractPaymentProvider<PgsProvide
       // Idempotent by reference: a repeat (concurrent completion, retry) returns the same transaction.
       result = await this.client.payments.authorize(body)
     } catch (error) {
-      if (isGatewayError(error) && (error.type === "validation" || error.type === "bad_request")) {
-        const merchant = error.merchantMessage
-        this.logger_.warn(`[pgs] authorize refused for ${current.session_id}: ${merchant}`)
-        return { status: PaymentSessionStatus.ERROR, data: { ...current, error: { code: "REFUSED", message: error.shopperMessage } } }
-      }
-      throw error
+      return this.refusal(current, error)
     }
     return this.applyStep(current, stepOutcome(result, current.transaction_type))
   }

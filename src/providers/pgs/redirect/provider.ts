@@ -8,15 +8,14 @@
  *   exists, its payment awaits the webhook), APPROVED is captured (single-step) or authorized (hosted AUTHORIZE).
  */
 import type { AuthorizePaymentOutput, CapturePaymentInput, CapturePaymentOutput, PaymentProviderContext } from "@medusajs/framework/types"
-import { MedusaError, PaymentSessionStatus } from "@medusajs/framework/utils"
-import { isGatewayError, type ExecutionResult, type MoneyInput, type Transaction } from "../../../gateway"
+import { MedusaError } from "@medusajs/framework/utils"
+import type { ExecutionResult, MoneyInput, Transaction } from "../../../gateway"
 import { PgsBaseProvider } from "../base"
 import { stepOutcome } from "../next-step"
 import type { PgsSessionData } from "../session-data"
-import { toMedusaError } from "../to-medusa-error"
 import { gatewayMethodOf, type MethodFamily } from "./families"
 import { checkFamilyInput } from "./inputs"
-import { hostedPageRequest, startRedirectPayment, type HostedPageLookup, type ReturnUrls } from "./requests"
+import { startRedirectPayment } from "./requests"
 import { payerOf } from "./payer"
 
 export abstract class PgsMethodFamilyProvider extends PgsBaseProvider {
@@ -84,7 +83,7 @@ export abstract class PgsMethodFamilyProvider extends PgsBaseProvider {
 
   /** No transaction yet: start the payment (first completion), or, for the hosted page, find what the shopper did. */
   protected override async authorizeFresh(current: PgsSessionData, context: PaymentProviderContext | undefined): Promise<AuthorizePaymentOutput> {
-    if (this.family.kind === "hosted") return current.hosted_page_id ? this.lookUpHostedPage(current, context) : this.openHostedPage(current, context)
+    if (current.integration === "hosted_payment_page") return super.authorizeFresh(current, context)
     const secrets = this.sealer.open(current.sealed, current.session_id)
     const payer = payerOf(secrets.payer, context)
     let result: ExecutionResult
@@ -117,68 +116,6 @@ export abstract class PgsMethodFamilyProvider extends PgsBaseProvider {
       MedusaError.Types.NOT_ALLOWED,
       `${this.family.identifier} payments are single-step (${current.transaction_type}): there is no separate capture, the money is taken when the payment is approved`,
     )
-  }
-
-  // ---------------------------------------------------------------- hosted payment page
-
-  private async openHostedPage(current: PgsSessionData, context: PaymentProviderContext | undefined): Promise<AuthorizePaymentOutput> {
-    let page: HostedPageLookup
-    try {
-      page = await this.client.hostedPages.create(await this.hostedBody(current, context))
-    } catch (error) {
-      return this.refusal(current, error)
-    }
-    return {
-      status: PaymentSessionStatus.REQUIRES_MORE,
-      data: { ...current, hosted_page_id: page.id, next_action: { type: "redirect", url: page.url }, error: null },
-    }
-  }
-
-  /**
-   * The shopper is back but no webhook told us the transaction yet. Assumption (README): asking for the page of
-   * the same reference again returns the same page, with `transaction_id` once a card was submitted.
-   */
-  private async lookUpHostedPage(current: PgsSessionData, context: PaymentProviderContext | undefined): Promise<AuthorizePaymentOutput> {
-    const page = (await this.client.hostedPages.create(await this.hostedBody(current, context))) as HostedPageLookup
-    if (page.id !== current.hosted_page_id) this.logger_.warn(`[pgs] hosted page of ${current.reference}: the gateway answered another page (${page.id})`)
-    if (typeof page.transaction_id === "string" && page.transaction_id) {
-      const attached = await this.attachTransaction(current, page.transaction_id)
-      return { status: attached.status ?? PaymentSessionStatus.PENDING, data: attached.data as PgsSessionData }
-    }
-    if (page.status === "CANCELED")
-      return { status: PaymentSessionStatus.CANCELED, data: { ...current, next_action: null, error: { code: "CANCELED", message: "The payment was canceled on the payment page." } } }
-    return {
-      status: PaymentSessionStatus.REQUIRES_MORE,
-      data: { ...current, error: { code: "NOT_PAID", message: "The payment page has not been paid yet." } },
-    }
-  }
-
-  private async hostedBody(current: PgsSessionData, context: PaymentProviderContext | undefined) {
-    const secrets = this.sealer.open(current.sealed, current.session_id)
-    const terminal = await this.terminalFor(current)
-    return hostedPageRequest(current, {
-      payer: payerOf(secrets.payer, context),
-      urls: this.returnUrls(current),
-      description: this.describe(current.reference),
-      options: terminal.hosted_page_options,
-    })
-  }
-
-  // ---------------------------------------------------------------- shared
-
-  /** The storefront's return page, with a hint of the outcome where the gateway has one URL per outcome. */
-  private returnUrls(current: PgsSessionData): ReturnUrls {
-    return { success: this.returnUrl(current, "success"), error: this.returnUrl(current, "error"), cancel: this.returnUrl(current, "cancel"), any: this.returnUrl(current) }
-  }
-
-  /** A gateway refusal of the request (validation, bad request) is the shopper's failed payment; anything else is thrown. */
-  private refusal(current: PgsSessionData, error: unknown): AuthorizePaymentOutput {
-    if (error instanceof MedusaError) throw error
-    if (isGatewayError(error) && (error.type === "validation" || error.type === "bad_request")) {
-      this.logger_.warn(`[pgs] ${this.family.identifier} payment refused for ${current.session_id}: ${error.merchantMessage}`)
-      return { status: PaymentSessionStatus.ERROR, data: { ...current, error: { code: "REFUSED", message: error.shopperMessage } } }
-    }
-    throw toMedusaError(error, "authorizePayment", "shopper", this.logger_)
   }
 }
 
