@@ -58,12 +58,21 @@ function pointAtSandbox(sandbox: SandboxHarness) {
  * One Medusa boot per call (≈15 s): put many `it`s inside. `body` receives the suite handle; its fields are
  * filled in before the first test runs.
  */
-export function pgsStoreSuite(name: string, body: (s: StoreSuite) => void, options: { sandbox?: Parameters<typeof startHarness>[0] } = {}) {
+export function pgsStoreSuite(
+  name: string,
+  body: (s: StoreSuite) => void,
+  options: { sandbox?: Parameters<typeof startHarness>[0]; env?: Record<string, string> } = {},
+) {
   const s = {} as StoreSuite
   // Registered before the runner's own beforeAll, so the sandbox is up and PGS_* are set when medusa-config loads.
   beforeAll(async () => {
     s.sandbox = await startHarness(options.sandbox)
     pointAtSandbox(s.sandbox)
+    // Options of this suite's store only: removed again after the suite.
+    Object.assign(process.env, options.env ?? {})
+  })
+  afterAll(() => {
+    for (const key of Object.keys(options.env ?? {})) delete process.env[key]
   })
   afterAll(async () => {
     await s.sandbox?.close()
