@@ -27,6 +27,8 @@ export const pgsOptions = {
   payoutTerminalId: env("PGS_PAYOUT_TERMINAL_ID"),
   storeUrl: env("PGS_STORE_URL") ?? "http://localhost:8000",
   backendUrl: env("PGS_BACKEND_URL") ?? "http://localhost:9000",
+  // Sent as originator_url with alternative payments (else the gateway uses the terminal's website).
+  originatorUrl: env("PGS_ORIGINATOR_URL"),
   // Raw card fields on this server only for a merchant in PCI DSS scope SAQ D ("SAQ_D"); unset everywhere else.
   rawCardDataPciScope: env("PGS_RAW_CARD_PCI_SCOPE") as "SAQ_D" | undefined,
   // Only the test harness sets this (a lost management answer is given up on in 2 s instead of 45 s).

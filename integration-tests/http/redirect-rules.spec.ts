@@ -10,7 +10,9 @@ import { capturedPayments, choose, clientInfo, orderPayments, providerId, sessio
 import { adminPost, ledger, minor } from "./support/checkout"
 import { orderOfCart, processedEvent, waitFor } from "./support/webhooks"
 
-pgsStoreSuite("redirect payment rules", (s) => {
+pgsStoreSuite(
+  "redirect payment rules",
+  (s) => {
   /** Initiating a session answers 400 with this message, and the gateway saw nothing. */
   async function refusedAtInitiate(identifier: string, currency: string, data: Record<string, unknown>, message: RegExp) {
     const before = (await ledger(s.sandbox)).length
@@ -106,6 +108,7 @@ pgsStoreSuite("redirect payment rules", (s) => {
       expect(tx.return_url).toBe(`http://localhost:8000/checkout/return?pgs_session=${r.sessionId}&pgs_outcome=success`)
       expect(tx.cancel_url).toContain("pgs_outcome=cancel")
       expect(tx.customer.country).toBe("DE")
+      expect(tx.originator_url).toBe("https://shop.example/de")
     })
   })
 
@@ -247,4 +250,6 @@ pgsStoreSuite("redirect payment rules", (s) => {
       expect((await sessionStatus(s, r.sessionId)).next_action).toEqual({ type: "redirect", url: r.url })
     })
   })
-})
+},
+  { env: { PGS_ORIGINATOR_URL: "https://shop.example/de" } },
+)
