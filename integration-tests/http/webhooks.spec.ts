@@ -145,6 +145,39 @@ pgsStoreSuite("gateway webhooks", (s) => {
       expect(await eventRows(s, { subject_id: tx.id })).toHaveLength(1)
     })
 
+    it("records a burst of concurrent deliveries each once, a copy sent alongside its original included", async () => {
+      const tokenized = (id: string, brand: string) =>
+        JSON.stringify({
+          event: TOKENIZED,
+          payload: {
+            payment_method: {
+              id,
+              type: "card",
+              card: { brand, last_4: "1000", bin: "400000", masked: "400000******1000", exp_month: 7, exp_year: 2031 },
+            },
+            transaction_id: null,
+            customer: { id: "cus_nobody_we_know", first_name: null, last_name: null, email: null },
+            merchant_id: s.sandbox.config.merchant_id,
+            created_at: new Date().toISOString(),
+          },
+        })
+      const bodies = Array.from({ length: 20 }, (_, i) => tokenized(`pm_burst_${i}_${Date.now().toString(36)}`, "VISA"))
+      // Authentic, but PostgreSQL refuses a NUL in JSON: this one is not recorded, and must not take the others down.
+      const refused = tokenized(`pm_refused_${Date.now().toString(36)}`, "VI\u0000SA")
+      const results = await Promise.all([...bodies, refused, ...bodies].map((body) => deliverSigned(s, body)))
+      expect(results[20]!.status).toBeGreaterThanOrEqual(500)
+      const others = results.filter((_, i) => i !== 20)
+      expect(others.map((r) => r.status)).toEqual(Array(40).fill(200))
+      expect(others.filter((r) => r.body.duplicate === true)).toHaveLength(20)
+      for (const body of bodies) expect(await eventRows(s, { delivery_key: sha512(body) })).toHaveLength(1)
+      expect(await eventRows(s, { delivery_key: sha512(refused) })).toHaveLength(0)
+      const done = await waitFor(async () => {
+        const rows = await Promise.all(bodies.map(async (body) => (await eventRows(s, { delivery_key: sha512(body) }))[0]!))
+        return rows.every((r) => r.processed_at) && rows
+      }, { what: "every burst event processed" })
+      expect(new Set(done.map((r) => r.outcome))).toEqual(new Set(["ignored:unknown_gateway_customer"]))
+    })
+
     it("records an authentic event it does not know, answers 200 and does not act on it", async () => {
       const body = JSON.stringify({ event: "transaction-svc:transaction:teleported", payload: { id: "tx_unknown_kind", reference: "x" } })
       const res = await deliverSigned(s, body)

@@ -23,6 +23,9 @@ export type EventRow = {
   processed_at: Date | null
   outcome: string | null
   error: string | null
+  attempts: number
+  next_attempt_at: Date | null
+  updated_at: Date
 }
 
 const knex = (s: StoreSuite) => s.container().resolve(ContainerRegistrationKeys.PG_CONNECTION)

@@ -2,7 +2,7 @@
  * The pgs module's service: CRUD over the models (MedusaService) plus the few operations that need more than
  * CRUD — recording a webhook delivery exactly once, recording a payout once per reference and moving it forward only.
  */
-import { generateEntityId, MedusaService } from "@medusajs/framework/utils"
+import { MedusaService } from "@medusajs/framework/utils"
 import {
   FINAL_PAYOUT_STATUSES,
   PAYOUT_STATUSES,
@@ -11,13 +11,13 @@ import {
   PgsSavedCard,
   PgsTerminalSetting,
   PgsWebhookEvent,
-  WEBHOOK_EVENT_TABLE,
   type PayoutStatus,
 } from "./models"
 import type { Knex } from "@medusajs/framework/mikro-orm/knex"
 import type { InferTypeOf } from "@medusajs/framework/types"
 import { toMinorUnits, type PgsClient } from "../../gateway"
 import type { PgsProviderOptions } from "../../providers/pgs/options"
+import { insertDeliveries } from "./webhook-queue"
 import { buildGatewayClient, payoutTerminalFrom } from "./gateway"
 
 export type NewWebhookEvent = {
@@ -79,6 +79,11 @@ export default class PgsModuleService extends MedusaService({ PgsTerminalSetting
     this.rawOptions_ = options
   }
 
+  /** The options as medusa-config gave them (admin views mask the secrets before anything leaves the server). */
+  get rawOptions(): unknown {
+    return this.rawOptions_
+  }
+
   /** Medusa calls these on shutdown: close the client's keep-alive connections so the process can exit. */
   __hooks = {
     onApplicationShutdown: async () => {
@@ -138,29 +143,11 @@ export default class PgsModuleService extends MedusaService({ PgsTerminalSetting
     return updated.length > 0
   }
 
-  /**
-   * Insert the delivery unless its delivery_key is already there. INSERT … ON CONFLICT DO NOTHING on the unique
-   * index means two concurrent deliveries of the same bytes cannot both come back `is_new`.
-   */
+  /** Record one delivery once (the webhook route batches concurrent ones through insertDeliveries itself). */
   async recordWebhookEvent(input: NewWebhookEvent): Promise<RecordedWebhookEvent> {
-    const now = new Date()
-    const inserted: Array<{ id: string }> = await this.knex_(WEBHOOK_EVENT_TABLE)
-      .insert({
-        id: generateEntityId(undefined, "pgswh"),
-        ...input,
-        payload: JSON.stringify(input.payload),
-        received_at: now,
-        created_at: now,
-        updated_at: now,
-      })
-      .onConflict("delivery_key")
-      .ignore()
-      .returning("id")
-    if (inserted[0]) return { id: inserted[0].id, is_new: true }
-    const existing = await this.knex_(WEBHOOK_EVENT_TABLE).select("id").where({ delivery_key: input.delivery_key }).first()
-    if (!existing) throw new Error("recordWebhookEvent: the delivery was neither inserted nor found")
-    return { id: String(existing.id), is_new: false }
+    return (await insertDeliveries(this.knex_, [{ ...input, received_at: new Date() }]))[0]!
   }
+
 }
 
 

@@ -19,10 +19,15 @@ export const PgsWebhookEvent = model
       processed_at: model.dateTime().nullable(),
       outcome: model.text().nullable(),
       error: model.text().nullable(),
+      // Processing runs that ended in an error, and when the retry job may run it again (null: not planned).
+      attempts: model.number().default(0),
+      next_attempt_at: model.dateTime().nullable(),
     },
   )
   .indexes([
     // `where: null`: not scoped to deleted_at, so a soft-deleted row still blocks a replay and ON CONFLICT can use it.
     { name: "IDX_pgs_webhook_event_delivery_key_unique", on: ["delivery_key"], unique: true, where: null },
     { on: ["subject_id"] },
+    // The retry job's scan: only events without a final outcome, a small share of the log.
+    { name: "IDX_pgs_webhook_event_unfinished", on: ["received_at"], where: "processed_at IS NULL" },
   ])

@@ -1,8 +1,9 @@
 /**
  * POST /hooks/pgs/webhooks — the gateway's webhook endpoint.
  * Order matters: verify JWT + digest on the raw bytes (401, nothing recorded) → record once in the event log
- * (a duplicate is answered 200 and dropped) → emit our own event → answer 200. Processing runs in the
- * subscriber, after the answer, so the gateway gets its 2xx well within 2 s.
+ * (a duplicate is answered 200 and dropped; never a 2xx before the row is committed) → answer 200 → emit our own
+ * event. Processing runs in the subscriber, a few events at a time, so the answer does not wait for it; an event
+ * whose emit is lost is picked up by the retry job (src/jobs) after its grace period.
  */
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
@@ -12,6 +13,7 @@ import { PGS_WEBHOOK_RECEIVED, type PgsWebhookReceivedData } from "../../../../m
 import type PgsModuleService from "../../../../modules/pgs/service"
 import { BodyTooLargeError, readRawBody } from "./raw-body"
 import { describeUnsupported, describeVerified } from "./delivery"
+import { recordDelivery } from "./recorder"
 
 const MAX_BODY_BYTES = 1024 * 1024
 
@@ -49,7 +51,7 @@ export const POST = async (req: MedusaRequest, res: MedusaResponse) => {
   }
 
   const entry = event ? describeVerified(raw, event) : describeUnsupported(raw)
-  const recorded = await pgs.recordWebhookEvent(entry)
+  const recorded = await recordDelivery(req.scope.resolve(ContainerRegistrationKeys.PG_CONNECTION), entry)
   if (!recorded.is_new) return void res.status(200).json({ received: true, duplicate: true })
 
   if (!event) {
@@ -58,7 +60,11 @@ export const POST = async (req: MedusaRequest, res: MedusaResponse) => {
   }
 
   const eventBus = req.scope.resolve(Modules.EVENT_BUS)
-  const data: PgsWebhookReceivedData = { id: recorded.id }
-  await eventBus.emit({ name: PGS_WEBHOOK_RECEIVED, data })
   res.status(200).json({ received: true })
+  const data: PgsWebhookReceivedData = { id: recorded.id }
+  try {
+    await eventBus.emit({ name: PGS_WEBHOOK_RECEIVED, data })
+  } catch (error) {
+    logger.warn(`PGS webhook event ${recorded.id} recorded but not emitted (the retry job will run it): ${(error as Error).message}`)
+  }
 }

@@ -1,0 +1,115 @@
+/**
+ * Webhook processing that failed is run again by the retry job (src/jobs/retry-pgs-webhook-events.ts) after a
+ * backoff, a capped number of times, and applied once; an event recorded but never started is picked up after a
+ * grace period, not before. The job is invoked directly with the store's container and the time it runs for.
+ */
+import { createHash } from "node:crypto"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { recordDelivery } from "../../src/api/hooks/pgs/webhooks/recorder"
+import retryPgsWebhookEvents from "../../src/jobs/retry-pgs-webhook-events"
+import { WEBHOOK_RETRY } from "../../src/modules/pgs/webhook-queue"
+import { payInFrame, paymentOfOrder } from "./support/checkout"
+import { PGS_PROVIDER_ID, pgsStoreSuite } from "./support/store"
+import { eventRows, linkGatewayCustomer, orderOfCart, processedEvent, waitFor } from "./support/webhooks"
+
+const STATUS_READ = "GET /api/transactions/:id/status"
+const MINUTE = 60_000
+
+pgsStoreSuite("retrying webhook processing", (s) => {
+  const runJobAt = (at: Date) => retryPgsWebhookEvents(s.container(), { scheduledFor: at })
+  const after = (at: Date | null, ms = 1000) => new Date(at!.getTime() + ms)
+  const rowOf = async (subjectId: string) => (await eventRows(s, { subject_id: subjectId }))[0]!
+
+  /** A cart paid in the frame whose approval fails to process `failures` times: the gateway's status read answers garbage. */
+  async function failingApproval(failures: number) {
+    const cart = await s.createCart()
+    const session = await s.initiatePaymentSession(cart.id, PGS_PROVIDER_ID)
+    await s.sandbox.control("POST", "/_sandbox/faults", { target: STATUS_READ, kind: "garble", count: failures })
+    const { transactionId } = await payInFrame(s.sandbox, session, s.sandbox.testCard("frictionless_approved"))
+    const failed = await processedEvent(s, transactionId)
+    return { cart, transactionId, failed }
+  }
+
+  it("runs a failed approval again once its backoff has passed and applies it once", async () => {
+    const { cart, transactionId, failed } = await failingApproval(1)
+    expect(failed).toMatchObject({ outcome: "error", attempts: 1, processed_at: null })
+    expect(failed.error).toBeTruthy()
+    expect(failed.next_attempt_at!.getTime() - failed.updated_at.getTime()).toBeGreaterThanOrEqual(WEBHOOK_RETRY.baseDelayMs - 5000)
+    expect(await orderOfCart(s, cart.id)).toBeNull()
+
+    // Before its backoff has passed the job leaves it alone.
+    expect(await runJobAt(new Date())).toEqual({ due: 0 })
+    expect(await rowOf(transactionId)).toMatchObject({ outcome: "error", attempts: 1 })
+
+    expect(await runJobAt(after(failed.next_attempt_at))).toEqual({ due: 1 })
+    const applied = await rowOf(transactionId)
+    expect(applied).toMatchObject({ error: null, attempts: 1, next_attempt_at: null })
+    expect(applied.outcome).toMatch(/^applied:(authorized|captured)$/)
+    expect(applied.processed_at).not.toBeNull()
+    const orderId = await waitFor(() => orderOfCart(s, cart.id), { what: "the order of the cart" })
+    const payment = await paymentOfOrder(s, orderId)
+
+    // Nothing is due any more, however late the job runs: still one order with one payment.
+    expect(await runJobAt(after(failed.next_attempt_at, 24 * 60 * MINUTE))).toEqual({ due: 0 })
+    const order = await s.api.get(`/admin/orders/${orderId}?fields=id,*payment_collections.payments`, { headers: await s.adminHeaders() })
+    expect(order.data.order.payment_collections.flatMap((c: any) => c.payments).map((p: any) => p.id)).toEqual([payment.id])
+    expect(await orderOfCart(s, cart.id)).toBe(orderId)
+  })
+
+  it("backs off twice as long after each failure and keeps the error once the attempts are used up", async () => {
+    const { cart, transactionId, failed } = await failingApproval(WEBHOOK_RETRY.maxAttempts)
+    let row = failed
+    for (let attempt = 2; attempt <= WEBHOOK_RETRY.maxAttempts; attempt++) {
+      const delay = row.next_attempt_at!.getTime() - row.updated_at.getTime()
+      const expected = WEBHOOK_RETRY.baseDelayMs * 2 ** (attempt - 2)
+      expect(Math.abs(delay - expected)).toBeLessThan(5000)
+      expect(await runJobAt(after(row.next_attempt_at))).toEqual({ due: 1 })
+      row = await rowOf(transactionId)
+      expect(row).toMatchObject({ outcome: "error", attempts: attempt })
+    }
+    expect(row.next_attempt_at).toBeNull()
+    expect(row.processed_at).toBeNull()
+    expect(row.error).toBeTruthy()
+
+    // The faults are used up, so a further run would succeed: the job no longer tries.
+    expect(await runJobAt(after(row.updated_at, 24 * 60 * MINUTE))).toEqual({ due: 0 })
+    expect(await rowOf(transactionId)).toMatchObject({ outcome: "error", attempts: WEBHOOK_RETRY.maxAttempts })
+    expect(await orderOfCart(s, cart.id)).toBeNull()
+  })
+
+  it("picks up an event recorded but never started once the grace period has passed, not before", async () => {
+    const shopper = await s.registerCustomer()
+    const gatewayCustomerId = await linkGatewayCustomer(s, { id: shopper.customer.id, email: shopper.email })
+    const paymentMethodId = `pm_retry_${Date.now().toString(36)}`
+    const payload = {
+      payment_method: {
+        id: paymentMethodId,
+        type: "card",
+        card: { brand: "VISA", last_4: "1000", bin: "400000", masked: "400000******1000", exp_month: 7, exp_year: 2031 },
+      },
+      transaction_id: null,
+      customer: { id: gatewayCustomerId, first_name: "Grace", last_name: "Hopper", email: shopper.email },
+      merchant_id: s.sandbox.config.merchant_id,
+      created_at: new Date().toISOString(),
+    }
+    const body = JSON.stringify({ event: "tokenization-webhook:payment-method:tokenized", payload })
+    // Recorded as the webhook route records it, then the process stopped before its subscriber ran (no event).
+    await recordDelivery(s.container().resolve(ContainerRegistrationKeys.PG_CONNECTION), {
+      delivery_key: createHash("sha512").update(body).digest("hex"),
+      event: "tokenization-webhook:payment-method:tokenized",
+      subject_id: paymentMethodId,
+      reference: null,
+      payload,
+    })
+    const recorded = await rowOf(paymentMethodId)
+
+    // Within the grace period the subscriber may still be on its way: left alone.
+    expect(await runJobAt(after(recorded.received_at, WEBHOOK_RETRY.graceMs - 5000))).toEqual({ due: 0 })
+    expect(await rowOf(paymentMethodId)).toMatchObject({ outcome: null, attempts: 0 })
+
+    expect(await runJobAt(after(recorded.received_at, WEBHOOK_RETRY.graceMs + 1000))).toEqual({ due: 1 })
+    expect(await rowOf(paymentMethodId)).toMatchObject({ outcome: "applied:card_saved", attempts: 0, error: null })
+    const cards = await s.api.get("/store/pgs/saved-cards", { headers: { ...s.storeHeaders, authorization: `Bearer ${shopper.token}` } })
+    expect(cards.data.saved_cards).toHaveLength(1)
+  })
+})

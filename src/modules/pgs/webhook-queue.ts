@@ -1,0 +1,83 @@
+/**
+ * The webhook event log as a queue, in plain knex over the model's table: recording deliveries (many in one
+ * statement), when a failed event may run again (capped exponential backoff, a capped number of attempts) and
+ * which recorded events are due for the retry job.
+ */
+import type { Knex } from "@medusajs/framework/mikro-orm/knex"
+import { generateEntityId } from "@medusajs/framework/utils"
+import { WEBHOOK_EVENT_TABLE } from "./models/table-names"
+import type { NewWebhookEvent, RecordedWebhookEvent } from "./service"
+
+/**
+ * Insert each delivery unless its delivery_key is already recorded, in one INSERT … ON CONFLICT DO NOTHING on the
+ * unique index: concurrent deliveries of the same bytes (in this batch or another) cannot both come back new.
+ * Results are in input order.
+ */
+export async function insertDeliveries(
+  knex: Knex,
+  entries: Array<NewWebhookEvent & { received_at: Date }>,
+): Promise<RecordedWebhookEvent[]> {
+  const firstIndex = new Map<string, number>()
+  entries.forEach((e, i) => firstIndex.has(e.delivery_key) || firstIndex.set(e.delivery_key, i))
+  const now = new Date()
+  const rows = [...firstIndex.values()].map((i) => {
+    const e = entries[i]!
+    return { ...e, id: generateEntityId(undefined, "pgswh"), payload: JSON.stringify(e.payload), created_at: now, updated_at: now }
+  })
+  const inserted: Array<{ id: string; delivery_key: string }> = await knex(WEBHOOK_EVENT_TABLE)
+    .insert(rows)
+    .onConflict("delivery_key")
+    .ignore()
+    .returning(["id", "delivery_key"])
+  const ids = new Map(inserted.map((r) => [r.delivery_key, String(r.id)]))
+  const earlier = [...firstIndex.keys()].filter((key) => !ids.has(key))
+  const found: Array<{ id: string; delivery_key: string }> = earlier.length
+    ? await knex(WEBHOOK_EVENT_TABLE).select("id", "delivery_key").whereIn("delivery_key", earlier)
+    : []
+  const recordedBefore = new Map(found.map((r) => [r.delivery_key, String(r.id)]))
+  return entries.map((e, i) => {
+    const id = ids.get(e.delivery_key)
+    if (id) return { id, is_new: firstIndex.get(e.delivery_key) === i }
+    const before = recordedBefore.get(e.delivery_key)
+    if (!before) throw new Error("insertDeliveries: a delivery was neither inserted nor found")
+    return { id: before, is_new: false }
+  })
+}
+
+export const WEBHOOK_RETRY = {
+  /** Processing runs that may fail before the event is left with its error for good. */
+  maxAttempts: 6,
+  /** 1 min, 2, 4, 8, 16: the last attempt runs about half an hour after the first failure. */
+  baseDelayMs: 60_000,
+  maxDelayMs: 60 * 60_000,
+  /**
+   * A recorded event not started after this long was lost (the process stopped between the answer and its
+   * subscriber); younger ones are left to the subscriber, which may still be working through a burst.
+   */
+  graceMs: 2 * 60_000,
+  /** Events per job run. */
+  batch: 50,
+}
+
+/** When an event that has now failed `attempts` times may run again; null once its attempts are used up. */
+export function nextAttemptAt(attempts: number, now: Date): Date | null {
+  if (attempts >= WEBHOOK_RETRY.maxAttempts) return null
+  const delay = Math.min(WEBHOOK_RETRY.maxDelayMs, WEBHOOK_RETRY.baseDelayMs * 2 ** Math.max(0, attempts - 1))
+  return new Date(now.getTime() + delay)
+}
+
+/**
+ * Events without a final outcome that are due at `now`, oldest first: failed ones whose backoff has passed, and
+ * ones never started (no next_attempt_at) once the grace period after their arrival has passed.
+ */
+export async function dueWebhookEventIds(knex: Knex, now: Date, limit = WEBHOOK_RETRY.batch): Promise<string[]> {
+  const rows: Array<{ id: string }> = await knex(WEBHOOK_EVENT_TABLE)
+    .select("id")
+    .whereNull("processed_at")
+    .whereNull("deleted_at")
+    .where("attempts", "<", WEBHOOK_RETRY.maxAttempts)
+    .whereRaw("coalesce(next_attempt_at, received_at + make_interval(secs => ?)) <= ?", [WEBHOOK_RETRY.graceMs / 1000, now])
+    .orderBy("received_at", "asc")
+    .limit(limit)
+  return rows.map((r) => String(r.id))
+}
