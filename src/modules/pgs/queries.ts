@@ -96,10 +96,10 @@ export async function listSavedCards(knex: Knex, input: { customer_id: string })
 }
 
 /** The saved card with this gateway payment method id, whatever its status, or null. */
-export async function findSavedCard(knex: Knex, input: { payment_method_id: string }): Promise<SavedCard | null> {
+export async function findSavedCard(knex: Knex, input: { payment_method_id: string } | { id: string }): Promise<SavedCard | null> {
   const row = await knex(SAVED_CARD_TABLE)
     .select(CARD_COLUMNS)
-    .where({ payment_method_id: input.payment_method_id })
+    .where(input)
     .whereNull("deleted_at")
     .first()
   return row ? toCard(row) : null

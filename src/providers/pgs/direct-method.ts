@@ -21,7 +21,9 @@ export async function prepareDirectMethod(
   switch (method.type) {
     case "saved_card": {
       const customerId = context?.customer?.id
-      const card = customerId && deps.knex ? await findSavedCard(deps.knex, { payment_method_id: method.saved_card_id }) : null
+      // Our id (GET /store/pgs/saved-cards) or the gateway's (Medusa's listPaymentMethods) both name a card.
+      const lookup = method.saved_card_id.startsWith("pgscard_") ? { id: method.saved_card_id } : { payment_method_id: method.saved_card_id }
+      const card = customerId && deps.knex ? await findSavedCard(deps.knex, lookup) : null
       // One message for "unknown", "someone else's" and "deleted": never reveal that another customer's card exists.
       if (!card || card.customer_id !== customerId || card.status !== "ACTIVE")
         throw new MedusaError(MedusaError.Types.NOT_FOUND, "data.payment_method.saved_card_id is not a saved card of the logged-in customer")

@@ -1,0 +1,206 @@
+/**
+ * The storefront widget paying by card against a running store (Medusa + plugin + sandbox), in Chromium:
+ * the embedded fields, 3-D Secure inside the gateway's frame and in the widget's own steps (Direct API),
+ * declines in the shopper's language, saved cards, field validation and switching the language.
+ */
+import type { Locator, Page } from "playwright-core"
+import { waitFor } from "../support/sandbox"
+import { currentSession, PLAIN_VISA, walletPayment } from "../http/support/checkout-direct"
+import { screenshot } from "./support"
+import { cardFrame, chargesFor, orderOf, payByCard, widgetState, widgetSuite } from "./widget-support"
+
+widgetSuite("storefront widget: cards", (s, shop) => {
+  const alertText = (page: Page) => page.locator(".pgs-error").textContent()
+  // Keys reach the gateway's nested frames where Chromium's mouse clicks do not (see sandbox-embedded-3ds.spec.ts);
+  // the widget's own buttons are pressed with the keyboard too (the card frame resizes as it validates, so a
+  // mouse click aimed a moment earlier can miss, and shoppers without a mouse pay this way).
+  const press = (l: Locator) => l.press("Enter")
+
+  it("pays a card in the embedded fields without a challenge and places the order, charging once", async () => {
+    const { cart, page, context } = await shop().checkout()
+    await payByCard(page, s.sandbox.testCard("frictionless_approved"))
+    await widgetState(page, "done")
+    expect(await page.locator(".pgs-status").textContent()).toBe("Payment approved. Thank you for your order!")
+    expect((await orderOf(page))?.id).toMatch(/^order_/)
+    const session = await currentSession(s, cart.id)
+    expect(await chargesFor(s, session.data.reference)).toHaveLength(1)
+    await screenshot(page, "widget-card-frictionless-order")
+    await context.close()
+  })
+
+  it("completes once when the store is busy (409) and when a completion's answer is lost, charging once", async () => {
+    const { cart, page, context } = await shop().checkout()
+    // The first completion meets another one running (Medusa's 409); the second reaches Medusa, which places the
+    // order, but its answer is lost on the way back; the widget must ask again and get that same order.
+    let calls = 0
+    await context.route("**/store/carts/*/complete", async (route) => {
+      calls++
+      if (calls === 1) return route.fulfill({ status: 409, contentType: "application/json", body: JSON.stringify({ type: "conflict", message: "Cart is already being completed by another request" }) })
+      if (calls === 2) {
+        await route.fetch()
+        return route.abort("connectionreset")
+      }
+      return route.continue()
+    })
+    await payByCard(page, s.sandbox.testCard("frictionless_approved"))
+    await widgetState(page, "done")
+    expect(calls).toBe(3)
+    const order = await orderOf(page)
+    const again = await s.completeCart(cart.id)
+    expect(again.data.order.id).toBe(order!.id) // one order
+    const session = await currentSession(s, cart.id)
+    expect(await chargesFor(s, session.data.reference)).toHaveLength(1) // one charge
+    await screenshot(page, "widget-card-busy-and-lost-answer")
+    await context.close()
+  })
+
+  it("runs the 3-D Secure challenge inside the card frame and places the order after Approve", async () => {
+    const { page, context } = await shop().checkout()
+    await payByCard(page, s.sandbox.testCard("redirect_interactive"))
+    const approve = cardFrame(page).frameLocator('iframe[name="pgs-redirect"]').getByRole("button", { name: /Approve/ })
+    await approve.waitFor()
+    await screenshot(page, "widget-card-3ds-frame-challenge")
+    await press(approve)
+    await widgetState(page, "done")
+    expect((await orderOf(page))?.id).toMatch(/^order_/)
+    await screenshot(page, "widget-card-3ds-frame-approved")
+    await context.close()
+  })
+
+  it("shows the decline after the shopper refuses the challenge in the card frame, and places no order", async () => {
+    const { page, context } = await shop().checkout()
+    await payByCard(page, s.sandbox.testCard("redirect_interactive"))
+    await press(cardFrame(page).frameLocator('iframe[name="pgs-redirect"]').getByRole("button", { name: /Decline/ }))
+    await page.getByRole("alert").filter({ hasText: "declined" }).waitFor()
+    expect(await alertText(page)).toBe("Your payment was declined. Please try another payment method.")
+    expect(await orderOf(page)).toBeNull()
+    await screenshot(page, "widget-card-3ds-frame-declined")
+    await context.close()
+  })
+
+  it.each([
+    ["approve", "done"],
+    ["decline", "idle"],
+  ])("runs the Direct API fingerprint and challenge in the widget (%s)", async (decision, endState) => {
+    const cart = await s.createCart()
+    const { page, context } = await shop().open({
+      cartId: cart.id,
+      walletToken: walletPayment(PLAIN_VISA, "PAN_ONLY").token,
+      sessionData: { simulated_flow: "VERSIONING_FINGERPRINT_Y_CHALLENGE" },
+    })
+    await page.getByLabel("Pay with your wallet").check()
+    await page.getByRole("button", { name: "Pay" }).press("Enter")
+    const acs = page.frameLocator("iframe.pgs-acs")
+    const button = acs.getByRole("button", { name: decision === "approve" ? /Approve/ : /Decline/ })
+    await button.waitFor()
+    expect(await page.getByRole("dialog").getAttribute("aria-label")).toBe("Confirm the payment with your bank")
+    await screenshot(page, `widget-card-3ds-challenge-${decision}-acs`)
+    await press(button)
+    await widgetState(page, endState)
+    if (decision === "approve") expect((await orderOf(page))?.id).toMatch(/^order_/)
+    else {
+      expect(await alertText(page)).toBe("Your payment was declined. Please try another payment method.")
+      expect(await orderOf(page)).toBeNull()
+    }
+    const session = await currentSession(s, cart.id)
+    expect(session.data.browser_info.user_agent).toMatch(/Chrome/) // the widget's own browser data reached 3-D Secure
+    const tx = await s.sandbox.control("GET", `/_sandbox/transactions/${session.data.transaction_id}`)
+    expect(tx.body.record.flow.three_ds.method_completed).toBe(true) // the method iframe reached the ACS and reported back
+    await screenshot(page, `widget-card-3ds-challenge-${decision}`)
+    await context.close()
+  })
+
+  it("tells the shopper in their language that funds were insufficient", async () => {
+    const { page, context } = await shop().checkout({ locale: "bs-BA" })
+    await payByCard(page, s.sandbox.testCard("frictionless_insufficient_funds"), "Plati")
+    await page.getByRole("alert").filter({ hasText: "nedovoljno sredstava" }).waitFor()
+    expect(await alertText(page)).toBe("Vaše plaćanje je odbijeno: nedovoljno sredstava. Koristite drugu karticu.")
+    expect(await page.locator("#payment").getAttribute("data-pgs-state")).toBe("idle") // the shopper may try another card
+    await screenshot(page, "widget-card-insufficient-funds-bs")
+    await context.close()
+  })
+
+  it("shows field validation errors and does not pay", async () => {
+    const { cart, page, context } = await shop().checkout()
+    await cardFrame(page).locator("#in-cardNumber").waitFor()
+    await cardFrame(page).locator("#in-cardNumber").fill("4000 0000 0000 1001") // fails the Luhn check
+    await page.getByRole("button", { name: "Pay" }).press("Enter")
+    await page.getByRole("alert").filter({ hasText: "check the card details" }).waitFor()
+    await cardFrame(page).locator("#err-cardNumber").filter({ hasText: "Card number is invalid" }).waitFor()
+    await cardFrame(page).locator("#err-cvv").filter({ hasText: "This field is required" }).waitFor()
+    expect(await page.locator("#payment").getAttribute("data-pgs-state")).toBe("idle")
+    expect(await chargesFor(s, (await currentSession(s, cart.id)).data.reference)).toEqual([])
+    await screenshot(page, "widget-card-validation-errors")
+    await context.close()
+  })
+
+  it("switches its own texts and the card fields to the language the shopper picks", async () => {
+    const { page, context } = await shop().checkout()
+    await cardFrame(page).locator('label[for="in-cardNumber"]').filter({ hasText: "Card number" }).waitFor()
+    await page.locator("#shop-locale").selectOption("sv-SE")
+    await page.getByRole("button", { name: "Betala" }).waitFor()
+    expect(await page.locator(".pgs legend").textContent()).toBe("Betalningssätt")
+    expect(await page.locator(".pgs").getAttribute("lang")).toBe("sv-SE")
+    await cardFrame(page).locator('label[for="in-cardNumber"]').filter({ hasText: "Kortnummer" }).waitFor()
+    await page.locator("#shop-locale").selectOption("ro-RO")
+    await page.getByRole("button", { name: "Plătește" }).waitFor()
+    await cardFrame(page).locator('label[for="in-cardNumber"]').filter({ hasText: "Număr card" }).waitFor()
+    await screenshot(page, "widget-card-locale-ro")
+    await context.close()
+  })
+
+  it("pays through the React component, which follows the shop's language", async () => {
+    const { page, context } = await shop().checkout({ react: true })
+    await cardFrame(page).locator("#in-cardNumber").waitFor()
+    await page.locator("#shop-locale").selectOption("sv-SE")
+    await cardFrame(page).locator('label[for="in-cardNumber"]').filter({ hasText: "Kortnummer" }).waitFor()
+    await payByCard(page, s.sandbox.testCard("frictionless_approved"), "Betala")
+    await widgetState(page, "done")
+    expect(await page.locator(".pgs-status").textContent()).toBe("Betalningen är godkänd. Tack för din beställning!")
+    expect((await orderOf(page))?.id).toMatch(/^order_/)
+    await screenshot(page, "widget-card-react-sv")
+    await context.close()
+  })
+
+  it("saves a logged-in shopper's card, pays with it next time, and deletes it", async () => {
+    const { token } = await s.registerCustomer()
+    const first = await s.createCart({ customerToken: token })
+    const wallet = walletPayment(s.sandbox.testCard("frictionless_approved"))
+    const one = await shop().open({ cartId: first.id, token, walletToken: wallet.token })
+    await one.page.getByLabel("Pay with your wallet").check()
+    await one.page.getByLabel("Save this card for next time").check()
+    await one.page.getByRole("button", { name: "Pay" }).press("Enter")
+    await widgetState(one.page, "done")
+    await screenshot(one.page, "widget-card-saved")
+    await one.context.close()
+
+    // The gateway's tokenization webhook stores the card; then the customer sees it.
+    await waitFor(
+      async () => {
+        const res = await s.api.get("/store/pgs/saved-cards", { headers: { ...s.storeHeaders, authorization: `Bearer ${token}` } })
+        return res.data.saved_cards.length > 0
+      },
+      { what: "the saved card", timeoutMs: 15_000 },
+    )
+    const second = await s.createCart({ customerToken: token })
+    const two = await shop().open({ cartId: second.id, token })
+    const saved = two.page.getByRole("radio", { name: /VISA ending in 1000, expires/ })
+    await saved.waitFor()
+    expect(await saved.isChecked()).toBe(true) // a saved card is offered first
+    await two.page.getByRole("button", { name: "Pay" }).press("Enter")
+    await widgetState(two.page, "done")
+    const session = await currentSession(s, second.id)
+    expect(session.data.payment_method).toMatchObject({ type: "saved_card", last_4: "1000" })
+    expect(await chargesFor(s, session.data.reference)).toHaveLength(1)
+    await screenshot(two.page, "widget-card-paid-with-saved-card")
+    await two.context.close()
+
+    const third = await s.createCart({ customerToken: token })
+    const three = await shop().open({ cartId: third.id, token })
+    await three.page.getByRole("button", { name: /Delete VISA ending in 1000/ }).press("Enter")
+    await three.page.locator(".pgs-status").filter({ hasText: "Card deleted" }).waitFor()
+    expect(await three.page.getByRole("radio", { name: /VISA ending in 1000/ }).count()).toBe(0)
+    await screenshot(three.page, "widget-card-saved-card-deleted")
+    await three.context.close()
+  })
+})

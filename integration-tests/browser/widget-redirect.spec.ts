@@ -1,0 +1,102 @@
+/**
+ * The storefront widget with redirect methods, in Chromium against a running store: the picker lists the methods
+ * enabled in the cart's region, the shopper leaves for the sandbox provider page, comes back to the shop's
+ * /checkout/return page, and the widget's return helper shows progress until the webhook has decided.
+ */
+import type { Page } from "playwright-core"
+import { waitFor } from "../support/sandbox"
+import { screenshot } from "./support"
+import { widgetSuite } from "./widget-support"
+
+widgetSuite("storefront widget: redirect methods", (s, shop) => {
+  /** Picks a method by provider id, pays, and waits for the sandbox provider page. */
+  async function leaveFor(page: Page, providerId: string, payLabel = "Pay") {
+    await page.locator(`input[value="${providerId}"]`).check()
+    await page.getByRole("button", { name: payLabel }).press("Enter")
+    await page.waitForURL(/\/provider\//)
+  }
+
+  const result = (page: Page, state: string) => page.locator(`#result[data-pgs-result="${state}"]`).waitFor({ timeout: 30_000 })
+
+  /** The gateway transaction of the cart's session of `providerId`, as the store recorded it. */
+  async function transactionOf(cartId: string, providerId: string): Promise<string> {
+    const res = await s.api.get(`/store/carts/${cartId}?fields=id,*payment_collection.payment_sessions`, { headers: s.storeHeaders })
+    return res.data.cart.payment_collection.payment_sessions.find((p: any) => p.provider_id === providerId).data.transaction_id
+  }
+
+  it("lists the PGS methods enabled in the cart's region, on a phone-sized screen", async () => {
+    const { page, context } = await shop().checkout({}, { currency_code: "pln" }, { width: 360, height: 740 })
+    await page.getByRole("radio", { name: "Card", exact: true }).waitFor()
+    const values = await page.locator('input[name="pgs-method"]').evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value))
+    expect(values[0]).toBe("card") // cards first
+    expect(values).toEqual(expect.arrayContaining(["pp_pgs-open-banking_pgs", "pp_pgs-upi_pgs", "pp_pgs-provider-instant_pgs", "pp_pgs-hosted_pgs"]))
+    expect(values).not.toContain("pp_system_default")
+    expect(values).not.toContain("pp_pgs-voucher-redirect_pgs") // a voucher needs the store to name it (methodData)
+    expect(await page.getByRole("group", { name: "Payment method" }).count()).toBe(1)
+    await page.locator(".pgs-card iframe").waitFor()
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true) // nothing overflows sideways
+    await screenshot(page, "widget-redirect-method-picker")
+    await context.close()
+  })
+
+  it("pays with online banking: approved at the provider, the return page completes the order", async () => {
+    const { page, context } = await shop().checkout()
+    await leaveFor(page, "pp_pgs-open-banking_pgs")
+    await page.getByRole("button", { name: "Approve" }).click()
+    await page.waitForURL(/\/checkout\/return\?pgs_session=/)
+    await result(page, "approved")
+    expect(await page.locator("#result .pgs-status").textContent()).toBe("Payment approved. Thank you for your order!")
+    const r = await page.evaluate(() => (window as any).shopResult)
+    expect(r.order.id).toMatch(/^order_/)
+    await screenshot(page, "widget-redirect-approved")
+    await context.close()
+  })
+
+  it("shows the payment as pending until the webhook approves it", async () => {
+    const { cart, page, context } = await shop().checkout()
+    await leaveFor(page, "pp_pgs-open-banking_pgs")
+    await page.getByRole("button", { name: "Leave pending" }).click()
+    await page.waitForURL(/\/checkout\/return/)
+    await result(page, "pending")
+    expect(await page.locator("#result .pgs-status").textContent()).toBe("Waiting for confirmation of your payment…")
+    await screenshot(page, "widget-redirect-pending")
+    const transactionId = await transactionOf(cart.id, "pp_pgs-open-banking_pgs")
+    const decided = await s.sandbox.control("POST", `/_sandbox/transactions/${transactionId}/outcome`, { status: "APPROVED" })
+    expect(decided.status).toBe(200)
+    await result(page, "approved")
+    await screenshot(page, "widget-redirect-pending-then-approved")
+    await context.close()
+  })
+
+  it("tells the shopper the provider declined, in their language, with a way back to the checkout", async () => {
+    const { page, context } = await shop().checkout({ locale: "ro-RO" })
+    await leaveFor(page, "pp_pgs-open-banking_pgs", "Plătește")
+    await page.getByRole("button", { name: "Decline" }).click()
+    await result(page, "declined")
+    expect(await page.getByRole("alert").textContent()).toBe("Plata a fost refuzată. Încercați altă metodă de plată.")
+    expect(await page.getByRole("link", { name: "Înapoi la plată" }).getAttribute("href")).toBe("/checkout")
+    await screenshot(page, "widget-redirect-declined-ro")
+    await context.close()
+  })
+
+  it("takes the 6-digit code of the instant PLN method, refusing anything else", async () => {
+    const { cart, page, context } = await shop().checkout({}, { currency_code: "pln" })
+    await page.getByRole("radio", { name: "Instant payment with a code" }).check()
+    const code = page.getByLabel("6-digit code from your banking app")
+    await code.fill("12345")
+    await page.getByRole("button", { name: "Pay" }).press("Enter")
+    await page.getByRole("alert").filter({ hasText: "Enter the 6 digits of the code." }).waitFor()
+    expect(await code.getAttribute("aria-invalid")).toBe("true")
+    await screenshot(page, "widget-redirect-instant-code-invalid")
+    await code.fill("123456")
+    await page.getByRole("button", { name: "Pay" }).press("Enter")
+    await page.waitForURL(/\/provider\//)
+    await page.getByRole("button", { name: "Approve" }).click()
+    await result(page, "approved")
+    const transactionId = await transactionOf(cart.id, "pp_pgs-provider-instant_pgs")
+    const tx = await waitFor(async () => (await s.sandbox.control("GET", `/_sandbox/transactions/${transactionId}`)).body, { what: "the instant payment" })
+    expect(JSON.stringify(tx)).toContain("123456") // the code the shopper typed reached the gateway
+    await screenshot(page, "widget-redirect-instant-approved")
+    await context.close()
+  })
+})

@@ -1,0 +1,228 @@
+/**
+ * The storefront widget in a real browser against a real store: Medusa with the plugin and the sandbox
+ * (pgsStoreSuite), the widget built with its own build script, and a small shop served at the store URL the
+ * plugin sends shoppers back to (PGS_STORE_URL), so returns from the gateway land on our page. The shop uses the
+ * widget exactly as a storefront would: a checkout page calling mountCheckout, a return page calling mountReturn.
+ */
+import { execFileSync } from "node:child_process"
+import { existsSync, mkdtempSync, readFileSync } from "node:fs"
+import os from "node:os"
+import path from "node:path"
+import { build } from "esbuild"
+import { chromium, type Browser, type BrowserContext, type FrameLocator, type Page } from "playwright-core"
+import { pgsStoreSuite, type StoreSuite } from "../http/support/store"
+import { CHROMIUM, describeBrowser } from "./support"
+
+const ROOT = path.join(__dirname, "../..")
+
+/**
+ * One store (Medusa + plugin + sandbox), one Chromium and the shop for a file of widget tests; skipped where
+ * Chromium is missing. `shop()` is ready once the suite's beforeAll ran.
+ */
+export function widgetSuite(name: string, body: (s: StoreSuite, shop: () => WidgetShop) => void) {
+  // Medusa 2.21 reads STORE_CORS "*" as a literal origin (parseCorsOrigins), so no page on another origin could
+  // call the store API. Set here, while the test file loads, before the store boots: the shop's localhost origin.
+  process.env.STORE_CORS = "/^http:\\/\\/localhost(:\\d+)?$/"
+  describeBrowser(name, () => {
+    pgsStoreSuite(name, (s) => {
+      let shop: WidgetShop
+      beforeAll(async () => {
+        shop = await startWidgetShop(s)
+      })
+      afterAll(async () => {
+        await shop?.close()
+      })
+      body(s, () => shop)
+    })
+  })
+}
+
+export type ShopConfig = {
+  cartId: string
+  locale?: string
+  /** A logged-in customer's bearer token. */
+  token?: string
+  /** The React storefront page (PgsCheckout) instead of the plain one (mountCheckout). */
+  react?: boolean
+  /** A wallet token the page's wallet button hands the widget. */
+  walletToken?: string
+  sessionData?: Record<string, unknown>
+  methodData?: Record<string, Record<string, unknown>>
+}
+
+type Viewport = { width: number; height: number }
+
+export type WidgetShop = {
+  browser: Browser
+  storeUrl: string
+  open(config: ShopConfig, viewport?: Viewport): Promise<{ page: Page; context: BrowserContext }>
+  /** A cart of its own, and the shop's checkout page for it. */
+  checkout(config?: Omit<ShopConfig, "cartId">, cartInput?: Parameters<StoreSuite["createCart"]>[0], viewport?: Viewport): Promise<{ cart: any; page: Page; context: BrowserContext }>
+  close(): Promise<void>
+}
+
+/** Builds the widget, starts Chromium. Call in beforeAll after the store booted (PGS_STORE_URL is then final). */
+export async function startWidgetShop(s: StoreSuite): Promise<WidgetShop> {
+  const dist = mkdtempSync(path.join(os.tmpdir(), "pgs-widget-"))
+  execFileSync(process.execPath, [path.join(ROOT, "storefront-widget/build.cjs"), dist])
+  await buildReactShop(dist)
+  const storeUrl = (process.env.PGS_STORE_URL ?? "http://localhost:8000").replace(/\/$/, "")
+  // The same flags as the other browser suites (support.ts's startBrowserEnv launches with its own sandbox), plus:
+  // the shop page is served by request interception, which Chromium's Local Network Access counts as a public
+  // page, so its calls to the store on loopback would be refused; a real storefront and store share a network.
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+      "--disable-features=LocalNetworkAccessChecks,PrivateNetworkAccessRespectPreflightResults",
+    ],
+  })
+
+  const open: WidgetShop["open"] = async (config, viewport = { width: 520, height: 900 }) => {
+    const context = await browser.newContext({ locale: "en-US", viewport })
+    const connection = { baseUrl: s.medusaUrl, publishableKey: s.seed.publishableKey }
+    // The shop lives at the store URL: served here, so no port of this machine is taken.
+    await context.route(`${storeUrl}/**`, (route) => {
+      const url = new URL(route.request().url())
+      const file = /^\/widget\/([\w-]+\.js)$/.exec(url.pathname)?.[1]
+      if (file && existsSync(path.join(dist, file))) return route.fulfill({ body: readFileSync(path.join(dist, file)), contentType: "text/javascript" })
+      if (url.pathname === "/checkout")
+        return route.fulfill({ body: config.react ? reactCheckoutPage(connection, config) : checkoutPage(connection, config), contentType: "text/html" })
+      if (url.pathname === "/checkout/return") return route.fulfill({ body: returnPage(connection, config), contentType: "text/html" })
+      return route.fulfill({ status: 404, body: "not found" })
+    })
+    const page = await context.newPage()
+    page.on("pageerror", (e) => console.error(`[shop page] ${e.message}`))
+    page.on("console", (m) => m.type() === "error" && !m.text().includes("401") && console.error(`[shop console] ${m.text()}`))
+    await page.goto(`${storeUrl}/checkout`)
+    return { page, context }
+  }
+
+  const checkout: WidgetShop["checkout"] = async (config = {}, cartInput = {}, viewport) => {
+    const cart = await s.createCart(cartInput)
+    return { cart, ...(await open({ cartId: cart.id, ...config }, viewport)) }
+  }
+
+  return { browser, storeUrl, open, checkout, close: () => browser.close() }
+}
+
+const json = (v: unknown) => JSON.stringify(v).replace(/</g, "\\u003c")
+
+const LAYOUT = (title: string, body: string) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${title}</title><style>body{font-family:system-ui,sans-serif;margin:0 auto;padding:16px;max-width:560px;color:#222}</style></head>
+<body><main>${body}</main></body></html>`
+
+/** The storefront's payment step: a language picker of its own and the widget. */
+function checkoutPage(connection: Record<string, string>, c: ShopConfig): string {
+  return LAYOUT(
+    "Shop — payment",
+    `<h1>Payment</h1>
+<label>Language <select id="shop-locale">${["en-US", "bs-BA", "ro-RO", "sv-SE"].map((l) => `<option${l === (c.locale ?? "en-US") ? " selected" : ""}>${l}</option>`).join("")}</select></label>
+<div id="payment"></div>
+<script type="module">
+  import { mountCheckout } from "/widget/index.js"
+  const c = ${json(c)}
+  const widget = mountCheckout("#payment", {
+    ...${json(connection)},
+    authToken: () => c.token,
+    cartId: c.cartId,
+    locale: c.locale,
+    sessionData: c.sessionData,
+    methodData: c.methodData,
+    wallet: c.walletToken ? { getToken: async () => c.walletToken } : undefined,
+    onOrder: (order) => { window.shopOrder = order },
+    onError: (e) => console.error("widget error", e && e.status, e && e.message),
+  })
+  document.getElementById("shop-locale").addEventListener("change", (e) => widget.setLocale(e.target.value))
+  window.shopWidget = widget
+</script>`,
+  )
+}
+
+/**
+ * A React storefront's payment step, bundled like a storefront would (react, react-dom and the package's
+ * "./react" export from the built dist): a language picker in React state and <PgsCheckout>.
+ */
+async function buildReactShop(dist: string) {
+  const entry = `
+    import { createElement as h, useState } from "react"
+    import { createRoot } from "react-dom/client"
+    import { PgsCheckout } from "medusa-payment-pgs-storefront/react"
+    const c = window.shopConfig
+    function Payment() {
+      const [locale, setLocale] = useState(c.locale || "en-US")
+      return h("div", null,
+        h("label", null, "Language ", h("select", { id: "shop-locale", value: locale, onChange: (e) => setLocale(e.target.value) },
+          ["en-US", "bs-BA", "ro-RO", "sv-SE"].map((l) => h("option", { key: l }, l)))),
+        h(PgsCheckout, { ...c.connection, id: "payment", cartId: c.cartId, locale, onOrder: (o) => { window.shopOrder = o } }))
+    }
+    createRoot(document.getElementById("app")).render(h(Payment))`
+  await build({
+    stdin: { contents: entry, resolveDir: ROOT, loader: "js" },
+    bundle: true,
+    format: "esm",
+    minify: true,
+    outfile: path.join(dist, "shop-react.js"),
+    alias: { "medusa-payment-pgs-storefront/react": path.join(dist, "react.js") },
+    nodePaths: [path.join(ROOT, "node_modules")], // the built bindings live in a temp folder
+    define: { "process.env.NODE_ENV": '"production"' },
+    logLevel: "silent",
+  })
+}
+
+function reactCheckoutPage(connection: Record<string, string>, c: ShopConfig): string {
+  return LAYOUT(
+    "Shop — payment (React)",
+    `<h1>Payment</h1><div id="app"></div>
+<script>window.shopConfig = ${json({ ...c, connection })}</script>
+<script type="module" src="/widget/shop-react.js"></script>`,
+  )
+}
+
+/** The storefront's /checkout/return page: the widget's return helper. */
+function returnPage(connection: Record<string, string>, c: ShopConfig): string {
+  return LAYOUT(
+    "Shop — payment result",
+    `<h1>Your payment</h1><div id="result"></div>
+<script type="module">
+  import { mountReturn } from "/widget/index.js"
+  const c = ${json(c)}
+  mountReturn("#result", { ...${json(connection)}, authToken: () => c.token, locale: c.locale, checkoutUrl: "/checkout", pollMs: 300,
+    onResult: (r) => { window.shopResult = r } })
+</script>`,
+  )
+}
+
+/** The gateway's card frame inside the widget. */
+export const cardFrame = (page: Page): FrameLocator => page.frameLocator(".pgs-card iframe")
+
+export async function fillCardFields(page: Page, number: string, holder = "Ada Lovelace") {
+  const frame = cardFrame(page)
+  await frame.locator("#in-holderName").fill(holder)
+  await frame.locator("#in-cardNumber").fill(number)
+  await frame.locator("#in-expirationDate").fill(`12/${String(new Date().getFullYear() + 2).slice(2)}`)
+  await frame.locator("#in-cvv").fill("123")
+}
+
+/** Fills the card in the gateway's frame and presses the widget's pay button (with the keyboard: see widget-card.spec.ts). */
+export async function payByCard(page: Page, number: string, payLabel = "Pay") {
+  await fillCardFields(page, number)
+  await page.getByRole("button", { name: payLabel }).press("Enter")
+}
+
+/** Waits for the widget's state machine to reach `state` (data-pgs-state on the mount point). */
+export async function widgetState(page: Page, state: string, timeout = 30_000) {
+  await page.locator(`#payment[data-pgs-state="${state}"]`).waitFor({ timeout })
+}
+
+/** The cart's order, read through the store API like the storefront's confirmation page would. */
+export async function orderOf(page: Page): Promise<{ id: string } | null> {
+  return page.evaluate(() => (window as any).shopOrder ?? null)
+}
+
+/** The gateway transactions of a cart's PGS payment session (sandbox ledger), to prove one charge. */
+export async function chargesFor(s: StoreSuite, reference: string) {
+  const entries = (await s.sandbox.control("GET", "/_sandbox/ledger")).body.entries as { reference: string; replay: boolean; status: string | null }[]
+  return entries.filter((e) => e.reference === reference && !e.replay)
+}

@@ -1,0 +1,26 @@
+// Builds dist/index.js (core, plus one chunk per non-English locale) and dist/react.js (bindings; imports the core and react, bundles neither): ESM, minified.
+// `node build.cjs [outdir]`; CommonJS so jest-run suites and the bench can use it without an ESM loader.
+const { build } = require("esbuild")
+const path = require("node:path")
+const { rmSync } = require("node:fs")
+
+/** The bindings import "../core": in the published package that is the core bundle next to them. */
+const coreIsExternal = {
+  name: "core-external",
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/core$/ }, () => ({ path: "./index.js", external: true }))
+  },
+}
+
+async function buildWidget(outdir = path.join(__dirname, "dist")) {
+  rmSync(outdir, { recursive: true, force: true }) // no stale locale chunks
+  const common = { bundle: true, format: "esm", minify: true, target: "es2020", platform: "browser", logLevel: "silent", legalComments: "none" }
+  // Splitting: each locale pack but English becomes its own chunk, fetched only by shoppers who use it.
+  await build({ ...common, entryPoints: { index: path.join(__dirname, "src/core/index.ts") }, outdir, splitting: true, chunkNames: "locale-[hash]" })
+  await build({ ...common, entryPoints: [path.join(__dirname, "src/react/index.ts")], outfile: path.join(outdir, "react.js"), external: ["react"], plugins: [coreIsExternal] })
+  return { core: path.join(outdir, "index.js"), react: path.join(outdir, "react.js") }
+}
+
+module.exports = { buildWidget }
+
+if (require.main === module) buildWidget(process.argv[2] && path.resolve(process.argv[2])).then((out) => console.log(`built ${path.dirname(out.core)}`))

@@ -1,0 +1,65 @@
+/**
+ * The widget's only way to the server: the Medusa store API (and our store/pgs routes). Either a
+ * @medusajs/js-sdk instance (its `client.fetch` throws an error with `status`, exactly what we need) or plain
+ * fetch with a base URL and a publishable key. Never the gateway API.
+ */
+export type Fetcher = (path: string, init?: { method?: string; body?: unknown; query?: Record<string, string> }) => Promise<any>
+
+/** The part of @medusajs/js-sdk's `Medusa` the widget uses; the real SDK satisfies it, nothing requires it. */
+export type SdkLike = { client: { fetch: Fetcher }; store?: { cart?: { complete?: (id: string) => Promise<any> } } }
+
+export type Connection =
+  | { sdk: SdkLike }
+  | { baseUrl: string; publishableKey: string; authToken?: () => string | null | undefined; credentials?: RequestCredentials }
+
+/** An HTTP answer other than 2xx. A thrown error without `status` is a network failure. */
+export type HttpError = Error & { status?: number; body?: any }
+
+export type Api = { fetch: Fetcher; complete(cartId: string): Promise<any> }
+
+export function connect(c: Connection): Api {
+  if ("sdk" in c) {
+    const sdk = c.sdk
+    const complete = sdk.store?.cart?.complete
+    return { fetch: sdk.client.fetch.bind(sdk.client), complete: (id) => (complete ? complete(id) : sdk.client.fetch(`/store/carts/${id}/complete`, { method: "POST" })) }
+  }
+  const fetcher: Fetcher = async (path, init = {}) => {
+    const url = new URL(c.baseUrl.replace(/\/$/, "") + path)
+    for (const [k, v] of Object.entries(init.query ?? {})) url.searchParams.set(k, v)
+    const headers: Record<string, string> = { "x-publishable-api-key": c.publishableKey }
+    const token = c.authToken?.()
+    if (token) headers.authorization = `Bearer ${token}`
+    if (init.body !== undefined) headers["content-type"] = "application/json"
+    const res = await fetch(url, {
+      method: init.method ?? "GET",
+      headers,
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      credentials: c.credentials ?? "omit",
+    })
+    const body = await res.json().catch(() => null)
+    if (!res.ok) throw Object.assign(new Error(body?.message ?? res.statusText), { status: res.status, body })
+    return body
+  }
+  return { fetch: fetcher, complete: (id) => fetcher(`/store/carts/${id}/complete`, { method: "POST" }) }
+}
+
+export const statusOf = (e: unknown) => (e as HttpError)?.status
+
+export const wait = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
+
+/**
+ * Repeats a call that is safe to repeat (idempotent on the server) after a network failure or a 5xx, with capped
+ * backoff; any other error is thrown at once.
+ */
+export async function retrying<T>(call: () => Promise<T>, onRetry?: () => void, attempts = 6): Promise<T> {
+  for (let i = 0; ; i++) {
+    try {
+      return await call()
+    } catch (e) {
+      const s = statusOf(e)
+      if (i + 1 >= attempts || (s !== undefined && s < 500)) throw e
+      onRetry?.()
+      await wait(Math.min(400 * 2 ** i, 4000))
+    }
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * The page the gateway sends the shopper back to ({store}/checkout/return?pgs_session=…&pgs_outcome=…): completes
+ * the cart again (idempotent) and shows progress until the webhook has decided the payment. `pgs_outcome` is only
+ * a hint; the server's answer decides.
+ */
+import { connect, retrying, statusOf, wait, type Api, type Connection } from "./api"
+import { completeCart } from "./cart"
+import { h, injectStyles, resolveTarget } from "./dom"
+import { declineKey, english, resolveLocale, translator, type TextKey } from "./i18n"
+
+const KEY = "pgs:return"
+
+/** Kept for the return page before the browser leaves for a redirect or form step. */
+export const rememberReturn = (p: { cartId: string; sessionId: string }) => sessionStorage.setItem(KEY, JSON.stringify(p))
+
+export type ReturnResult = { status: "approved" | "pending" | "declined" | "canceled" | "error"; order?: any; key?: TextKey }
+
+export type ReturnOptions = Connection & {
+  /** Default: the cart remembered before leaving. */
+  cartId?: string
+  locale?: string
+  /** A link shown after a decline or cancel. */
+  checkoutUrl?: string
+  /** How long to follow a pending payment (default 10 minutes), polling every `pollMs` (default 2 s). */
+  timeoutMs?: number
+  pollMs?: number
+  styles?: boolean
+  onResult?(result: ReturnResult): void
+}
+
+const SETTLED: Record<string, ReturnResult["status"]> = { authorized: "approved", captured: "approved", error: "declined", canceled: "canceled" }
+
+export function mountReturn(target: Element | string, o: ReturnOptions): { result: Promise<ReturnResult>; setLocale(l: string): Promise<void> } {
+  const api = connect(o)
+  if (o.styles !== false) injectStyles()
+  const root = resolveTarget(target)
+  const q = new URLSearchParams(location.search)
+  const kept = JSON.parse(sessionStorage.getItem(KEY) ?? "{}")
+  const cartId: string | undefined = o.cartId ?? kept.cartId
+  const sessionId: string | undefined = q.get("pgs_session") ?? kept.sessionId
+  let t = english
+  let key: TextKey = "confirming"
+  const text = h("p", { className: "pgs-status", role: "status" })
+  const back = h("a", { href: o.checkoutUrl ?? "", hidden: true })
+  const box = h("div", { className: "pgs" }, text, back)
+  root.replaceChildren(box)
+  const show = (k: TextKey, state: string, alert = false) => {
+    key = k
+    root.setAttribute("data-pgs-result", state)
+    text.setAttribute("role", alert ? "alert" : "status")
+    paint()
+  }
+  const paint = () => {
+    text.textContent = t(key)
+    back.textContent = t("back")
+  }
+  const setLocale = async (l: string) => {
+    t = await translator(resolveLocale(l))
+    paint()
+  }
+
+  const result = (async (): Promise<ReturnResult> => {
+    await setLocale(o.locale ?? navigator.language)
+    if (!cartId) return { status: "error" }
+    let order: any
+    try {
+      const r = await completeCart(api, cartId, (why) => show(why, "confirming"))
+      if (r.type === "order") order = r.order
+    } catch (e) {
+      // A refused cart (400: the webhook already failed the session) is answered by the session's status below.
+      const st = statusOf(e)
+      if (st === undefined || st >= 500 || !sessionId) throw e
+    }
+    if (!sessionId) return { status: order ? "approved" : "declined", order }
+    const s = await follow(api, sessionId, () => show("pending", "pending"), o)
+    const status = SETTLED[s.status] ?? "pending"
+    if (status === "approved" && !order) {
+      const again = await completeCart(api, cartId, () => {})
+      if (again.type === "order") order = again.order
+    }
+    if (status !== "declined") return { status, order }
+    // pgs_outcome is only a hint: it names a cancel the gateway reports without a code.
+    const key = declineKey(s.error?.code ?? s.gateway_status, q.get("pgs_outcome") === "cancel" && !s.error?.code ? "canceled" : s.status)
+    return { status: key === "canceled" ? "canceled" : "declined", key }
+  })()
+    .catch((): ReturnResult => ({ status: "error" }))
+    .then((r) => {
+      const texts = { approved: "paid", pending: "pending", declined: "declined", canceled: "canceled", error: "error" } as const
+      const failed = r.status !== "approved" && r.status !== "pending"
+      show(r.key ?? texts[r.status], r.status, failed)
+      back.hidden = !failed || !o.checkoutUrl
+      if (r.status !== "pending") sessionStorage.removeItem(KEY)
+      o.onResult?.(r)
+      return r
+    })
+
+  return { result, setLocale }
+}
+
+type SessionStatus = { status: string; gateway_status: string | null; error: { code: string | null } | null }
+
+/** The payment session's status until the webhook decided it (or the deadline passed: then it is still pending). */
+async function follow(api: Api, sessionId: string, onPending: () => void, o: ReturnOptions): Promise<SessionStatus> {
+  const end = Date.now() + (o.timeoutMs ?? 600_000)
+  for (;;) {
+    const s: SessionStatus = (await retrying(() => api.fetch(`/store/pgs/payment-sessions/${sessionId}/status`))).payment_session
+    if (SETTLED[s.status] || Date.now() > end) return s
+    onPending()
+    await wait(o.pollMs ?? 2000)
+  }
+}

@@ -1,0 +1,24 @@
+/** The logged-in customer's saved cards (our store route; a guest gets 401 and sees none). */
+import { statusOf, type Api } from "./api"
+import type { Translate } from "./i18n"
+
+export type SavedCard = { id: string; brand: string | null; masked: string | null; last_4: string | null; exp_month: number | null; exp_year: number | null }
+
+/** The cards, or null when nobody is logged in. */
+export async function listSavedCards(api: Api): Promise<SavedCard[] | null> {
+  try {
+    return (await api.fetch("/store/pgs/saved-cards")).saved_cards
+  } catch (e) {
+    if (statusOf(e) === 401) return null
+    throw e
+  }
+}
+
+export const deleteSavedCard = (api: Api, id: string) => api.fetch(`/store/pgs/saved-cards/${id}`, { method: "DELETE" })
+
+export const savedCardText = (t: Translate, c: SavedCard) =>
+  t("savedCard", {
+    brand: c.brand ?? "",
+    last4: c.last_4 ?? c.masked?.slice(-4) ?? "",
+    exp: c.exp_month && c.exp_year ? `${String(c.exp_month).padStart(2, "0")}/${String(c.exp_year).slice(-2)}` : "",
+  })
