@@ -1,9 +1,12 @@
 import type { MiddlewareRoute } from "@medusajs/framework/http"
 import { createPayoutBody, listPayoutsQuery } from "./payouts/validators"
+import { createTerminalBody, updateTerminalBody } from "./settings/validators"
 import { validated } from "./validate"
 
 /** Admin routes of the plugin. Medusa itself requires an authenticated admin user on every /admin/* route. */
 export const adminPgsMiddlewares: MiddlewareRoute[] = [
   { methods: ["POST"], matcher: "/admin/pgs/payouts", middlewares: [validated("body", createPayoutBody)] },
   { methods: ["GET"], matcher: "/admin/pgs/payouts", middlewares: [validated("query", listPayoutsQuery)] },
+  { methods: ["POST"], matcher: "/admin/pgs/settings/terminals", middlewares: [validated("body", createTerminalBody)] },
+  { methods: ["POST"], matcher: "/admin/pgs/settings/terminals/:id", middlewares: [validated("body", updateTerminalBody)] },
 ]

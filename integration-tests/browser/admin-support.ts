@@ -1,0 +1,112 @@
+/**
+ * The Medusa dashboard with our extension, in Chromium, against the store the HTTP suites boot. The test runner
+ * always disables the admin (it forces `admin.disable`), so the suite builds the dashboard with Medusa's own
+ * bundler (@medusajs/admin-bundler, as `medusa build` does; ≈50 s on 2 cores, cached by the extension's content)
+ * and serves it at /app from a small server that forwards every other path to the store: one origin, as when
+ * Medusa serves its admin, so the dashboard's session cookie works unchanged.
+ */
+import { execFileSync } from "node:child_process"
+import { createHash } from "node:crypto"
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs"
+import http from "node:http"
+import type { AddressInfo } from "node:net"
+import path from "node:path"
+import { Modules } from "@medusajs/framework/utils"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { chromium, type Browser, type Page } from "playwright-core"
+import { CHROMIUM } from "./support"
+
+const ROOT = path.join(__dirname, "../..")
+const ADMIN_SRC = path.join(ROOT, "src/admin")
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(path.join(dir, e.name)) : [path.join(dir, e.name)]))
+}
+
+/** The built dashboard for the current src/admin: reused while the extension and the bundler are unchanged. */
+export function buildAdmin(): string {
+  // What Medusa's admin loader passes for a project whose extension lives in src/admin (no packaged plugins).
+  const options = { path: "/app", sources: [ADMIN_SRC], plugins: [], backendUrl: "/" }
+  const hash = createHash("sha256").update(JSON.stringify(options))
+  hash.update(readFileSync(path.join(ROOT, "node_modules/@medusajs/admin-bundler/package.json")))
+  for (const file of filesUnder(ADMIN_SRC).sort()) hash.update(file).update(readFileSync(file))
+  const outDir = path.join(ROOT, ".medusa/pgs-admin-test", hash.digest("hex").slice(0, 16))
+  if (existsSync(path.join(outDir, "index.html"))) return outDir
+  // A child process: the bundler (vite) is ESM and the runner's jest environment is not the place for a build.
+  const script = `import { build } from "@medusajs/admin-bundler"
+await build({ ...${JSON.stringify(options)}, outDir: ${JSON.stringify(outDir)} })`
+  execFileSync(process.execPath, ["--input-type=module", "-e", script], { cwd: ROOT, stdio: "inherit", env: { ...process.env, NODE_ENV: "production" } })
+  // Only the current build is kept (each is ≈11 MB).
+  for (const old of readdirSync(path.dirname(outDir))) if (old !== path.basename(outDir)) rmSync(path.join(path.dirname(outDir), old), { recursive: true, force: true })
+  return outDir
+}
+
+const TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript",
+  ".mjs": "text/javascript",
+  ".css": "text/css",
+  ".json": "application/json",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".ico": "image/x-icon",
+  ".woff": "font/woff",
+  ".woff2": "font/woff2",
+}
+
+/** Serves the dashboard at /app (index.html for its client-side routes) and forwards everything else to Medusa. */
+export async function serveAdmin(outDir: string, medusaUrl: string) {
+  const target = new URL(medusaUrl)
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? "/", "http://admin.local")
+    if (url.pathname === "/app" || url.pathname.startsWith("/app/")) {
+      const file = path.join(outDir, decodeURIComponent(url.pathname.slice("/app".length)))
+      const isFile = file.startsWith(outDir) && existsSync(file) && statSync(file).isFile()
+      const chosen = isFile ? file : path.join(outDir, "index.html")
+      res.writeHead(200, { "content-type": TYPES[path.extname(chosen)] ?? "application/octet-stream" })
+      res.end(readFileSync(chosen))
+      return
+    }
+    const headers = { ...req.headers, host: target.host }
+    const upstream = http.request({ hostname: target.hostname, port: target.port, path: req.url, method: req.method, headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers)
+      answer.pipe(res)
+    })
+    upstream.on("error", (error) => res.writeHead(502).end(String(error)))
+    req.pipe(upstream)
+  })
+  await new Promise<void>((r) => server.listen(0, "localhost", () => r()))
+  const { port } = server.address() as AddressInfo
+  return { url: `http://localhost:${port}`, close: () => new Promise<void>((r) => server.close(() => r())) }
+}
+
+/** An admin user who signs in with email and password, made the way `medusa user -e -p` makes one. */
+export async function createAdminUser(container: MedusaContainer) {
+  const email = `admin-${Date.now().toString(36)}@example.com`
+  const password = "correct horse battery staple"
+  const [user] = await container.resolve(Modules.USER).createUsers([{ email, first_name: "Ada", last_name: "Admin" }])
+  const auth = container.resolve(Modules.AUTH)
+  const { authIdentity, error } = await auth.register("emailpass", { body: { email, password } } as any)
+  if (error || !authIdentity) throw new Error(`admin user: ${error}`)
+  await auth.updateAuthIdentities({ id: authIdentity.id, app_metadata: { user_id: user!.id } })
+  return { email, password }
+}
+
+export async function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  })
+}
+
+/** Signs in on the dashboard's login page and waits until the dashboard has loaded. */
+export async function signIn(browser: Browser, adminUrl: string, user: { email: string; password: string }): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 1000 }, locale: "en-US" })
+  const page = await context.newPage()
+  await page.goto(`${adminUrl}/app/login`)
+  await page.locator('input[name="email"]').fill(user.email)
+  await page.locator('input[name="password"]').fill(user.password)
+  await page.locator('button[type="submit"]').click()
+  await page.waitForURL((u) => !u.pathname.startsWith("/app/login"), { timeout: 30_000 })
+  return page
+}

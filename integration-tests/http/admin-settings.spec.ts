@@ -1,0 +1,163 @@
+/**
+ * The dashboard's Payment Gateway settings through the admin API: an admin session is required, every invalid
+ * field is named, secrets never leave the server in full, the connection test fetches a real token, and a terminal
+ * change is used by the very next payment session (the providers read the settings at every session, no restart).
+ */
+import { admin } from "./support/admin-pgs"
+import { PGS_PROVIDER_ID, pgsStoreSuite } from "./support/store"
+
+const fieldsOf = (data: any) => Object.fromEntries((data.errors ?? []).map((e: any) => [e.field, e.message]))
+
+pgsStoreSuite("admin: payment gateway settings", (s) => {
+  it("refuses every /admin/pgs route without an admin session", async () => {
+    const anonymous = { "content-type": "application/json" }
+    const calls: Array<[("get" | "post" | "delete"), string]> = [
+      ["get", "/admin/pgs/settings/terminals"],
+      ["post", "/admin/pgs/settings/terminals"],
+      ["post", "/admin/pgs/settings/terminals/pgsterm_x"],
+      ["delete", "/admin/pgs/settings/terminals/pgsterm_x"],
+      ["get", "/admin/pgs/settings/connection"],
+      ["post", "/admin/pgs/settings/test-connection"],
+      ["get", "/admin/pgs/orders/order_x/gateway"],
+      ["post", "/admin/pgs/orders/order_x/sync"],
+      ["get", "/admin/pgs/customers/cus_x/saved-cards"],
+      ["delete", "/admin/pgs/customers/cus_x/saved-cards/pgscard_x"],
+    ]
+    for (const [method, path] of calls) expect([method, path, (await admin(s, method, path, {}, anonymous)).status]).toEqual([method, path, 401])
+    // A customer's token is not an admin session either.
+    const shopper = await s.registerCustomer()
+    const asCustomer = await admin(s, "get", "/admin/pgs/settings/terminals", undefined, { authorization: `Bearer ${shopper.token}` })
+    expect(asCustomer.status).toBe(401)
+  })
+
+  it("shows the connection with the client secret and client key masked, and the catalogue of terminal values", async () => {
+    const res = await admin(s, "get", "/admin/pgs/settings/connection")
+    expect(res.status).toBe(200)
+    const { client_secret, client_key } = s.sandbox.config
+    expect(res.data.connection).toMatchObject({
+      configured: true,
+      settings: {
+        realm: s.sandbox.config.realm,
+        client_id: s.sandbox.config.client_id,
+        client_secret: `••••••${client_secret.slice(-4)}`,
+        client_key: `••••••${client_key.slice(-4)}`,
+        merchant_public_key: "configured",
+        webhook_public_key: "configured",
+        default_terminal_id: "SBX-ALL-001",
+      },
+    })
+    const text = JSON.stringify(res.data)
+    expect(text).not.toContain(client_secret)
+    expect(text).not.toContain(client_key)
+    expect(text).not.toContain("BEGIN PUBLIC KEY")
+    expect(res.data.catalog.css_variables).toHaveLength(15)
+    expect(res.data.catalog.locales).toEqual(["en-US", "bs-BA", "ro-RO", "sv-SE"])
+    expect(res.data.catalog.methods).toEqual(expect.arrayContaining(["pgs", "pgs-upi", "pgs-hosted"]))
+  })
+
+  it("tests the connection by fetching a new token, reporting realm and latency", async () => {
+    const before = (await s.sandbox.control("GET", "/_sandbox/stats")).body
+    const res = await admin(s, "post", "/admin/pgs/settings/test-connection")
+    expect(res.status).toBe(200)
+    expect(res.data.connection_test).toEqual({ ok: true, realm: s.sandbox.config.realm, latency_ms: expect.any(Number) })
+    const after = (await s.sandbox.control("GET", "/_sandbox/stats")).body
+    expect(after.tokenRequests).toBeGreaterThan(before.tokenRequests)
+  })
+
+  it("reports a failed connection test with the reason and no credential", async () => {
+    await s.sandbox.control("POST", "/_sandbox/faults", { target: "POST /auth/realms/:realm/protocol/openid-connect/token", kind: "status", status: 401, count: 1 })
+    const res = await admin(s, "post", "/admin/pgs/settings/test-connection")
+    expect(res.status).toBe(200)
+    expect(res.data.connection_test).toMatchObject({ ok: false, realm: s.sandbox.config.realm, error: expect.stringMatching(/client credentials/) })
+    expect(JSON.stringify(res.data)).not.toContain(s.sandbox.config.client_secret)
+  })
+
+  it("names every invalid field of a terminal setting", async () => {
+    const res = await admin(s, "post", "/admin/pgs/settings/terminals", {
+      terminal_id: "T1",
+      currency_codes: ["euro"],
+      transaction_type: "SALE",
+      integration_type: "IFRAME",
+      locale: "de-DE",
+      css_variables: { "--lib-accent-color": "red; background: url(x)", "--my-color": "blue" },
+      enabled_methods: ["pgs-teleport"],
+      hosted_page_options: { number_of_instalments: 9 },
+    })
+    expect(res.status).toBe(400)
+    expect(res.data.type).toBe("invalid_data")
+    expect(fieldsOf(res.data)).toEqual({
+      terminal_id: "size must be at least 5",
+      "currency_codes.0": "must be a three-letter ISO 4217 code",
+      transaction_type: "must be one of AUTHORIZE, PURCHASE",
+      integration_type: "must be one of EMBEDDED_FIELDS, HOSTED_PAYMENT_PAGE, DIRECT_API",
+      locale: "must be one of en-US, bs-BA, ro-RO, sv-SE",
+      "css_variables.--lib-accent-color": "must not contain ; { } < > quotes or backslashes",
+      "css_variables.--my-color": expect.stringMatching(/^is not an Embedded Fields CSS variable/),
+      "enabled_methods.0": expect.stringMatching(/^must be one of pgs, /),
+      "hosted_page_options.number_of_instalments": "must be less than or equal to 6",
+    })
+    expect((await admin(s, "post", "/admin/pgs/settings/terminals", { terminal_id: "T".repeat(21) })).data.errors).toEqual([
+      { field: "terminal_id", message: "size must be at most 20" },
+    ])
+  })
+
+  it("enforces the notification URL override as the spec says: https, a host, at most 256 characters, Direct API only", async () => {
+    const direct = { terminal_id: "SBX-CARDS-01", integration_type: "DIRECT_API" }
+    for (const bad of ["http://shop.example/3ds", "https://", "not a url", `https://shop.example/${"a".repeat(240)}`]) {
+      const res = await admin(s, "post", "/admin/pgs/settings/terminals", { ...direct, notification_url: bad })
+      expect([bad.slice(0, 30), res.status, Object.keys(fieldsOf(res.data))]).toEqual([bad.slice(0, 30), 400, ["notification_url"]])
+    }
+    const embedded = await admin(s, "post", "/admin/pgs/settings/terminals", { terminal_id: "SBX-CARDS-01", notification_url: "https://shop.example/3ds" })
+    expect(embedded.status).toBe(400)
+    expect(fieldsOf(embedded.data).notification_url).toMatch(/only for the Direct API/)
+
+    const ok = await admin(s, "post", "/admin/pgs/settings/terminals", { ...direct, notification_url: `https://shop.example/${"a".repeat(256 - 21)}` })
+    expect(ok.status).toBe(201)
+    expect(ok.data.terminal.notification_url).toHaveLength(256)
+    // Switching the terminal away from Direct API while it keeps the override is refused too.
+    const switched = await admin(s, "post", `/admin/pgs/settings/terminals/${ok.data.terminal.id}`, { integration_type: "EMBEDDED_FIELDS" })
+    expect(switched.status).toBe(400)
+    expect(Object.keys(fieldsOf(switched.data))).toEqual(["notification_url"])
+    const cleared = await admin(s, "post", `/admin/pgs/settings/terminals/${ok.data.terminal.id}`, { integration_type: "EMBEDDED_FIELDS", notification_url: null })
+    expect(cleared.status).toBe(200)
+    expect(cleared.data.terminal).toMatchObject({ integration_type: "EMBEDDED_FIELDS", notification_url: null })
+  })
+
+  it("creates, lists, changes and deletes terminals, keeping one default", async () => {
+    const a = await admin(s, "post", "/admin/pgs/settings/terminals", { terminal_id: "SBX-CARDS-01", label: "Cards", currency_codes: ["EUR"], is_default: true })
+    expect(a.status).toBe(201)
+    expect(a.data.terminal).toMatchObject({ terminal_id: "SBX-CARDS-01", label: "Cards", currency_codes: ["eur"], region_ids: [], transaction_type: "AUTHORIZE", integration_type: "EMBEDDED_FIELDS", is_default: true })
+    const b = await admin(s, "post", "/admin/pgs/settings/terminals", { terminal_id: "SBX-ALL-001", is_default: true })
+    const list = await admin(s, "get", "/admin/pgs/settings/terminals")
+    expect(list.data.terminals.map((t: any) => [t.terminal_id, t.is_default])).toEqual([["SBX-CARDS-01", false], ["SBX-ALL-001", true]])
+    expect((await admin(s, "post", "/admin/pgs/settings/terminals/pgsterm_unknown", { label: "x" })).status).toBe(404)
+    const del = await admin(s, "delete", `/admin/pgs/settings/terminals/${b.data.terminal.id}`)
+    expect(del.data).toEqual({ id: b.data.terminal.id, object: "pgs_terminal_setting", deleted: true })
+    expect((await admin(s, "get", "/admin/pgs/settings/terminals")).data.terminals.map((t: any) => t.terminal_id)).toEqual(["SBX-CARDS-01"])
+  })
+
+  it("uses a terminal change in the very next payment session, without a restart", async () => {
+    const before = await s.initiatePaymentSession((await s.createCart()).id, PGS_PROVIDER_ID)
+    expect(before.data).toMatchObject({ terminal_id: "SBX-ALL-001", transaction_type: "AUTHORIZE" })
+
+    const created = await admin(s, "post", "/admin/pgs/settings/terminals", {
+      terminal_id: "SBX-CARDS-01",
+      currency_codes: ["eur"],
+      transaction_type: "PURCHASE",
+      locale: "sv-SE",
+      instalments: true,
+      css_variables: { "--lib-accent-color": "#0a7d32" },
+    })
+    expect(created.status).toBe(201)
+    const after = await s.initiatePaymentSession((await s.createCart()).id, PGS_PROVIDER_ID)
+    expect(after.data).toMatchObject({ terminal_id: "SBX-CARDS-01", transaction_type: "PURCHASE", locale: "sv-SE", instalments: true, css_variables: { "--lib-accent-color": "#0a7d32" } })
+
+    await admin(s, "post", `/admin/pgs/settings/terminals/${created.data.terminal.id}`, { transaction_type: "AUTHORIZE", locale: "ro-RO" })
+    const changed = await s.initiatePaymentSession((await s.createCart()).id, PGS_PROVIDER_ID)
+    expect(changed.data).toMatchObject({ terminal_id: "SBX-CARDS-01", transaction_type: "AUTHORIZE", locale: "ro-RO" })
+
+    await admin(s, "delete", `/admin/pgs/settings/terminals/${created.data.terminal.id}`)
+    const removed = await s.initiatePaymentSession((await s.createCart()).id, PGS_PROVIDER_ID)
+    expect(removed.data.terminal_id).toBe("SBX-ALL-001")
+  })
+})

@@ -1,0 +1,25 @@
+/** Display helpers shared by the pages. */
+export const dateTime = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : "—")
+
+/** StatusBadge colour for a gateway or payout status. */
+export function statusColor(status: string | null | undefined): "green" | "orange" | "red" | "grey" | "blue" {
+  switch (status) {
+    case "APPROVED":
+      return "green"
+    case "PENDING":
+    case "CREATING":
+    case "CREATED":
+      return "orange"
+    case "DECLINED":
+    case "FAILED":
+    case "INVALID":
+    case "SESSION_EXPIRED":
+      return "red"
+    case "CANCELED":
+      return "grey"
+    default:
+      return "blue"
+  }
+}
+
+export const money = (amount: number | string, currency: string) => `${amount} ${currency.toUpperCase()}`

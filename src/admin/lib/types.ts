@@ -1,0 +1,103 @@
+/** What the /admin/pgs/* routes answer (the server's views, as the browser receives them). */
+export type Catalog = {
+  css_variables: string[]
+  locales: string[]
+  methods: string[]
+  transaction_types: string[]
+  integration_types: string[]
+}
+
+export type Connection = { configured: true; settings: Record<string, string | null> } | { configured: false; problem: string }
+
+export type ConnectionTest = { ok: boolean; realm: string | null; latency_ms: number; error?: string }
+
+export type HostedPageOptions = { skip_three_ds?: boolean; cvv_less?: boolean; number_of_instalments?: number }
+
+export type Terminal = {
+  id: string
+  terminal_id: string
+  label: string | null
+  currency_codes: string[]
+  region_ids: string[]
+  transaction_type: string
+  integration_type: string
+  notification_url: string | null
+  instalments: boolean
+  locale: string | null
+  css_variables: Record<string, string> | null
+  enabled_methods: string[] | null
+  hosted_page_options: HostedPageOptions | null
+  is_default: boolean
+}
+
+export type TimelineEvent = {
+  id: string
+  event: string
+  transaction_id: string | null
+  status: string | null
+  processing_code: string | null
+  amount: number | null
+  received_at: string
+  processed_at: string | null
+  outcome: string | null
+  error: string | null
+  attempts: number | null
+}
+
+export type GatewayTransaction = {
+  id: string
+  status: string
+  approved: boolean
+  pending: boolean
+  transaction_type: string
+  terminal_id: string
+  amount: number
+  currency: string
+  processing_code: string | null
+  response_message: string | null
+  outcome: { name: string; message: string }
+  three_ds: string | null
+  brand: string | null
+  masked: string | null
+  approval_code: string | null
+  retry: { count: number | null; status: string | null; provider: string | null } | null
+}
+
+export type OrderPayment = {
+  payment_session_id: string
+  payment_id: string | null
+  provider_id: string
+  session_status: string
+  transaction_id: string | null
+  recorded: Record<string, unknown>
+  gateway: GatewayTransaction | null
+  gateway_error: string | null
+  in_sync: boolean | null
+  events: TimelineEvent[]
+}
+
+export type OrderGateway = { order_id: string; payments: OrderPayment[]; read_at: string; synced?: boolean }
+
+export type SavedCard = { id: string; brand: string | null; masked: string | null; last_4: string | null; exp_month: number | null; exp_year: number | null }
+
+export type Payout = {
+  id: string
+  reference: string
+  status: string
+  method: "bank_account" | "card"
+  transaction_type: string
+  terminal_id: string
+  amount: number | string
+  currency_code: string
+  description: string
+  masked: string | null
+  beneficiary_name: string | null
+  card_brand: string | null
+  transaction_id: string | null
+  processing_code: string | null
+  response_message: string | null
+  errors: unknown[] | null
+  note: string | null
+  created_at: string
+  updated_at: string
+}

@@ -1,0 +1,91 @@
+/** Payouts: the list (newest first) with status and reference filters, and the create form. */
+import { defineRouteConfig } from "@medusajs/admin-sdk"
+import { Button, Container, Heading, Input, Label, StatusBadge, Table, Text } from "@medusajs/ui"
+import { useState } from "react"
+import { Link } from "react-router-dom"
+import { Choice } from "../../components/choice"
+import { api } from "../../lib/api"
+import { dateTime, money, statusColor } from "../../lib/format"
+import { useLoad } from "../../lib/use-load"
+import type { Payout } from "../../lib/types"
+import { PayoutForm } from "./payout-form"
+
+const STATUSES = ["CREATING", "PENDING", "FAILED", "APPROVED", "DECLINED", "CANCELED", "INVALID", "SESSION_EXPIRED"]
+const PAGE = 20
+
+const PayoutsPage = () => {
+  const [status, setStatus] = useState<string | null>(null)
+  const [reference, setReference] = useState("")
+  const [offset, setOffset] = useState(0)
+  const [creating, setCreating] = useState(false)
+  const query = new URLSearchParams({ limit: String(PAGE), offset: String(offset), ...(status ? { status } : {}), ...(reference.trim() ? { reference: reference.trim() } : {}) })
+  const list = useLoad(() => api<{ payouts: Payout[]; count: number }>(`/admin/pgs/payouts?${query}`), [query.toString()])
+
+  return (
+    <div className="flex flex-col gap-y-3">
+      <Container className="divide-y p-0" aria-label="Payouts">
+        <div className="flex items-center justify-between px-6 py-4">
+          <Heading level="h1">Payouts</Heading>
+          <Button variant="secondary" onClick={() => setCreating(true)} disabled={creating}>
+            Create payout
+          </Button>
+        </div>
+        {creating ? (
+          <PayoutForm
+            onCancel={() => setCreating(false)}
+            onCreated={async () => {
+              setCreating(false)
+              await list.reload()
+            }}
+          />
+        ) : null}
+        <div className="flex flex-wrap items-end gap-4 px-6 py-4">
+          <div className="flex flex-col gap-y-1">
+            <Label htmlFor="pgs-payouts-status" size="small">Status</Label>
+            <Choice id="pgs-payouts-status" label="Status" value={status} options={STATUSES} none="All statuses" onChange={(s) => { setStatus(s); setOffset(0) }} />
+          </div>
+          <div className="flex flex-col gap-y-1">
+            <Label htmlFor="pgs-payouts-reference" size="small">Reference</Label>
+            <Input id="pgs-payouts-reference" type="search" value={reference} onChange={(e) => { setReference(e.target.value); setOffset(0) }} />
+          </div>
+        </div>
+        {list.error ? <Text className="px-6 py-4 text-ui-fg-error">{list.error.message}</Text> : null}
+        <Table>
+          <Table.Header>
+            <Table.Row>
+              <Table.HeaderCell>Reference</Table.HeaderCell>
+              <Table.HeaderCell>Status</Table.HeaderCell>
+              <Table.HeaderCell>To</Table.HeaderCell>
+              <Table.HeaderCell>Amount</Table.HeaderCell>
+              <Table.HeaderCell>Created</Table.HeaderCell>
+            </Table.Row>
+          </Table.Header>
+          <Table.Body>
+            {(list.data?.payouts ?? []).map((p) => (
+              <Table.Row key={p.id} data-testid="pgs-payout-row">
+                <Table.Cell>
+                  <Link to={`/pgs-payouts/${p.id}`} className="text-ui-fg-interactive">{p.reference}</Link>
+                </Table.Cell>
+                <Table.Cell><StatusBadge color={statusColor(p.status)}>{p.status}</StatusBadge></Table.Cell>
+                <Table.Cell>{p.method === "card" ? `${p.card_brand ?? "Card"} ${p.masked ?? ""}` : `${p.beneficiary_name ?? ""} ${p.masked ?? ""}`}</Table.Cell>
+                <Table.Cell>{money(p.amount, p.currency_code)}</Table.Cell>
+                <Table.Cell>{dateTime(p.created_at)}</Table.Cell>
+              </Table.Row>
+            ))}
+          </Table.Body>
+        </Table>
+        <div className="flex items-center justify-between px-6 py-3">
+          <Text size="small" className="text-ui-fg-subtle">{list.data ? `${list.data.count} payouts` : "Loading…"}</Text>
+          <div className="flex gap-x-2">
+            <Button size="small" variant="secondary" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>Previous</Button>
+            <Button size="small" variant="secondary" disabled={!list.data || offset + PAGE >= list.data.count} onClick={() => setOffset(offset + PAGE)}>Next</Button>
+          </div>
+        </div>
+      </Container>
+    </div>
+  )
+}
+
+export const config = defineRouteConfig({ label: "Payouts" })
+
+export default PayoutsPage

@@ -1,0 +1,24 @@
+/** Settings → Payment Gateway: the PGS connection and the terminal settings. */
+import { defineRouteConfig } from "@medusajs/admin-sdk"
+import { Text } from "@medusajs/ui"
+import { api } from "../../../lib/api"
+import { useLoad } from "../../../lib/use-load"
+import type { Catalog, Connection } from "../../../lib/types"
+import { ConnectionSection } from "./connection-section"
+import { TerminalsSection } from "./terminals-section"
+
+const PaymentGatewaySettings = () => {
+  const { data, error } = useLoad(() => api<{ connection: Connection; catalog: Catalog }>("/admin/pgs/settings/connection"), [])
+  if (error) return <Text className="text-ui-fg-error">{error.message}</Text>
+  if (!data) return <Text>Loading…</Text>
+  return (
+    <div className="flex flex-col gap-y-3">
+      <ConnectionSection connection={data.connection} />
+      <TerminalsSection catalog={data.catalog} />
+    </div>
+  )
+}
+
+export const config = defineRouteConfig({ label: "Payment Gateway" })
+
+export default PaymentGatewaySettings

@@ -1,0 +1,40 @@
+/**
+ * What a terminal setting may hold, from the gateway spec: the Embedded Fields' CSS variables and locales, and the
+ * plugin's provider identifiers. The dashboard reads this list from GET /admin/pgs/settings/connection, so the
+ * browser code never keeps a copy that could drift.
+ */
+import { FAMILIES } from "../../../../providers/pgs/redirect/families"
+import { INTEGRATION_TYPES, TRANSACTION_TYPES } from "../../../../modules/pgs/models/terminal-setting"
+
+/** The 15 variables the Embedded Fields document (spec, "Embedded Fields component interface"). */
+export const CSS_VARIABLES = [
+  "--lib-font-family",
+  "--lib-input-font-size",
+  "--lib-accent-color",
+  "--lib-accent-background-color",
+  "--lib-label-font-size",
+  "--lib-warning-color",
+  "--lib-warning-background-color",
+  "--lib-input-color",
+  "--lib-input-focus-border-color",
+  "--lib-input-border-color",
+  "--lib-input-focus-color",
+  "--lib-place-holder-color",
+  "--lib-input-border-radius",
+  "--lib-button-border-radius",
+  "--lib-button-font-size",
+] as const
+
+/** The Embedded Fields' locales. */
+export const LOCALES = ["en-US", "bs-BA", "ro-RO", "sv-SE"] as const
+
+/** Provider identifiers a terminal can be limited to: the card provider and one per method family. */
+export const METHODS = ["pgs", ...Object.values(FAMILIES).map((f) => f.identifier)] as const
+
+export const catalog = {
+  css_variables: CSS_VARIABLES,
+  locales: LOCALES,
+  methods: METHODS,
+  transaction_types: TRANSACTION_TYPES,
+  integration_types: INTEGRATION_TYPES,
+}

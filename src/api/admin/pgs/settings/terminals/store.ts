@@ -1,0 +1,26 @@
+/** Writing terminal settings: one default at a time, JSON columns passed as they are. */
+import type PgsModuleService from "../../../../../modules/pgs/service"
+import type { TerminalRow } from "../view"
+import type { CreateTerminalBody, UpdateTerminalBody } from "../validators"
+
+// The DML types JSON columns as records; ours are arrays and records, which the column stores as given.
+type Write = (data: Record<string, unknown>) => Promise<TerminalRow>
+
+/** One default terminal: the row just marked default takes over from any other. */
+async function clearOtherDefaults(pgs: PgsModuleService, keepId: string) {
+  const others = await pgs.listPgsTerminalSettings({ is_default: true })
+  const stale = others.filter((t) => t.id !== keepId)
+  if (stale.length) await pgs.updatePgsTerminalSettings(stale.map((t) => ({ id: t.id, is_default: false })))
+}
+
+export async function createTerminal(pgs: PgsModuleService, body: CreateTerminalBody): Promise<TerminalRow> {
+  const created = await (pgs.createPgsTerminalSettings as unknown as Write).call(pgs, body)
+  if (created.is_default) await clearOtherDefaults(pgs, created.id)
+  return created
+}
+
+export async function updateTerminal(pgs: PgsModuleService, id: string, patch: UpdateTerminalBody): Promise<TerminalRow> {
+  const updated = await (pgs.updatePgsTerminalSettings as unknown as Write).call(pgs, { id, ...patch })
+  if (updated.is_default) await clearOtherDefaults(pgs, updated.id)
+  return updated
+}

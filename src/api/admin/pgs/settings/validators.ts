@@ -1,0 +1,77 @@
+/** Bodies of /admin/pgs/settings/terminals. Every rule names its field, so the dashboard shows it next to it. */
+import { z } from "zod"
+import { isValidNotificationUrl, NOTIFICATION_URL_MAX } from "../../../../gateway/schemas/requests"
+import { INTEGRATION_TYPES, TRANSACTION_TYPES } from "../../../../modules/pgs/models/terminal-setting"
+import { CSS_VARIABLES, LOCALES, METHODS } from "./catalog"
+
+const cssNames: ReadonlySet<string> = new Set(CSS_VARIABLES)
+
+/** A CSS value that cannot close the declaration it is put in (no ; { } < > or quotes). */
+const cssValue = z
+  .string()
+  .trim()
+  .min(1)
+  .max(100)
+  .regex(/^[^;{}<>"'\\]*$/, "must not contain ; { } < > quotes or backslashes")
+
+const cssVariables = z.record(z.string(), cssValue).superRefine((vars, ctx) => {
+  for (const name of Object.keys(vars))
+    if (!cssNames.has(name))
+      ctx.addIssue({ code: "custom", path: [name], message: `is not an Embedded Fields CSS variable (one of ${CSS_VARIABLES.join(", ")})` })
+})
+
+const notificationUrl = z
+  .string()
+  .max(NOTIFICATION_URL_MAX)
+  .refine(isValidNotificationUrl, `must start with https://, name a host and be at most ${NOTIFICATION_URL_MAX} characters`)
+
+const hostedPageOptions = z.strictObject({
+  skip_three_ds: z.boolean().optional(),
+  cvv_less: z.boolean().optional(),
+  number_of_instalments: z.int().min(1).max(6).optional(),
+})
+
+const fields = {
+  terminal_id: z.string().trim().min(5).max(20),
+  label: z.string().trim().max(100).nullable(),
+  currency_codes: z.array(z.string().regex(/^[A-Za-z]{3}$/, "must be a three-letter ISO 4217 code").transform((c) => c.toLowerCase())).max(50),
+  region_ids: z.array(z.string().regex(/^reg_[0-9A-Za-z]+$/, "must be a region id (reg_…)")).max(50),
+  transaction_type: z.enum(TRANSACTION_TYPES),
+  integration_type: z.enum(INTEGRATION_TYPES),
+  notification_url: notificationUrl.nullable(),
+  instalments: z.boolean(),
+  locale: z.enum(LOCALES).nullable(),
+  css_variables: cssVariables.nullable(),
+  enabled_methods: z.array(z.enum(METHODS)).nullable(),
+  hosted_page_options: hostedPageOptions.nullable(),
+  is_default: z.boolean(),
+}
+
+export const createTerminalBody = z.strictObject({
+  ...fields,
+  label: fields.label.optional(),
+  currency_codes: fields.currency_codes.default([]),
+  region_ids: fields.region_ids.default([]),
+  transaction_type: fields.transaction_type.default("AUTHORIZE"),
+  integration_type: fields.integration_type.default("EMBEDDED_FIELDS"),
+  notification_url: fields.notification_url.optional(),
+  instalments: fields.instalments.default(false),
+  locale: fields.locale.optional(),
+  css_variables: fields.css_variables.optional(),
+  enabled_methods: fields.enabled_methods.optional(),
+  hosted_page_options: fields.hosted_page_options.optional(),
+  is_default: fields.is_default.default(false),
+})
+export type CreateTerminalBody = z.output<typeof createTerminalBody>
+
+export const updateTerminalBody = z.strictObject(fields).partial()
+export type UpdateTerminalBody = z.output<typeof updateTerminalBody>
+
+/**
+ * The spec honours a notification URL override only for Direct API transactions: refused for any other
+ * integration instead of stored and silently ignored.
+ */
+export function notificationUrlProblem(setting: { notification_url?: string | null; integration_type?: string }) {
+  if (!setting.notification_url || setting.integration_type === "DIRECT_API") return null
+  return { field: "notification_url", message: "is honoured only for the Direct API integration: choose Direct API or leave it empty" }
+}
