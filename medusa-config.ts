@@ -11,6 +11,13 @@ loadEnv(process.env.NODE_ENV || "development", process.cwd())
 const env = (name: string) => process.env[name] || undefined
 
 /** The same object goes to the plugin's module (webhooks, routes) and to the payment providers. */
+/** Per-call-kind timeouts from PGS_TIMEOUT_{READ,WRITE,MANAGE,TOKEN}_MS (the test harness shortens them). */
+function timeoutsFromEnv() {
+  const kinds = ["read", "write", "manage", "token"] as const
+  const entries = kinds.flatMap((k) => (env(`PGS_TIMEOUT_${k.toUpperCase()}_MS`) ? [[k, Number(env(`PGS_TIMEOUT_${k.toUpperCase()}_MS`))]] : []))
+  return entries.length ? Object.fromEntries(entries) : undefined
+}
+
 export const pgsOptions = {
   apiUrl: env("PGS_API_URL"),
   authUrl: env("PGS_AUTH_URL"),
@@ -32,7 +39,7 @@ export const pgsOptions = {
   // Raw card fields on this server only for a merchant in PCI DSS scope SAQ D ("SAQ_D"); unset everywhere else.
   rawCardDataPciScope: env("PGS_RAW_CARD_PCI_SCOPE") as "SAQ_D" | undefined,
   // Only the test harness sets this (a lost management answer is given up on in 2 s instead of 45 s).
-  timeouts: env("PGS_TIMEOUT_MANAGE_MS") ? { manage: Number(env("PGS_TIMEOUT_MANAGE_MS")) } : undefined,
+  timeouts: timeoutsFromEnv(),
 }
 
 /**

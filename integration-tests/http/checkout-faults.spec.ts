@@ -9,7 +9,9 @@ import { directCart, walletPayment } from "./support/checkout-direct"
 import { choose, startRedirect } from "./support/redirect"
 import { orderOfCart } from "./support/webhooks"
 
-pgsStoreSuite("checkout under gateway faults", (s) => {
+pgsStoreSuite(
+  "checkout under gateway faults",
+  (s) => {
   const fault = (target: string, kind: string, extra: Record<string, unknown> = {}) =>
     s.sandbox.control("POST", "/_sandbox/faults", { target, kind, ...extra })
   afterEach(() => s.sandbox.control("DELETE", "/_sandbox/faults"))
@@ -63,6 +65,17 @@ pgsStoreSuite("checkout under gateway faults", (s) => {
     expect(done.data.type).toBe("order")
   })
 
+  it("charges once when authorize times out after the gateway approved it (the repeat finds the same transaction)", async () => {
+    // This suite's store gives up on a write after 1.5 s (PGS_TIMEOUT_WRITE_MS below); the gateway holds the answer.
+    await fault("POST /api/transactions/authorize", "timeout", { phase: "after" })
+    const { cart, session } = await directCart(s, walletPayment(s.sandbox.testCard("frictionless_approved")))
+    const done = await s.completeCart(cart.id)
+    expect(done.data.type).toBe("order")
+    const rows = (await ledger(s.sandbox)).filter((e) => e.reference === session.id)
+    expect(rows.filter((e) => !e.replay)).toHaveLength(1)
+    expect(rows.filter((e) => e.replay).length).toBeGreaterThanOrEqual(1)
+  })
+
   it("survives a 429 with Retry-After on authorize without a second charge", async () => {
     await fault("POST /api/transactions/authorize", "status", { status: 429 })
     const { cart, session } = await directCart(s, walletPayment(s.sandbox.testCard("frictionless_approved")))
@@ -70,4 +83,6 @@ pgsStoreSuite("checkout under gateway faults", (s) => {
     expect(done.data.type).toBe("order")
     expect(await originals(session.id)).toHaveLength(1)
   })
-})
+},
+  { env: { PGS_TIMEOUT_WRITE_MS: "1500" } },
+)
