@@ -3,9 +3,10 @@
  * ports), a shopper buys one thing by card and one by a redirect method through the demo storefront in Chromium,
  * and Ctrl-C stops everything.
  */
-import { spawn, type ChildProcess } from "node:child_process"
+import { spawn, spawnSync, type ChildProcess } from "node:child_process"
 import path from "node:path"
 import { chromium, type Browser, type Page } from "playwright-core"
+import { waitFor } from "../support/sandbox"
 import { CHROMIUM, describeBrowser, screenshot } from "./support"
 
 jest.setTimeout(600_000)
@@ -15,11 +16,12 @@ const ROOT = path.join(__dirname, "../..")
 type Demo = { child: ChildProcess; output: () => string; storefront: string; admin: string; sandbox: string }
 
 /** Starts the demo and waits for its "ready" block; the URLs come from what it prints. */
-function startDemo(): Promise<Demo> {
-  const db = `postgres://${process.env.DB_USERNAME || "postgres"}:${process.env.DB_PASSWORD || ""}@${process.env.DB_HOST || "localhost"}:${process.env.DB_PORT || 5432}/pgs_demo_test_${process.pid}`
-  const child = spawn(process.execPath, [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "scripts/demo/index.ts", "--reset", "--quiet", "--port", "0", "--storefront-port", "0", "--sandbox-port", "0"], {
+function startDemo(name: string, extraArgs: string[] = [], extraEnv: Record<string, string> = {}): Promise<Demo> {
+  const db = `postgres://${process.env.DB_USERNAME || "postgres"}:${process.env.DB_PASSWORD || ""}@${process.env.DB_HOST || "localhost"}:${process.env.DB_PORT || 5432}/pgs_demo_${name}_${process.pid}`
+  const args = ["scripts/demo/index.ts", "--reset", "--quiet", "--port", "0", "--storefront-port", "0", "--sandbox-port", "0", ...extraArgs]
+  const child = spawn(process.execPath, [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), ...args], {
     cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: db, NODE_OPTIONS: "" },
+    env: { ...process.env, DATABASE_URL: db, NODE_OPTIONS: "", ...extraEnv },
     stdio: ["ignore", "pipe", "pipe"],
     // Its own process group: a Ctrl-C reaches the demo and everything it started, as in a terminal.
     detached: true,
@@ -37,12 +39,21 @@ function startDemo(): Promise<Demo> {
   })
 }
 
+/** Ctrl-C for the demo's whole process group, then a hard stop if it does not exit. */
+async function stopDemo(demo: Demo | undefined) {
+  if (!demo || demo.child.exitCode !== null) return
+  const exited = new Promise((resolve) => demo.child.once("exit", resolve))
+  process.kill(-demo.child.pid!, "SIGINT")
+  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 30_000))])
+  if (demo.child.exitCode === null) process.kill(-demo.child.pid!, "SIGKILL")
+}
+
 describeBrowser("npm run demo", () => {
   let demo: Demo
   let browser: Browser
 
   beforeAll(async () => {
-    demo = await startDemo()
+    demo = await startDemo("browser")
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
@@ -50,12 +61,7 @@ describeBrowser("npm run demo", () => {
   })
   afterAll(async () => {
     await browser?.close()
-    if (demo && demo.child.exitCode === null) {
-      const exited = new Promise((resolve) => demo.child.once("exit", resolve))
-      process.kill(-demo.child.pid!, "SIGINT")
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 30_000))])
-      if (demo.child.exitCode === null) process.kill(-demo.child.pid!, "SIGKILL")
-    }
+    await stopDemo(demo)
   })
 
   /** Home → region → Buy → checkout address → the widget's payment step. */
@@ -111,5 +117,52 @@ describeBrowser("npm run demo", () => {
     process.kill(-demo.child.pid!, "SIGINT") // the whole group, as Ctrl-C in a terminal does
     expect(await exited).toBe(0)
     expect(demo.output()).toContain("[demo] stopping")
+  })
+})
+
+/** Redis on this machine (CI and the development machine run one); elsewhere the split-mode suite is skipped, saying so. */
+const REDIS_URL = process.env.REDIS_URL ?? "redis://localhost:6379/1"
+const redisUp = (() => {
+  const url = new URL(REDIS_URL)
+  const probe = `const s=require("net").connect(${Number(url.port || 6379)},${JSON.stringify(url.hostname)});s.setTimeout(1000,()=>process.exit(1));s.on("connect",()=>process.exit(0));s.on("error",()=>process.exit(1))`
+  return spawnSync(process.execPath, ["-e", probe]).status === 0
+})()
+const describeWithRedis = (name: string, fn: () => void) => (redisUp ? describe(name, fn) : describe.skip(`${name} — skipped: no Redis at ${REDIS_URL}`, fn))
+
+describeWithRedis("npm run demo -- --split (server and worker processes over Redis)", () => {
+  let demo: Demo | undefined
+  beforeAll(async () => {
+    demo = await startDemo("split", ["--split"], { REDIS_URL })
+  })
+  afterAll(() => stopDemo(demo))
+
+  it("has the worker process a redirect payment's webhook while the server answers the shopper", async () => {
+    expect(demo!.output()).toContain("Medusa server and worker")
+    const store = demo!.output().match(/store API\s+(\S+)\s+\(publishable key (\S+)\)/)!
+    const [base, key] = [store[1]!, store[2]!]
+    const api = async (p: string, body?: unknown) => {
+      const res = await fetch(base + p, { method: body ? "POST" : "GET", headers: { "content-type": "application/json", "x-publishable-api-key": key }, body: body ? JSON.stringify(body) : undefined })
+      return res.json() as Promise<any>
+    }
+    const { regions } = await api("/store/regions")
+    const eur = regions.find((r: any) => r.currency_code === "eur")
+    const { products } = await api(`/store/products?region_id=${eur.id}`)
+    const address = { first_name: "Ada", last_name: "Lovelace", address_1: "1 Analytical St", city: "Berlin", postal_code: "10115", country_code: "de" }
+    const { cart } = await api("/store/carts", { region_id: eur.id, email: "split@example.com", billing_address: address })
+    await api(`/store/carts/${cart.id}/line-items`, { variant_id: products[0].variants[0].id, quantity: 1 })
+    const { payment_collection } = await api("/store/payment-collections", { cart_id: cart.id })
+    const created = await api(`/store/payment-collections/${payment_collection.id}/payment-sessions`, { provider_id: "pp_pgs-open-banking_pgs" })
+    const sessionId = created.payment_collection.payment_sessions[0].id
+    await api(`/store/pgs/payment-sessions/${sessionId}/client-info`, {})
+    expect((await api(`/store/carts/${cart.id}/complete`, {})).error.type).toBe("payment_requires_more_error")
+    const url = (await api(`/store/pgs/payment-sessions/${sessionId}/status`)).payment_session.next_action.url
+    expect((await fetch(`${url}/approve`, { method: "POST", redirect: "manual" })).status).toBe(303)
+    // The shopper has not come back: only the webhook, processed by the worker, can authorize the session.
+    await waitFor(async () => ["authorized", "captured"].includes((await api(`/store/pgs/payment-sessions/${sessionId}/status`)).payment_session.status), {
+      timeoutMs: 60_000,
+      what: "the worker applied the approval webhook",
+    })
+    const done = await api(`/store/carts/${cart.id}/complete`, {})
+    expect(done.type).toBe("order")
   })
 })
