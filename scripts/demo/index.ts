@@ -57,8 +57,7 @@ async function main() {
     let publishableKey = await seededPublishableKey(db.url)
     step(publishableKey ? "seed (already seeded: kept)" : "seed: regions, products, admin user")
     if (!publishableKey) {
-      const out = path.join(STATE_DIR, "seed.json")
-      await runCli(["exec", "./scripts/demo/seed.ts"], { ...env, DEMO_SEED_OUT: out })
+      await runCli(["exec", "./scripts/demo/seed.ts"], env)
       await runCli(["user", "-e", ADMIN.email, "-p", ADMIN.password], env)
       publishableKey = (await seededPublishableKey(db.url))!
     }

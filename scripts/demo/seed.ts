@@ -1,9 +1,8 @@
 /**
  * The demo store's catalogue, run once through `medusa exec`: a sales channel and publishable key, regions for
  * EUR, PLN, INR and USD with the PGS providers that fit each, and a few digital products (no shipping needed).
- * Writes the publishable key to DEMO_SEED_OUT for the demo runner.
+ * The demo runner reads the publishable key back from the database (database.ts).
  */
-import fs from "node:fs"
 import type { ExecArgs } from "@medusajs/framework/types"
 import {
   createApiKeysWorkflow,
@@ -85,6 +84,4 @@ export default async function seedDemo({ container }: ExecArgs) {
       })),
     },
   })
-
-  if (process.env.DEMO_SEED_OUT) fs.writeFileSync(process.env.DEMO_SEED_OUT, JSON.stringify({ publishable_key: keys[0].token }))
 }
