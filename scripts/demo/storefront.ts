@@ -125,7 +125,7 @@ await render()
   <div class="row"><div><label for="city">City</label><input id="city" required value="London"></div>
   <div><label for="postal_code">Postal code</label><input id="postal_code" required value="10115"></div></div>
   <label for="country_code">Country</label><select id="country_code"></select>
-  <p><button type="submit">Continue to payment</button></p>
+  <p><button type="submit" disabled>Continue to payment</button></p>
 </form>
 <div id="payment"></div>
 <script type="module">
@@ -144,6 +144,8 @@ document.getElementById("address").addEventListener("submit", async (e) => {
   mountCheckout("#payment", { ...shop.c, cartId: shop.cartId, methodData: { "pp_pgs-voucher-redirect_pgs": { voucher_code: "ali" } },
     onOrder: (order) => { shop.cartId = null; location.href = "/order/" + order.id } })
 })
+// Enabled once the cart is loaded and the form is wired (a click before would reload the page).
+document.querySelector("#address button").disabled = false
 </script>`,
   },
   "/checkout/return": {
