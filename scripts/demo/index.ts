@@ -9,7 +9,7 @@
 import type { ChildProcess } from "node:child_process"
 import path from "node:path"
 import { startSandbox, TEST_CARDS, type RunningSandbox } from "../../sandbox"
-import { startDatabase, seededPublishableKey, type DemoDatabase } from "./database"
+import { startDatabase, seededPublishableKey, userExists, type DemoDatabase } from "./database"
 import { runCli, startServer, stopProcess, waitForHealth, type Env } from "./medusa"
 import { startStorefront, type RunningStorefront } from "./storefront"
 import { freePort, parseFlags } from "./flags"
@@ -57,10 +57,12 @@ async function main() {
     let publishableKey = await seededPublishableKey(db.url)
     step(publishableKey ? "seed (already seeded: kept)" : "seed: regions, products, admin user")
     if (!publishableKey) {
-      await runCli(["exec", "./scripts/demo/seed.ts"], env)
-      await runCli(["user", "-e", ADMIN.email, "-p", ADMIN.password], env)
+      await runCli(["exec", "./scripts/demo/seed.ts"], env).catch((error: Error) => {
+        throw new Error(`${error.message}\nA seed cut short leaves part of a catalogue behind: start again with \`npm run demo -- --reset\``)
+      })
       publishableKey = (await seededPublishableKey(db.url))!
     }
+    if (!(await userExists(db.url, ADMIN.email))) await runCli(["user", "-e", ADMIN.email, "-p", ADMIN.password], env)
 
     step(flags.split ? "Medusa server and worker" : "Medusa")
     const log = flags.quiet ? undefined : (line: string) => console.log(`  medusa │ ${line}`)

@@ -38,10 +38,6 @@ const PRODUCTS = [
 export default async function seedDemo({ container }: ExecArgs) {
   const { result: channels } = await createSalesChannelsWorkflow(container).run({ input: { salesChannelsData: [{ name: "PGS demo webshop" }] } })
   const salesChannelId = channels[0].id
-  const { result: keys } = await createApiKeysWorkflow(container).run({
-    input: { api_keys: [{ title: "PGS demo storefront", type: "publishable", created_by: "demo" }] },
-  })
-  await linkSalesChannelsToApiKeyWorkflow(container).run({ input: { id: keys[0].id, add: [salesChannelId] } })
 
   const [store] = await container.resolve(Modules.STORE).listStores()
   await updateStoresWorkflow(container).run({
@@ -84,4 +80,9 @@ export default async function seedDemo({ container }: ExecArgs) {
       })),
     },
   })
+  // Last: the demo runner takes an existing key as "seeded"; a seed cut short before it asks for --reset.
+  const { result: keys } = await createApiKeysWorkflow(container).run({
+    input: { api_keys: [{ title: "PGS demo storefront", type: "publishable", created_by: "demo" }] },
+  })
+  await linkSalesChannelsToApiKeyWorkflow(container).run({ input: { id: keys[0].id, add: [salesChannelId] } })
 }

@@ -45,7 +45,14 @@ async function openHostedPage(deps: HostedPageDeps, current: PgsSessionData, con
  * same reference again returns the same page, with `transaction_id` once a card was submitted.
  */
 async function lookUpHostedPage(deps: HostedPageDeps, current: PgsSessionData, context: PaymentProviderContext | undefined): Promise<AuthorizePaymentOutput> {
-  const page = (await deps.client.hostedPages.create(await hostedBody(deps, current, context))) as HostedPageLookup
+  let page: HostedPageLookup
+  try {
+    page = (await deps.client.hostedPages.create(await hostedBody(deps, current, context))) as HostedPageLookup
+  } catch (error) {
+    // The lookup is an assumption (README): if the gateway refuses it, the approval webhook still decides.
+    deps.warn(`[pgs] hosted page of ${current.reference} could not be read again: ${(error as Error).message}`)
+    return { status: PaymentSessionStatus.REQUIRES_MORE, data: { ...current, error: { code: "NOT_PAID", message: "The payment page has not been paid yet." } } }
+  }
   if (page.id !== current.hosted_page_id) deps.warn(`[pgs] hosted page of ${current.reference}: the gateway answered another page (${page.id})`)
   if (typeof page.transaction_id === "string" && page.transaction_id) {
     const attached = await deps.attach(current, page.transaction_id)

@@ -39,8 +39,16 @@ export function stepOutcome(result: ExecutionResult, transactionType: GatewayTra
     paymentData,
   })
   switch (result.kind) {
-    case "finished":
-      return finishedOutcome(result.transaction, transactionType)
+    case "finished": {
+      // A repeat of a reference may answer with the existing transaction instead of the redirect object: while it
+      // is open and names a redirect_url, the shopper still has to go there.
+      const tx = result.transaction
+      if ((tx.status === "CREATED" || tx.status === "PENDING") && tx.redirect_url) {
+        const step = pending({ type: "redirect", url: tx.redirect_url }, null)
+        return { ...step, patch: { ...step.patch, gateway_status: tx.status } }
+      }
+      return finishedOutcome(tx, transactionType)
+    }
     case "fingerprint": {
       const form = fingerprintForm(result.token)
       return pending(

@@ -11,13 +11,15 @@ import type { TransactionEventPayload, TransactionStatus } from "../../gateway"
 import type { EventContext, EventOutcome } from "./context"
 import { findOrderIdForCollection, sameMoney, sessionAndTransaction } from "./lookup"
 import { needsAttach, updateSession } from "./attach"
+import { gatewayTransactionType, medusaStatusFor } from "../../providers/pgs/status-table"
 
-const FAILED_STATUSES: Partial<Record<TransactionStatus, PaymentSessionStatus>> = {
-  DECLINED: PaymentSessionStatus.ERROR,
-  INVALID: PaymentSessionStatus.ERROR,
-  CANCELED: PaymentSessionStatus.CANCELED,
-  SESSION_EXPIRED: PaymentSessionStatus.CANCELED,
-}
+const FAILURES = new Set<TransactionStatus>(["DECLINED", "INVALID", "CANCELED", "SESSION_EXPIRED"])
+
+/** The session status of a failed transaction: the one status table decides, as for the shopper's completion. */
+const failedStatus = (status: TransactionStatus, transactionType: string): PaymentSessionStatus | undefined =>
+  FAILURES.has(status)
+    ? (medusaStatusFor({ status, transactionType: gatewayTransactionType(transactionType), awaitingShopper: false }) as PaymentSessionStatus)
+    : undefined
 
 const SETTLED = new Set<string>([PaymentSessionStatus.AUTHORIZED, PaymentSessionStatus.CAPTURED])
 
@@ -25,7 +27,7 @@ export async function handleFailure(ctx: EventContext, payload: TransactionEvent
   const found = await sessionAndTransaction(ctx, payload)
   if (typeof found === "string") return found
   const { session, tx, outcome } = found
-  const status = FAILED_STATUSES[tx.status]
+  const status = failedStatus(tx.status, tx.transaction_type)
   if (!status) return `ignored:gateway_status_${tx.status.toLowerCase()}`
   if (SETTLED.has(session.status)) return "ignored:session_already_settled"
   if (session.data.reference !== undefined && session.data.reference !== tx.reference) return "ignored:stale_attempt"
