@@ -8,7 +8,7 @@ import { BROWSER_INFO } from "../support/sandbox"
 import { pgsStoreSuite } from "./support/store"
 import { capturedPayments, choose, clientInfo, orderPayments, providerId, sessionRow, sessionStatus, startRedirect } from "./support/redirect"
 import { adminPost, ledger, minor } from "./support/checkout"
-import { orderOfCart, processedEvent, waitFor } from "./support/webhooks"
+import { eventRows, orderOfCart, waitFor } from "./support/webhooks"
 
 pgsStoreSuite(
   "redirect payment rules",
@@ -117,7 +117,11 @@ pgsStoreSuite(
     // The shopper adds another item in another tab, then the first payment is approved at the provider.
     await s.api.post(`/store/carts/${r.cartId}/line-items`, { variant_id: s.seed.variantId, quantity: 1 }, { headers: s.storeHeaders })
     await choose(r.url, "approve")
-    await processedEvent(s, r.transactionId)
+    // The money taken for the old cart is flagged for the merchant (event log and admin timeline), not applied.
+    const outcome = await waitFor(async () => (await eventRows(s, { subject_id: r.transactionId })).find((e) => e.outcome?.startsWith("attention:"))?.outcome, {
+      what: `the approval of ${r.transactionId} flagged`,
+    })
+    expect(outcome).toBe("attention:approved_without_payment")
     expect(await orderOfCart(s, r.cartId)).toBeNull()
     const done = await s.completeCart(r.cartId)
     expect(done.data.type).not.toBe("order")

@@ -13,6 +13,7 @@ export type EventContext = {
 /**
  * How an event ended, kept in the event log's `outcome`: `applied:*` changed Medusa, `ignored:*` was read and
  * deliberately left alone (foreign, stale, already applied, would move a payment backwards), `deferred:*` arrived
- * before what it depends on (a capture before the approval that creates the payment) and is applied after it.
+ * before what it depends on (a capture before the approval that creates the payment) and is applied after it;
+ * `attention:*` is money the gateway took that no Medusa payment will record (a merchant must refund it).
  */
-export type EventOutcome = `applied:${string}` | `ignored:${string}` | `deferred:${string}`
+export type EventOutcome = `applied:${string}` | `ignored:${string}` | `deferred:${string}` | `attention:${string}`
