@@ -6,6 +6,7 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process"
 import path from "node:path"
 import { chromium, type Browser, type Page } from "playwright-core"
+import { dropDatabase } from "../../scripts/demo/database"
 import { waitFor } from "../support/sandbox"
 import { CHROMIUM, describeBrowser, screenshot } from "./support"
 
@@ -48,20 +49,9 @@ async function stopDemo(demo: Demo | undefined) {
     await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 30_000))])
     if (demo.child.exitCode === null) process.kill(-demo.child.pid!, "SIGKILL")
   }
-  await dropDatabase(demo.database)
+  await dropDatabase(demo.database) // each run's demo database is removed again
 }
 
-/** Each run's demo database is removed again, so none pile up on the test server. */
-async function dropDatabase(url: string) {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { Client } = require("pg") as { Client: new (o: { connectionString: string }) => { connect(): Promise<void>; query(sql: string): Promise<unknown>; end(): Promise<void> } }
-  const admin = new URL(url)
-  const name = admin.pathname.slice(1)
-  admin.pathname = "/postgres"
-  const client = new Client({ connectionString: admin.toString() })
-  await client.connect()
-  await client.query(`drop database if exists "${name}" with (force)`).finally(() => client.end())
-}
 
 describeBrowser("npm run demo", () => {
   let demo: Demo

@@ -84,14 +84,19 @@ async function ensureExists(url: string) {
   }
 }
 
-async function recreate(url: string) {
+/** Drops the database of this URL (connections included), if it exists. */
+export async function dropDatabase(url: string) {
   const { client, name } = await adminClient(url)
   try {
     await client.query(`drop database if exists "${name.replace(/"/g, "")}" with (force)`)
-    await client.query(`create database "${name.replace(/"/g, "")}"`)
   } finally {
     await client.end()
   }
+}
+
+async function recreate(url: string) {
+  await dropDatabase(url)
+  await ensureExists(url)
 }
 
 const redact = (url: string) => url.replace(/:\/\/([^:@]+):[^@]+@/, "://$1:•••@")

@@ -8,7 +8,7 @@
  */
 import type { ChildProcess } from "node:child_process"
 import path from "node:path"
-import { startSandbox, TEST_CARDS, type RunningSandbox } from "../../sandbox"
+import { startSandbox, storeEnvFor, TEST_CARDS, type RunningSandbox } from "../../sandbox"
 import { startDatabase, seededPublishableKey, userExists, type DemoDatabase } from "./database"
 import { runCli, startServer, stopProcess, waitForHealth, type Env } from "./medusa"
 import { startStorefront, type RunningStorefront } from "./storefront"
@@ -94,7 +94,6 @@ async function main() {
 
 /** The store's environment: the sandbox's credentials as the PGS_* options, our database, CORS for the storefront. */
 function storeEnv(input: { db: DemoDatabase; sandbox: RunningSandbox; medusaUrl: string; storefrontUrl: string; split: boolean }): Env {
-  const c = input.sandbox.config
   return {
     DATABASE_URL: input.db.url,
     NODE_ENV: "development", // serves the admin from source (no build step)
@@ -104,17 +103,7 @@ function storeEnv(input: { db: DemoDatabase; sandbox: RunningSandbox; medusaUrl:
     ADMIN_CORS: input.medusaUrl,
     AUTH_CORS: `${input.medusaUrl},${input.storefrontUrl}`,
     MEDUSA_BACKEND_URL: input.medusaUrl,
-    PGS_API_URL: c.base_url,
-    PGS_AUTH_URL: c.auth_url,
-    PGS_REALM: c.realm,
-    PGS_CLIENT_ID: c.client_id,
-    PGS_CLIENT_SECRET: c.client_secret,
-    PGS_CLIENT_KEY: c.client_key,
-    PGS_ENVIRONMENT: "test",
-    PGS_MERCHANT_PUBLIC_KEY: c.merchant_public_key,
-    PGS_WEBHOOK_PUBLIC_KEY: c.webhook_public_key,
-    PGS_TERMINAL_ID: "SBX-ALL-001",
-    PGS_PAYOUT_TERMINAL_ID: "SBX-PAYOUT-01",
+    ...storeEnvFor(input.sandbox.config),
     PGS_TRANSACTION_TYPE: "AUTHORIZE",
     PGS_STORE_URL: input.storefrontUrl,
     PGS_BACKEND_URL: input.medusaUrl,

@@ -7,6 +7,7 @@ import path from "node:path"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { startHarness, type SandboxHarness } from "../../support/sandbox"
+import { storeEnvFor } from "../../../sandbox"
 import { seedStore, type StoreSeed } from "./seed"
 import { adminToken } from "./admin"
 
@@ -35,19 +36,8 @@ let counter = 0
 const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${(counter++).toString(36)}`
 
 function pointAtSandbox(sandbox: SandboxHarness) {
-  const c = sandbox.config
   Object.assign(process.env, {
-    PGS_API_URL: c.base_url,
-    PGS_AUTH_URL: c.auth_url,
-    PGS_REALM: c.realm,
-    PGS_CLIENT_ID: c.client_id,
-    PGS_CLIENT_SECRET: c.client_secret,
-    PGS_CLIENT_KEY: c.client_key,
-    PGS_ENVIRONMENT: "test",
-    PGS_MERCHANT_PUBLIC_KEY: c.merchant_public_key,
-    PGS_WEBHOOK_PUBLIC_KEY: c.webhook_public_key,
-    PGS_TERMINAL_ID: "SBX-ALL-001",
-    PGS_PAYOUT_TERMINAL_ID: "SBX-PAYOUT-01",
+    ...storeEnvFor(sandbox.config),
     PGS_STORE_URL: "http://localhost:8000",
     // A management call whose answer never comes is given up on in 2 s (the client's default is 45 s).
     PGS_TIMEOUT_MANAGE_MS: "2000",

@@ -64,6 +64,7 @@ import { chooseTerminal } from "./terminal"
 import { toMedusaError } from "./to-medusa-error"
 import { authorizeHosted, type HostedPageDeps } from "./hosted-page"
 import type { ReturnUrls } from "./redirect/requests"
+import { definedOnly } from "./redirect/payer"
 
 const sharedClients = new WeakMap<object, PgsClient>()
 
@@ -587,7 +588,7 @@ export abstract class PgsBaseProvider extends AbstractPaymentProvider<PgsProvide
           data: {
             ...withIp,
             ...(request.browser_info ? { browser_info: request.browser_info } : {}),
-            ...(secrets ? { sealed: this.sealer.seal({ ...secrets, payer: stringsOnly(request.payer!) }, current.session_id) } : {}),
+            ...(secrets ? { sealed: this.sealer.seal({ ...secrets, payer: definedOnly(request.payer!) }, current.session_id) } : {}),
           },
         }
       }
@@ -748,9 +749,6 @@ function record(key: string | undefined, amount: number, result: ManageResult) {
     kind: result.kind,
   }
 }
-
-const stringsOnly = (o: Record<string, string | undefined>) =>
-  Object.fromEntries(Object.entries(o).filter((e): e is [string, string] => typeof e[1] === "string" && e[1] !== ""))
 
 function optional<T>(cradle: Record<string, unknown>, key: string): T | null {
   try {

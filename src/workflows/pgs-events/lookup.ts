@@ -1,10 +1,10 @@
 /** Reads of Medusa's payment records by the session a gateway reference points at. */
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { isPgsProviderId } from "../../providers/pgs/session-data"
 import { sessionIdFromReference } from "../../providers/pgs/reference"
 import type { Outcome, Transaction, TransactionEventPayload } from "../../gateway"
 import type { EventContext, EventOutcome } from "./context"
+import { looseQuery } from "../../lib/loose-query"
 
 export type SessionView = {
   id: string
@@ -28,16 +28,9 @@ export type PaymentView = {
   refunds: Array<{ id: string; metadata: Record<string, unknown> | null }>
 }
 
-/**
- * Query with plain string entities: the generated typings of `query.graph` make tsc run out of memory on this
- * project (measured: >4 GB), and the rows are checked below anyway.
- */
-type LooseQuery = { graph(input: { entity: string; fields: string[]; filters?: Record<string, unknown> }): Promise<{ data: unknown[] }> }
-const query = (container: MedusaContainer) => container.resolve<LooseQuery>(ContainerRegistrationKeys.QUERY)
-
 /** Our provider's session with this id, or null (unknown id, or another provider's session). */
 export async function findPgsSession(container: MedusaContainer, sessionId: string): Promise<SessionView | null> {
-  const { data } = await query(container).graph({
+  const { data } = await looseQuery(container).graph({
     entity: "payment_session",
     fields: ["id", "provider_id", "status", "amount", "currency_code", "data", "payment_collection_id"],
     filters: { id: sessionId },
@@ -47,7 +40,7 @@ export async function findPgsSession(container: MedusaContainer, sessionId: stri
 }
 
 export async function findPaymentForSession(container: MedusaContainer, sessionId: string): Promise<PaymentView | null> {
-  const { data } = await query(container).graph({
+  const { data } = await looseQuery(container).graph({
     entity: "payment",
     fields: ["id", "currency_code", "captured_at", "canceled_at", "payment_collection_id", "data", "captures.id", "captures.created_by", "refunds.id", "refunds.metadata"],
     filters: { payment_session_id: sessionId },
@@ -57,7 +50,7 @@ export async function findPaymentForSession(container: MedusaContainer, sessionI
 
 /** The order paid by this payment collection, if the cart became one. */
 export async function findOrderIdForCollection(container: MedusaContainer, paymentCollectionId: string): Promise<string | null> {
-  const { data } = await query(container).graph({
+  const { data } = await looseQuery(container).graph({
     entity: "order_payment_collection",
     fields: ["order_id"],
     filters: { payment_collection_id: paymentCollectionId },

@@ -8,6 +8,7 @@ import type { WebhookEvent } from "../../gateway"
 import { isPgsProviderId } from "../../providers/pgs/session-data"
 import { findSavedCard } from "../../modules/pgs/queries"
 import type { EventContext, EventOutcome } from "./context"
+import { looseQuery } from "../../lib/loose-query"
 
 type TokenizationPayload = Extract<WebhookEvent, { event: "tokenization-webhook:payment-method:tokenized" }>["payload"]
 
@@ -56,7 +57,6 @@ export function normalizeTokenization(p: TokenizationPayload): TokenizedCard {
   }
 }
 
-type LooseQuery = { graph(input: { entity: string; fields: string[]; filters?: Record<string, unknown> }): Promise<{ data: unknown[] }> }
 
 export async function handleTokenization(ctx: EventContext, payload: TokenizationPayload): Promise<EventOutcome> {
   const card = normalizeTokenization(payload)
@@ -75,7 +75,7 @@ export async function handleTokenization(ctx: EventContext, payload: Tokenizatio
 }
 
 async function customerForGatewayCustomer(ctx: EventContext, gatewayCustomerId: string): Promise<string | null> {
-  const query = ctx.container.resolve<LooseQuery>(ContainerRegistrationKeys.QUERY)
+  const query = looseQuery(ctx.container)
   const found = await query.graph({ entity: "account_holder", fields: ["id", "provider_id"], filters: { external_id: gatewayCustomerId } })
   const holders = (found.data as Array<{ id: string; provider_id: string }>).filter((h) => isPgsProviderId(h.provider_id))
   if (!holders.length) return null

@@ -50,6 +50,7 @@ export function customerOf(payer: Payer) {
   return Object.keys(customer).length ? customer : undefined
 }
 
-function definedOnly<T extends Record<string, string | null | undefined>>(o: T): Record<string, string> {
+/** Only the fields that hold a non-empty string. */
+export function definedOnly<T extends Record<string, string | null | undefined>>(o: T): Record<string, string> {
   return Object.fromEntries(Object.entries(o).filter((e): e is [string, string] => typeof e[1] === "string" && e[1] !== ""))
 }

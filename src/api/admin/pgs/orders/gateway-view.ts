@@ -10,9 +10,8 @@ import { PGS_MODULE } from "../../../../modules/pgs"
 import { authenticationStatusOf, eventsFor, type EventSummary } from "../../../../modules/pgs/admin-queries"
 import type PgsModuleService from "../../../../modules/pgs/service"
 import type { Transaction, Outcome } from "../../../../gateway"
+import { looseQuery } from "../../../../lib/loose-query"
 
-/** Query with string entities (the generated graph typings exhaust tsc's memory on this project). */
-type LooseQuery = { graph(input: { entity: string; fields: string[]; filters?: Record<string, unknown> }): Promise<{ data: unknown[] }> }
 
 type SessionRow = { id: string; provider_id: string; status: string; amount: unknown; currency_code: string; data: Record<string, unknown> | null; created_at?: Date }
 type PaymentRow = { id: string; payment_session_id?: string | null; provider_id: string; data: Record<string, unknown> | null; captured_at?: Date | null; canceled_at?: Date | null }
@@ -71,7 +70,7 @@ const managementIds = (data: Record<string, unknown>) =>
 export type OrderGatewayView = { order_id: string; payments: Array<Record<string, unknown> & { events: EventSummary[] }>; read_at: string }
 
 export async function orderGatewayView(scope: MedusaContainer, orderId: string): Promise<OrderGatewayView> {
-  const query = scope.resolve<LooseQuery>(ContainerRegistrationKeys.QUERY)
+  const query = looseQuery(scope)
   const { data } = await query.graph({
     entity: "order",
     fields: [

@@ -3,6 +3,7 @@
  * plugin's provider identifiers. The dashboard reads this list from GET /admin/pgs/settings/connection, so the
  * browser code never keeps a copy that could drift.
  */
+import { HPP_LANGUAGES } from "../../../../gateway/schemas"
 import { FAMILIES } from "../../../../providers/pgs/redirect/families"
 import { INTEGRATION_TYPES, TRANSACTION_TYPES } from "../../../../modules/pgs/models/terminal-setting"
 
@@ -25,8 +26,8 @@ export const CSS_VARIABLES = [
   "--lib-button-font-size",
 ] as const
 
-/** The Embedded Fields' locales. */
-export const LOCALES = ["en-US", "bs-BA", "ro-RO", "sv-SE"] as const
+/** The Embedded Fields' locales (the same four as the hosted page's languages). */
+export const LOCALES = HPP_LANGUAGES
 
 /** Provider identifiers a terminal can be limited to: the card provider and one per method family. */
 export const METHODS = ["pgs", ...Object.values(FAMILIES).map((f) => f.identifier)] as const

@@ -4,19 +4,17 @@
  * so redirect methods fill the gateway's required payer fields from the cart, not from what a browser claims.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { CartPayer } from "../../../../providers/pgs/server-requests"
+import { looseQuery } from "../../../../lib/loose-query"
 
 type Address = { first_name?: string | null; last_name?: string | null; phone?: string | null; address_1?: string | null; city?: string | null; postal_code?: string | null; country_code?: string | null } | null
 type CartView = { email?: string | null; billing_address?: Address; shipping_address?: Address; region?: { countries?: Array<{ iso_2?: string | null }> | null } | null }
 
-/** Query with string entities (the generated graph typings exhaust tsc's memory on this project). */
-type LooseQuery = { graph(input: { entity: string; fields: string[]; filters?: Record<string, unknown> }): Promise<{ data: unknown[] }> }
 
 const ADDRESS = ["first_name", "last_name", "phone", "address_1", "city", "postal_code", "country_code"]
 
 export async function cartPayerOf(scope: MedusaContainer, paymentCollectionId: string): Promise<CartPayer | undefined> {
-  const query = scope.resolve<LooseQuery>(ContainerRegistrationKeys.QUERY)
+  const query = looseQuery(scope)
   const { data } = await query.graph({
     entity: "payment_collection",
     fields: ["id", "cart.email", ...ADDRESS.map((f) => `cart.billing_address.${f}`), ...ADDRESS.map((f) => `cart.shipping_address.${f}`), "cart.region.countries.iso_2"],

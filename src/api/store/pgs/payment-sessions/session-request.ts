@@ -34,9 +34,12 @@ type PaymentModule = {
 /** What the request becomes once the session is known (e.g. the client-info route adds the cart's payer). */
 type RequestFor = ServerRequest | ((session: { payment_collection_id: string }) => Promise<ServerRequest>)
 
-export async function runSessionRequest(scope: MedusaContainer, sessionId: string, requestFor: RequestFor): Promise<SessionView> {
-  const payment = scope.resolve<PaymentModule>(Modules.PAYMENT)
-  const session = await payment
+type StoredSession = Awaited<ReturnType<PaymentModule["retrievePaymentSession"]>>
+
+/** A PGS payment session by id: 404 when unknown, 400 when another provider's. */
+export async function retrievePgsSession(scope: MedusaContainer, sessionId: string): Promise<StoredSession> {
+  const session = await scope
+    .resolve<PaymentModule>(Modules.PAYMENT)
     .retrievePaymentSession(sessionId, { select: ["id", "provider_id", "data", "amount", "raw_amount", "currency_code", "status", "payment_collection_id"] })
     .catch((error: unknown) => {
       if (error instanceof MedusaError && error.type === MedusaError.Types.NOT_FOUND)
@@ -45,6 +48,12 @@ export async function runSessionRequest(scope: MedusaContainer, sessionId: strin
     })
   if (!isPgsProviderId(session.provider_id))
     throw new MedusaError(MedusaError.Types.INVALID_DATA, `Payment session ${sessionId} is not a PGS payment (provider ${session.provider_id})`)
+  return session
+}
+
+export async function runSessionRequest(scope: MedusaContainer, sessionId: string, requestFor: RequestFor): Promise<SessionView> {
+  const payment = scope.resolve<PaymentModule>(Modules.PAYMENT)
+  const session = await retrievePgsSession(scope, sessionId)
   const request = typeof requestFor === "function" ? await requestFor(session) : requestFor
   const updated = await payment.updatePaymentSession({
     id: session.id,

@@ -5,22 +5,10 @@
  * and the shopper-safe failure message. Reads only; the session id is the capability, as in Medusa's own routes.
  */
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { MedusaError, Modules } from "@medusajs/framework/utils"
-import { isPgsProviderId } from "../../../../../../providers/pgs/session-data"
-
-type PaymentModule = {
-  retrievePaymentSession(id: string, config: { select: string[] }): Promise<{ id: string; provider_id: string; status: string; data: Record<string, unknown> | null }>
-}
+import { retrievePgsSession } from "../../session-request"
 
 export async function GET(req: MedusaRequest, res: MedusaResponse) {
-  const payment = req.scope.resolve<PaymentModule>(Modules.PAYMENT)
-  const session = await payment.retrievePaymentSession(req.params.id, { select: ["id", "provider_id", "status", "data"] }).catch((error: unknown) => {
-    if (error instanceof MedusaError && error.type === MedusaError.Types.NOT_FOUND)
-      throw new MedusaError(MedusaError.Types.NOT_FOUND, `Payment session ${req.params.id} was not found`)
-    throw error
-  })
-  if (!isPgsProviderId(session.provider_id))
-    throw new MedusaError(MedusaError.Types.INVALID_DATA, `Payment session ${session.id} is not a PGS payment (provider ${session.provider_id})`)
+  const session = await retrievePgsSession(req.scope, req.params.id)
   const data = session.data ?? {}
   res.status(200).json({
     payment_session: {
