@@ -38,6 +38,10 @@ export const pgsOptions = {
   originatorUrl: env("PGS_ORIGINATOR_URL"),
   // Raw card fields on this server only for a merchant in PCI DSS scope SAQ D ("SAQ_D"); unset everywhere else.
   rawCardDataPciScope: env("PGS_RAW_CARD_PCI_SCOPE") as "SAQ_D" | undefined,
+  // The dedicated webhook receiver on its own port (README "Webhooks at volume"); unset: the Medusa route only.
+  webhookReceiver: env("PGS_WEBHOOK_RECEIVER_PORT")
+    ? { port: Number(env("PGS_WEBHOOK_RECEIVER_PORT")), host: env("PGS_WEBHOOK_RECEIVER_HOST") ?? "0.0.0.0" }
+    : undefined,
   // Only the test harness sets this (a lost management answer is given up on in 2 s instead of 45 s).
   timeouts: timeoutsFromEnv(),
 }

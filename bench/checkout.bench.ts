@@ -3,12 +3,16 @@
  * 1. cart completions through pp_pgs_pgs (Direct API with a saved card, frictionless: no browser needed) and through
  *    Medusa's pp_system_default, interleaved; each timed from payment session to order (initiate + complete);
  * 2. 1,000 distinct signed webhooks (tokenization events) plus 200 duplicates of them at concurrency 50, sent from
- *    a worker thread (the gateway's side; BENCH_SENDER=inline sends from the store's own event loop): the time
- *    until our endpoint acknowledges, how many distinct events were applied (each must be applied once) and how
- *    long until all were; `burst` says where the time went (event loop, GC, CPU share, database pool).
+ *    a worker thread (the gateway's side; BENCH_SENDER=inline sends from the store's own event loop) to the
+ *    dedicated webhook receiver (option webhookReceiver): the time until it acknowledges, how many distinct events
+ *    were applied (each must be applied once) and how long until all were; `burst` says where the main thread's
+ *    time went (event loop, GC, CPU share, database pool). Baselines in the same run: the same burst to the Medusa
+ *    route (`medusa_route`) and to a server that only answers (`answer_only_server`: the measurement's own cost).
  * The last line of stdout is one JSON object.
  */
 import { Worker } from "node:worker_threads"
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
 import path from "node:path"
 import { percentile, round } from "./support"
 import { startProbes } from "./probes"
@@ -17,6 +21,8 @@ import { BROWSER_INFO } from "../integration-tests/http/support/checkout"
 import { walletPayment } from "../integration-tests/http/support/checkout-direct"
 import { waitFor } from "../integration-tests/support/sandbox"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { PGS_MODULE } from "../src/modules/pgs"
+import type PgsModuleService from "../src/modules/pgs/service"
 
 const CHECKOUTS = Number(process.env.BENCH_CHECKOUTS ?? 200)
 const DISTINCT_WEBHOOKS = 1000
@@ -81,46 +87,89 @@ pgsStoreSuite("checkout benchmark", (s) => {
     pgs.sort((a, b) => a - b)
     system.sort((a, b) => a - b)
 
-    // Webhooks: tokenization events for this shopper's gateway customer, signed with the sandbox's webhook key.
+    // Webhooks: tokenization events for this shopper's gateway customer, signed with the sandbox's webhook key, sent
+    // to the dedicated receiver (option webhookReceiver; the endpoint the goal is for) and then, as the baseline in
+    // the same run, to the Medusa route — each burst once the previous one's events are all applied.
     const sign = (body: string) => s.sandbox.sandbox.context.webhooks.sign(body)
-    const bodies = Array.from({ length: DISTINCT_WEBHOOKS }, (_, i) =>
-      JSON.stringify({
-        event: "tokenization-webhook:payment-method:tokenized",
-        payload: {
-          payment_method: {
-            id: `pm_bench_${i}_${Date.now().toString(36)}`,
-            type: "card",
-            card: { brand: "VISA", last_4: String(1000 + (i % 9000)).slice(-4), bin: "400000", masked: "400000******1000", exp_month: 12, exp_year: 2031 },
-          },
-          transaction_id: null,
-          customer: { id: gatewayCustomerId, first_name: "Grace", last_name: "Hopper", email: customer.email },
-          merchant_id: s.sandbox.config.merchant_id,
-          created_at: new Date().toISOString(),
-        },
-      }),
-    )
-    const signed = await Promise.all(bodies.map(async (body) => ({ body, authorization: `Bearer ${await sign(body)}` })))
-    const sends = [...signed, ...Array.from({ length: DUPLICATE_WEBHOOKS }, (_, i) => signed[(i * 7) % DISTINCT_WEBHOOKS])]
-    const url = new URL(s.webhookUrl)
     const knex = s.container().resolve(ContainerRegistrationKeys.PG_CONNECTION)
-    const probes = startProbes(knex)
-    const burstStarted = performance.now()
-    const job = { origin: url.origin, path: url.pathname, sends, concurrency: WEBHOOK_CONCURRENCY }
-    const { acks, non2xx } = process.env.BENCH_SENDER === "inline" ? await sendAll(job) : await inWorker(job)
-    const burst = { ms: round(performance.now() - burstStarted, 0), ...probes.stop() }
-    acks.sort((a, b) => a - b)
-
-    // Only the benchmark's own events (the first checkout's real tokenization event is not one of them).
-    const benchEvents = () => knex("pgs_webhook_event").where("subject_id", "like", "pm_bench_%")
-    const appliedCount = async () => Number((await benchEvents().where("outcome", "applied:card_saved").count({ n: "*" }))[0].n)
-    let applied = 0
-    try {
-      await waitFor(async () => (applied = await appliedCount()) >= DISTINCT_WEBHOOKS, { timeoutMs: 300_000, intervalMs: 200, what: "every webhook applied" })
-    } catch {
-      applied = await appliedCount()
+    const signedBurst = async (tag: string, distinct: number, duplicates: number) => {
+      const bodies = Array.from({ length: distinct }, (_, i) =>
+        JSON.stringify({
+          event: "tokenization-webhook:payment-method:tokenized",
+          payload: {
+            payment_method: {
+              id: `pm_bench_${tag}_${i}_${Date.now().toString(36)}`,
+              type: "card",
+              card: { brand: "VISA", last_4: String(1000 + (i % 9000)).slice(-4), bin: "400000", masked: "400000******1000", exp_month: 12, exp_year: 2031 },
+            },
+            transaction_id: null,
+            customer: { id: gatewayCustomerId, first_name: "Grace", last_name: "Hopper", email: customer.email },
+            merchant_id: s.sandbox.config.merchant_id,
+            created_at: new Date().toISOString(),
+          },
+        }),
+      )
+      const signed = await Promise.all(bodies.map(async (body) => ({ body, authorization: `Bearer ${await sign(body)}` })))
+      return [...signed, ...Array.from({ length: duplicates }, (_, i) => signed[(i * 7) % distinct])]
     }
-    const allAppliedMs = performance.now() - burstStarted
-    const recorded = Number((await benchEvents().count({ n: "*" }))[0].n)
+    const send = (url: string, sends: SendJob["sends"]) => {
+      const target = new URL(url)
+      const job = { origin: target.origin, path: target.pathname, sends, concurrency: WEBHOOK_CONCURRENCY }
+      return process.env.BENCH_SENDER === "inline" ? sendAll(job) : inWorker(job)
+    }
+    // Only one burst's events (the first checkout's real tokenization event is not one of them).
+    const eventsOf = (tag: string) => knex("pgs_webhook_event").where("subject_id", "like", `pm_bench_${tag}_%`)
+    const appliedCount = async (tag: string) => Number((await eventsOf(tag).where("outcome", "applied:card_saved").count({ n: "*" }))[0].n)
+    const allApplied = async (tag: string, n: number) => {
+      let applied = 0
+      try {
+        await waitFor(async () => (applied = await appliedCount(tag)) >= n, { timeoutMs: 300_000, intervalMs: 200, what: `every ${tag} webhook applied` })
+      } catch {
+        applied = await appliedCount(tag)
+      }
+      return applied
+    }
+    const WARMUP = 100
+    const burst = async (url: string, tag: string) => {
+      // Warm-up, as an endpoint that has been up a while has had (not counted; processed before the burst starts).
+      await send(url, await signedBurst(`warmup${tag}`, WARMUP, 0))
+      await allApplied(`warmup${tag}`, WARMUP)
+      const sends = await signedBurst(tag, DISTINCT_WEBHOOKS, DUPLICATE_WEBHOOKS)
+      const probes = startProbes(knex)
+      const started = performance.now()
+      const { acks, non2xx } = await send(url, sends)
+      const load = { ms: round(performance.now() - started, 0), ...probes.stop() }
+      acks.sort((a, b) => a - b)
+
+      const applied = await allApplied(tag, DISTINCT_WEBHOOKS)
+      return {
+        sent: sends.length,
+        ack_p50_ms: round(percentile(acks, 50), 1),
+        ack_p99_ms: round(percentile(acks, 99), 1),
+        recorded: Number((await eventsOf(tag).count({ n: "*" }))[0].n),
+        non_2xx: non2xx,
+        applied,
+        all_applied_after_ms: round(performance.now() - started, 0),
+        burst: load,
+      }
+    }
+    // The floor of this measurement on this machine: the same sender and bodies against a server that only answers.
+    const floor = async () => {
+      const server = createServer((req, res) => req.resume().on("end", () => res.writeHead(200, { "content-type": "application/json" }).end('{"received":true}')))
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/pgs/webhooks`
+      const sends = await signedBurst("floor", DISTINCT_WEBHOOKS, DUPLICATE_WEBHOOKS)
+      await send(url, sends.slice(0, WARMUP))
+      const { acks } = await send(url, sends)
+      server.close()
+      acks.sort((a, b) => a - b)
+      return { ack_p50_ms: round(percentile(acks, 50), 1), ack_p99_ms: round(percentile(acks, 99), 1) }
+    }
+    const receiverUrl = s.container().resolve<PgsModuleService>(PGS_MODULE).webhookReceiverUrl
+    if (!receiverUrl) throw new Error("the dedicated webhook receiver is not running")
+    const receiver = await burst(receiverUrl, "receiver")
+    const route = await burst(s.webhookUrl, "route")
+    const answerOnly = await floor()
 
     const summary = {
       bench: "checkout",
@@ -128,20 +177,28 @@ pgsStoreSuite("checkout benchmark", (s) => {
       pgs_p50_ms: round(percentile(pgs, 50), 1),
       system_p50_ms: round(percentile(system, 50), 1),
       p50_ratio: round(percentile(pgs, 50) / percentile(system, 50)),
-      webhook_ack_p50_ms: round(percentile(acks, 50), 1),
-      webhook_ack_p99_ms: round(percentile(acks, 99), 1),
-      webhooks_sent: sends.length,
+      webhook_endpoint: "receiver",
+      webhook_ack_p50_ms: receiver.ack_p50_ms,
+      webhook_ack_p99_ms: receiver.ack_p99_ms,
+      webhooks_sent: receiver.sent,
       webhooks_distinct: DISTINCT_WEBHOOKS,
-      webhooks_recorded: recorded,
-      webhooks_non_2xx: non2xx,
-      webhooks_applied: applied,
-      webhooks_all_applied_after_ms: round(allAppliedMs, 0),
-      burst,
+      webhooks_recorded: receiver.recorded,
+      webhooks_non_2xx: receiver.non_2xx,
+      webhooks_applied: receiver.applied,
+      webhooks_all_applied_after_ms: receiver.all_applied_after_ms,
+      burst: receiver.burst,
+      // The same burst through Medusa's own HTTP stack (POST /hooks/pgs/webhooks), for comparison.
+      medusa_route: route,
+      // The sender against an HTTP server that answers without doing anything: what the measurement itself costs here.
+      answer_only_server: answerOnly,
     }
     // Straight to stdout (jest writes its own report to stderr), so this is the last line.
-    process.stdout.write(`checkout: pgs p50 ${summary.pgs_p50_ms} ms vs system p50 ${summary.system_p50_ms} ms; webhook ack p50 ${summary.webhook_ack_p50_ms} ms, p99 ${summary.webhook_ack_p99_ms} ms\n`)
+    process.stdout.write(`checkout: pgs p50 ${summary.pgs_p50_ms} ms vs system p50 ${summary.system_p50_ms} ms; webhook ack (receiver) p50 ${receiver.ack_p50_ms} ms, p99 ${receiver.ack_p99_ms} ms; (Medusa route) p50 ${route.ack_p50_ms} ms, p99 ${route.ack_p99_ms} ms\n`)
     process.stdout.write(`${JSON.stringify(summary)}\n`)
-    expect(applied).toBe(DISTINCT_WEBHOOKS)
-    expect(recorded).toBe(DISTINCT_WEBHOOKS)
+    for (const endpoint of [receiver, route]) {
+      expect(endpoint.applied).toBe(DISTINCT_WEBHOOKS)
+      expect(endpoint.recorded).toBe(DISTINCT_WEBHOOKS)
+      expect(endpoint.non_2xx).toBe(0)
+    }
   }, 1_200_000)
-})
+}, { env: { PGS_WEBHOOK_RECEIVER_PORT: "0", PGS_WEBHOOK_RECEIVER_HOST: "127.0.0.1" } })

@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import { recordDelivery } from "../../src/api/hooks/pgs/webhooks/recorder"
+import { recordDelivery } from "../../src/modules/pgs/webhook-intake/recorder"
 import retryPgsWebhookEvents from "../../src/jobs/retry-pgs-webhook-events"
 import { WEBHOOK_RETRY } from "../../src/modules/pgs/webhook-queue"
 import { payInFrame, paymentOfOrder } from "./support/checkout"

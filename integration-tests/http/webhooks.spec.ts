@@ -8,7 +8,12 @@ import { SignJWT } from "jose"
 import { generateTestWebhookHeader } from "../../src/gateway/webhooks"
 import { authorizeCard } from "../sandbox/cards-support"
 import { adminPayment, adminPost, payInFrame, paymentOfOrder } from "./support/checkout"
-import { PGS_PROVIDER_ID, pgsStoreSuite } from "./support/store"
+import { PGS_PROVIDER_ID, pgsStoreSuite, type StoreSuite } from "./support/store"
+import { PGS_MODULE } from "../../src/modules/pgs"
+import type PgsModuleService from "../../src/modules/pgs/service"
+import { startWebhookReceiverThread } from "../../src/modules/pgs/webhook-intake/receiver-thread"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { request } from "undici"
 import {
   countEvents,
   deliver,
@@ -26,6 +31,12 @@ import {
 const b64url = (v: object | string) => Buffer.from(typeof v === "string" ? v : JSON.stringify(v)).toString("base64url")
 const sha512 = (v: string) => createHash("sha512").update(v).digest("hex")
 const TOKENIZED = "tokenization-webhook:payment-method:tokenized"
+
+function receiverUrl(s: StoreSuite): string {
+  const url = s.container().resolve<PgsModuleService>(PGS_MODULE).webhookReceiverUrl
+  if (!url) throw new Error("the dedicated webhook receiver is not running")
+  return url
+}
 
 pgsStoreSuite("gateway webhooks", (s) => {
   /** A real event body the sandbox produced (a Direct API purchase outside Medusa: foreign reference). */
@@ -53,86 +64,135 @@ pgsStoreSuite("gateway webhooks", (s) => {
     expect(await countEvents(s)).toBe(before)
   }
 
-  describe("authenticity: forged deliveries get 401 and nothing is recorded", () => {
-    it("rejects a delivery without an Authorization header", async () => {
-      const body = await freshBody()
-      await expectRejected(() => deliver(s, body))
+  // The same checks at both endpoints: Medusa's route and the dedicated receiver (option webhookReceiver).
+  describe.each([
+    ["the Medusa route", () => s.webhookUrl],
+    ["the dedicated receiver", () => receiverUrl(s)],
+  ])("at %s", (_endpoint, url) => {
+    describe("authenticity: forged deliveries get 401 and nothing is recorded", () => {
+      it("rejects a delivery without an Authorization header", async () => {
+        const body = await freshBody()
+        await expectRejected(() => deliver(s, body, {}, url()))
+      })
+
+      it("rejects a malformed JWT", async () => {
+        const body = await freshBody()
+        await expectRejected(() => deliver(s, body, { authorization: "Bearer not-a-jwt" }, url()))
+      })
+
+      it("rejects a JWT whose signature was altered", async () => {
+        const body = await freshBody()
+        const header = await generateTestWebhookHeader({ body, privateKey: gatewayWebhookKey(s) })
+        const [h, p, sig] = header.slice("Bearer ".length).split(".")
+        const flipped = (sig![0] === "A" ? "B" : "A") + sig!.slice(1)
+        await expectRejected(() => deliver(s, body, { authorization: `Bearer ${h}.${p}.${flipped}` }, url()))
+      })
+
+      it("rejects a delivery signed with another key", async () => {
+        const body = await freshBody()
+        const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 })
+        await expectRejected(async () => deliver(s, body, { authorization: await generateTestWebhookHeader({ body, privateKey }) }, url()))
+      })
+
+      it("rejects alg none", async () => {
+        const body = await freshBody()
+        const jwt = `${b64url({ alg: "none", typ: "JWT" })}.${b64url({ data: { SHA512: sha512(body) } })}.`
+        await expectRejected(() => deliver(s, body, { authorization: `Bearer ${jwt}` }, url()))
+      })
+
+      it("rejects HS256 signed with the gateway's public key as the secret", async () => {
+        const body = await freshBody()
+        const secret = createSecretKey(Buffer.from(s.sandbox.config.webhook_public_key))
+        const jwt = await new SignJWT({ data: { SHA512: sha512(body) } }).setProtectedHeader({ alg: "HS256", typ: "JWT" }).sign(secret)
+        await expectRejected(() => deliver(s, body, { authorization: `Bearer ${jwt}` }, url()))
+      })
+
+      it("rejects a valid signature over the digest of other bytes", async () => {
+        const body = await freshBody()
+        const header = await generateTestWebhookHeader({ body, privateKey: gatewayWebhookKey(s), sha512: sha512(`${body} `) })
+        await expectRejected(() => deliver(s, body, { authorization: header }, url()))
+      })
+
+      it("rejects the signed event re-serialized (same JSON, other bytes)", async () => {
+        const body = await freshBody()
+        const header = await generateTestWebhookHeader({ body, privateKey: gatewayWebhookKey(s) })
+        await expectRejected(() => deliver(s, JSON.stringify(JSON.parse(body), null, 2), { authorization: header }, url()))
+      })
+
+      it("rejects a signed body sent as text/plain as well as one that is not JSON at all, with 401 not 400", async () => {
+        const notJson = "definitely not json"
+        await expectRejected(() => deliver(s, notJson, { authorization: "Bearer a.b.c", "content-type": "text/plain" }, url()))
+        await expectRejected(() => deliver(s, "{", { authorization: "Bearer a.b.c" }, url()))
+      })
     })
 
-    it("rejects a malformed JWT", async () => {
-      const body = await freshBody()
-      await expectRejected(() => deliver(s, body, { authorization: "Bearer not-a-jwt" }))
-    })
+    describe("recording: each delivery once, answered fast", () => {
+      it("answers an authentic delivery 200 within 2 s, records it, and leaves a foreign reference alone", async () => {
+        const body = await freshBody()
+        const res = await deliverSigned(s, body, url())
+        expect(res.status).toBe(200)
+        expect(res.ms).toBeLessThan(2000)
+        const subject = JSON.parse(body).payload.id
+        const rows = await eventRows(s, { delivery_key: sha512(body) })
+        expect(rows).toHaveLength(1)
+        expect(rows[0]!.subject_id).toBe(subject)
+        const done = await waitFor(async () => (await eventRows(s, { delivery_key: sha512(body) })).find((r) => r.processed_at))
+        expect(done.outcome).toBe("ignored:foreign_reference")
+      })
 
-    it("rejects a JWT whose signature was altered", async () => {
-      const body = await freshBody()
-      const header = await generateTestWebhookHeader({ body, privateKey: gatewayWebhookKey(s) })
-      const [h, p, sig] = header.slice("Bearer ".length).split(".")
-      const flipped = (sig![0] === "A" ? "B" : "A") + sig!.slice(1)
-      await expectRejected(() => deliver(s, body, { authorization: `Bearer ${h}.${p}.${flipped}` }))
-    })
+      it("answers a repeated delivery of the same bytes 200 and drops it", async () => {
+        const body = await freshBody()
+        expect((await deliverSigned(s, body, url())).status).toBe(200)
+        const again = await deliverSigned(s, body, url())
+        expect(again.status).toBe(200)
+        expect(again.body.duplicate).toBe(true)
+        expect(await eventRows(s, { delivery_key: sha512(body) })).toHaveLength(1)
+      })
 
-    it("rejects a delivery signed with another key", async () => {
-      const body = await freshBody()
-      const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 })
-      await expectRejected(async () => deliver(s, body, { authorization: await generateTestWebhookHeader({ body, privateKey }) }))
-    })
+      it("records a burst of concurrent deliveries each once, a copy sent alongside its original included", async () => {
+        const tokenized = (id: string, brand: string) =>
+          JSON.stringify({
+            event: TOKENIZED,
+            payload: {
+              payment_method: {
+                id,
+                type: "card",
+                card: { brand, last_4: "1000", bin: "400000", masked: "400000******1000", exp_month: 7, exp_year: 2031 },
+              },
+              transaction_id: null,
+              customer: { id: "cus_nobody_we_know", first_name: null, last_name: null, email: null },
+              merchant_id: s.sandbox.config.merchant_id,
+              created_at: new Date().toISOString(),
+            },
+          })
+        const bodies = Array.from({ length: 20 }, (_, i) => tokenized(`pm_burst_${i}_${Date.now().toString(36)}`, "VISA"))
+        // Authentic, but PostgreSQL refuses a NUL in JSON: this one is not recorded, and must not take the others down.
+        const refused = tokenized(`pm_refused_${Date.now().toString(36)}`, "VI\u0000SA")
+        const results = await Promise.all([...bodies, refused, ...bodies].map((body) => deliverSigned(s, body, url())))
+        expect(results[20]!.status).toBeGreaterThanOrEqual(500)
+        const others = results.filter((_, i) => i !== 20)
+        expect(others.map((r) => r.status)).toEqual(Array(40).fill(200))
+        expect(others.filter((r) => r.body.duplicate === true)).toHaveLength(20)
+        for (const body of bodies) expect(await eventRows(s, { delivery_key: sha512(body) })).toHaveLength(1)
+        expect(await eventRows(s, { delivery_key: sha512(refused) })).toHaveLength(0)
+        const done = await waitFor(async () => {
+          const rows = await Promise.all(bodies.map(async (body) => (await eventRows(s, { delivery_key: sha512(body) }))[0]!))
+          return rows.every((r) => r.processed_at) && rows
+        }, { what: "every burst event processed" })
+        expect(new Set(done.map((r) => r.outcome))).toEqual(new Set(["ignored:unknown_gateway_customer"]))
+      })
 
-    it("rejects alg none", async () => {
-      const body = await freshBody()
-      const jwt = `${b64url({ alg: "none", typ: "JWT" })}.${b64url({ data: { SHA512: sha512(body) } })}.`
-      await expectRejected(() => deliver(s, body, { authorization: `Bearer ${jwt}` }))
-    })
-
-    it("rejects HS256 signed with the gateway's public key as the secret", async () => {
-      const body = await freshBody()
-      const secret = createSecretKey(Buffer.from(s.sandbox.config.webhook_public_key))
-      const jwt = await new SignJWT({ data: { SHA512: sha512(body) } }).setProtectedHeader({ alg: "HS256", typ: "JWT" }).sign(secret)
-      await expectRejected(() => deliver(s, body, { authorization: `Bearer ${jwt}` }))
-    })
-
-    it("rejects a valid signature over the digest of other bytes", async () => {
-      const body = await freshBody()
-      const header = await generateTestWebhookHeader({ body, privateKey: gatewayWebhookKey(s), sha512: sha512(`${body} `) })
-      await expectRejected(() => deliver(s, body, { authorization: header }))
-    })
-
-    it("rejects the signed event re-serialized (same JSON, other bytes)", async () => {
-      const body = await freshBody()
-      const header = await generateTestWebhookHeader({ body, privateKey: gatewayWebhookKey(s) })
-      await expectRejected(() => deliver(s, JSON.stringify(JSON.parse(body), null, 2), { authorization: header }))
-    })
-
-    it("rejects a signed body sent as text/plain as well as one that is not JSON at all, with 401 not 400", async () => {
-      const notJson = "definitely not json"
-      await expectRejected(() => deliver(s, notJson, { authorization: "Bearer a.b.c", "content-type": "text/plain" }))
-      await expectRejected(() => deliver(s, "{", { authorization: "Bearer a.b.c" }))
+      it("records an authentic event it does not know, answers 200 and does not act on it", async () => {
+        const body = JSON.stringify({ event: "transaction-svc:transaction:teleported", payload: { id: `tx_unknown_kind_${Date.now().toString(36)}`, reference: "x" } })
+        const res = await deliverSigned(s, body, url())
+        expect(res.status).toBe(200)
+        const [row] = await eventRows(s, { delivery_key: sha512(body) })
+        expect(row).toMatchObject({ event: "transaction-svc:transaction:teleported", outcome: "unsupported" })
+      })
     })
   })
 
-  describe("recording: each delivery once, answered fast", () => {
-    it("answers an authentic delivery 200 within 2 s, records it, and leaves a foreign reference alone", async () => {
-      const body = await freshBody()
-      const res = await deliverSigned(s, body)
-      expect(res.status).toBe(200)
-      expect(res.ms).toBeLessThan(2000)
-      const subject = JSON.parse(body).payload.id
-      const rows = await eventRows(s, { delivery_key: sha512(body) })
-      expect(rows).toHaveLength(1)
-      expect(rows[0]!.subject_id).toBe(subject)
-      const done = await waitFor(async () => (await eventRows(s, { delivery_key: sha512(body) })).find((r) => r.processed_at))
-      expect(done.outcome).toBe("ignored:foreign_reference")
-    })
-
-    it("answers a repeated delivery of the same bytes 200 and drops it", async () => {
-      const body = await freshBody()
-      expect((await deliverSigned(s, body)).status).toBe(200)
-      const again = await deliverSigned(s, body)
-      expect(again.status).toBe(200)
-      expect(again.body.duplicate).toBe(true)
-      expect(await eventRows(s, { delivery_key: sha512(body) })).toHaveLength(1)
-    })
-
+  describe("recording what the gateway sends", () => {
     it("records once when the gateway delivers the same bytes twice (sandbox duplicate fault)", async () => {
       await s.sandbox.control("POST", "/_sandbox/faults", { target: "webhook", kind: "duplicate" })
       const tx = (await authorizeCard(s.sandbox)).body.result
@@ -145,45 +205,75 @@ pgsStoreSuite("gateway webhooks", (s) => {
       expect(await eventRows(s, { subject_id: tx.id })).toHaveLength(1)
     })
 
-    it("records a burst of concurrent deliveries each once, a copy sent alongside its original included", async () => {
-      const tokenized = (id: string, brand: string) =>
-        JSON.stringify({
-          event: TOKENIZED,
-          payload: {
-            payment_method: {
-              id,
-              type: "card",
-              card: { brand, last_4: "1000", bin: "400000", masked: "400000******1000", exp_month: 7, exp_year: 2031 },
-            },
-            transaction_id: null,
-            customer: { id: "cus_nobody_we_know", first_name: null, last_name: null, email: null },
-            merchant_id: s.sandbox.config.merchant_id,
-            created_at: new Date().toISOString(),
-          },
-        })
-      const bodies = Array.from({ length: 20 }, (_, i) => tokenized(`pm_burst_${i}_${Date.now().toString(36)}`, "VISA"))
-      // Authentic, but PostgreSQL refuses a NUL in JSON: this one is not recorded, and must not take the others down.
-      const refused = tokenized(`pm_refused_${Date.now().toString(36)}`, "VI\u0000SA")
-      const results = await Promise.all([...bodies, refused, ...bodies].map((body) => deliverSigned(s, body)))
-      expect(results[20]!.status).toBeGreaterThanOrEqual(500)
-      const others = results.filter((_, i) => i !== 20)
-      expect(others.map((r) => r.status)).toEqual(Array(40).fill(200))
-      expect(others.filter((r) => r.body.duplicate === true)).toHaveLength(20)
-      for (const body of bodies) expect(await eventRows(s, { delivery_key: sha512(body) })).toHaveLength(1)
-      expect(await eventRows(s, { delivery_key: sha512(refused) })).toHaveLength(0)
-      const done = await waitFor(async () => {
-        const rows = await Promise.all(bodies.map(async (body) => (await eventRows(s, { delivery_key: sha512(body) }))[0]!))
-        return rows.every((r) => r.processed_at) && rows
-      }, { what: "every burst event processed" })
-      expect(new Set(done.map((r) => r.outcome))).toEqual(new Set(["ignored:unknown_gateway_customer"]))
+  })
+
+  describe("the dedicated receiver", () => {
+    it("completes a cart into an order from the approval the gateway sends to the receiver", async () => {
+      await s.sandbox.control("DELETE", "/_sandbox/webhooks")
+      await s.sandbox.control("POST", "/_sandbox/webhooks", { url: receiverUrl(s) })
+      try {
+        const cart = await s.createCart()
+        const session = await s.initiatePaymentSession(cart.id, PGS_PROVIDER_ID)
+        const { transactionId } = await payInFrame(s.sandbox, session, s.sandbox.testCard("frictionless_approved"))
+        const delivered = await waitFor(async () => {
+          const res = await s.sandbox.control("GET", `/_sandbox/webhooks/deliveries?subject_id=${transactionId}`)
+          return (res.body.deliveries as any[]).find((d) => d.url === receiverUrl(s) && d.state === "delivered")
+        }, { what: "the delivery to the receiver" })
+        expect(delivered).toBeTruthy()
+        const event = await processedEvent(s, transactionId)
+        expect(event.outcome).toMatch(/^applied:(authorized|captured)$/)
+        expect(await waitFor(() => orderOfCart(s, cart.id), { what: "order of the cart" })).toMatch(/^order_/)
+      } finally {
+        await s.sandbox.control("DELETE", "/_sandbox/webhooks")
+        await s.sandbox.control("POST", "/_sandbox/webhooks", { url: s.webhookUrl })
+      }
     })
 
-    it("records an authentic event it does not know, answers 200 and does not act on it", async () => {
-      const body = JSON.stringify({ event: "transaction-svc:transaction:teleported", payload: { id: "tx_unknown_kind", reference: "x" } })
-      const res = await deliverSigned(s, body)
-      expect(res.status).toBe(200)
-      const [row] = await eventRows(s, { delivery_key: sha512(body) })
-      expect(row).toMatchObject({ event: "transaction-svc:transaction:teleported", outcome: "unsupported" })
+    it("answers its health check, 404 for another path and 405 for another method, recording nothing", async () => {
+      const before = await countEvents(s)
+      const origin = new URL(receiverUrl(s)).origin
+      const health = await request(`${origin}/health`)
+      expect(health.statusCode).toBe(200)
+      expect(await health.body.json()).toEqual({ ok: true })
+      const elsewhere = await request(`${origin}/store/carts`, { method: "POST", body: "{}" })
+      expect(elsewhere.statusCode).toBe(404)
+      expect(((await elsewhere.body.json()) as { error: string }).error).toContain("/hooks/pgs/webhooks")
+      const get = await request(receiverUrl(s))
+      expect(get.statusCode).toBe(405)
+      expect(get.headers.allow).toBe("POST")
+      await get.body.dump()
+      expect(await countEvents(s)).toBe(before)
+    })
+
+    it("answers 413 for a body over 1 MiB and records nothing", async () => {
+      const before = await countEvents(s)
+      const res = await deliver(s, "x".repeat(1024 * 1024 + 1), { authorization: "Bearer a.b.c" }, receiverUrl(s))
+      expect(res.status).toBe(413)
+      expect(await countEvents(s)).toBe(before)
+    })
+
+    it("answers 503 while no webhook key is configured, so the gateway retries, and stops listening when closed", async () => {
+      const logged: string[] = []
+      const logger = { ...s.container().resolve("logger"), error: (m: string) => logged.push(m), warn: (m: string) => logged.push(m) }
+      const receiver = await startWebhookReceiverThread({
+        settings: { port: 0, host: "127.0.0.1" },
+        knex: s.container().resolve(ContainerRegistrationKeys.PG_CONNECTION),
+        webhookPublicKeys: null,
+        notConfigured: "webhookPublicKey is missing",
+        logger,
+        received: async () => undefined,
+      })
+      try {
+        const body = await freshBody()
+        const before = await countEvents(s)
+        const res = await deliverSigned(s, body, receiver.url)
+        expect(res.status).toBe(503)
+        expect(await countEvents(s)).toBe(before)
+        expect(logged.join("\n")).toContain("webhookPublicKey is missing")
+      } finally {
+        await receiver.close()
+      }
+      await expect(request(receiver.url, { method: "POST", body: "{}" })).rejects.toThrow(/ECONNREFUSED/)
     })
   })
 
@@ -432,4 +522,4 @@ pgsStoreSuite("gateway webhooks", (s) => {
       expect(res.status).toBe(401)
     })
   })
-})
+}, { env: { PGS_WEBHOOK_RECEIVER_PORT: "0", PGS_WEBHOOK_RECEIVER_HOST: "127.0.0.1" } })

@@ -33,15 +33,15 @@ const knex = (s: StoreSuite) => s.container().resolve(ContainerRegistrationKeys.
 /** The sandbox's webhook signing key (in-process), for authentic crafted events. */
 export const gatewayWebhookKey = (s: StoreSuite) => s.sandbox.sandbox.context.keys.webhook.privateKey
 
-/** POST raw bytes to /hooks/pgs/webhooks with exactly these headers. */
-export async function deliver(s: StoreSuite, body: string | Buffer, headers: Record<string, string | undefined> = {}) {
+/** POST raw bytes to the webhook endpoint (the Medusa route unless `url` says otherwise) with exactly these headers. */
+export async function deliver(s: StoreSuite, body: string | Buffer, headers: Record<string, string | undefined> = {}, url = s.webhookUrl) {
   const h: Record<string, string> = { "content-type": "application/json" }
   for (const [k, v] of Object.entries(headers)) {
     if (v === undefined) delete h[k]
     else h[k] = v
   }
   const started = Date.now()
-  const res = await request(s.webhookUrl, { method: "POST", headers: h, body })
+  const res = await request(url, { method: "POST", headers: h, body })
   const text = await res.body.text()
   let json: any
   try {
@@ -53,8 +53,8 @@ export async function deliver(s: StoreSuite, body: string | Buffer, headers: Rec
 }
 
 /** Deliver bytes signed the way the gateway signs them. */
-export async function deliverSigned(s: StoreSuite, body: string) {
-  return deliver(s, body, { authorization: await generateTestWebhookHeader({ body, privateKey: gatewayWebhookKey(s) }) })
+export async function deliverSigned(s: StoreSuite, body: string, url = s.webhookUrl) {
+  return deliver(s, body, { authorization: await generateTestWebhookHeader({ body, privateKey: gatewayWebhookKey(s) }) }, url)
 }
 
 export async function eventRows(s: StoreSuite, where: Partial<Pick<EventRow, "subject_id" | "event" | "delivery_key">> = {}): Promise<EventRow[]> {

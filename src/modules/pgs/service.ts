@@ -19,6 +19,10 @@ import { toMinorUnits, type PgsClient } from "../../gateway"
 import type { PgsProviderOptions } from "../../providers/pgs/options"
 import { insertDeliveries } from "./webhook-queue"
 import { buildGatewayClient, payoutTerminalFrom } from "./gateway"
+import type { IEventBusModuleService, Logger, ConfigModule } from "@medusajs/framework/types"
+import { emitWebhookReceived, type WebhookIntake } from "./webhook-intake/accept"
+import { startWebhookReceiverThread, type WebhookReceiver } from "./webhook-intake/receiver-thread"
+import { webhookReceiverFrom } from "./webhook-intake/options"
 
 export type NewWebhookEvent = {
   delivery_key: string
@@ -64,17 +68,21 @@ const MOVABLE_FROM: Record<PayoutProgress["status"], PayoutStatus[]> = Object.fr
 
 export type PayoutSettings = { terminalId: string | null; returnUrl: string; secret: string }
 
-type InjectedDependencies = { __pg_connection__: Knex }
+type InjectedDependencies = { __pg_connection__: Knex; logger: Logger; event_bus: IEventBusModuleService; configModule: ConfigModule }
 
 export default class PgsModuleService extends MedusaService({ PgsTerminalSetting, PgsWebhookEvent, PgsSavedCard, PgsPayout }) {
   protected readonly knex_: Knex
   protected readonly rawOptions_: unknown
   private client_: PgsClient | null = null
   private options_: PgsProviderOptions | null = null
+  private receiver_: WebhookReceiver | null = null
+  // The module container's cradle: its entries resolve on access (the event bus from the application's container).
+  private readonly deps_: InjectedDependencies
 
   constructor(deps: InjectedDependencies, options?: unknown) {
     // eslint-disable-next-line prefer-rest-params
     super(...arguments)
+    this.deps_ = deps
     this.knex_ = deps.__pg_connection__
     this.rawOptions_ = options
   }
@@ -84,12 +92,61 @@ export default class PgsModuleService extends MedusaService({ PgsTerminalSetting
     return this.rawOptions_
   }
 
-  /** Medusa calls these on shutdown: close the client's keep-alive connections so the process can exit. */
+  /**
+   * Medusa calls these at start and shutdown: the dedicated webhook receiver runs where HTTP is served (not in a
+   * worker-only process); shutdown closes it and the client's keep-alive connections so the process can exit.
+   */
   __hooks = {
+    onApplicationStart: async () => {
+      await this.startWebhookReceiver()
+    },
     onApplicationShutdown: async () => {
+      await this.receiver_?.close()
+      this.receiver_ = null
       await this.client_?.close()
       this.client_ = null
     },
+  }
+
+  /** What a webhook delivery needs, for the Medusa route and the dedicated receiver alike. */
+  webhookIntake(): WebhookIntake {
+    return {
+      verifier: () => this.gateway().webhooks,
+      knex: this.knex_,
+      logger: this.deps_.logger,
+      received: (id) => this.emitWebhooksReceived([id]),
+    }
+  }
+
+  private emitWebhooksReceived(ids: string[]): Promise<void> {
+    return emitWebhookReceived(this.deps_.event_bus, this.deps_.logger, ids)
+  }
+
+  /** The dedicated receiver's webhook URL when it runs (option `webhookReceiver`), else null. */
+  get webhookReceiverUrl(): string | null {
+    return this.receiver_?.url ?? null
+  }
+
+  private async startWebhookReceiver(): Promise<void> {
+    const logger = this.deps_.logger
+    try {
+      const settings = webhookReceiverFrom(this.rawOptions_)
+      if (!settings || this.receiver_ || this.deps_.configModule.projectConfig.workerMode === "worker") return
+      let webhookPublicKeys: string | null = null
+      let notConfigured: string | null = null
+      try {
+        this.gateway()
+        webhookPublicKeys = this.options_!.webhookPublicKey ?? null
+      } catch (error) {
+        notConfigured = (error as Error).message
+      }
+      const received = (ids: string[]) => this.emitWebhooksReceived(ids)
+      this.receiver_ = await startWebhookReceiverThread({ settings, knex: this.knex_, webhookPublicKeys, notConfigured, logger, received })
+      logger.info(`medusa-payment-pgs: webhook receiver listening at ${this.receiver_.url}`)
+    } catch (error) {
+      // Medusa swallows errors from this hook: say it loudly (the gateway's deliveries would not arrive).
+      logger.error(`medusa-payment-pgs: the webhook receiver did not start: ${(error as Error).message}`)
+    }
   }
 
   /** The gateway client (and its webhook verifier). Throws a configuration error naming each missing option. */

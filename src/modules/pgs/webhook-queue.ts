@@ -3,10 +3,23 @@
  * statement), when a failed event may run again (capped exponential backoff, a capped number of attempts) and
  * which recorded events are due for the retry job.
  */
+import { randomBytes } from "node:crypto"
 import type { Knex } from "@medusajs/framework/mikro-orm/knex"
-import { generateEntityId } from "@medusajs/framework/utils"
+import { factory } from "ulid"
 import { WEBHOOK_EVENT_TABLE } from "./models/table-names"
 import type { NewWebhookEvent, RecordedWebhookEvent } from "./service"
+
+/**
+ * Ids like Medusa's generateEntityId (prefix + ULID), whose ULIDs draw crypto.randomBytes(1) per character: in a
+ * webhook burst that was ~0.1 ms of CPU per delivery (measured, bench:checkout). Same ULIDs, random bytes pooled.
+ */
+let randomPool = Buffer.alloc(0)
+let randomAt = 0
+const ulid = factory(() => {
+  if (randomAt >= randomPool.length) [randomPool, randomAt] = [randomBytes(4096), 0]
+  return randomPool[randomAt++]! / 0xff
+})
+const webhookEventId = () => `pgswh_${ulid()}`
 
 /**
  * Insert each delivery unless its delivery_key is already recorded, in one INSERT … ON CONFLICT DO NOTHING on the
@@ -22,7 +35,7 @@ export async function insertDeliveries(
   const now = new Date()
   const rows = [...firstIndex.values()].map((i) => {
     const e = entries[i]!
-    return { ...e, id: generateEntityId(undefined, "pgswh"), payload: JSON.stringify(e.payload), created_at: now, updated_at: now }
+    return { ...e, id: webhookEventId(), payload: JSON.stringify(e.payload), created_at: now, updated_at: now }
   })
   const inserted: Array<{ id: string; delivery_key: string }> = await knex(WEBHOOK_EVENT_TABLE)
     .insert(rows)
@@ -42,6 +55,12 @@ export async function insertDeliveries(
     if (!before) throw new Error("insertDeliveries: a delivery was neither inserted nor found")
     return { id: before, is_new: false }
   })
+}
+
+/** An authentic delivery that is not an event we know: given its final outcome at once, never processed. */
+export async function markDeliveryUnsupported(knex: Knex, id: string): Promise<void> {
+  const now = new Date()
+  await knex(WEBHOOK_EVENT_TABLE).update({ processed_at: now, outcome: "unsupported", updated_at: now }).where({ id })
 }
 
 export const WEBHOOK_RETRY = {

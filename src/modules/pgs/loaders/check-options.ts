@@ -1,13 +1,15 @@
 /**
  * At boot, say what is missing for webhooks (or wrong with the payout terminal) instead of failing later on first
  * use. A warning, not an error: a store may boot without the gateway configured (the route then answers 503 so
- * the gateway retries).
+ * the gateway retries). A malformed `webhookReceiver` is an error: it was asked for, and would silently not run.
  */
 import type { LoaderOptions } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { buildGatewayClient, payoutTerminalFrom } from "../gateway"
+import { webhookReceiverFrom } from "../webhook-intake/options"
 
 export default async function checkOptions({ container, options }: LoaderOptions) {
+  webhookReceiverFrom(options)
   try {
     await buildGatewayClient(options).client.close()
   } catch (error) {

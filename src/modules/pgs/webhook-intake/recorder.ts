@@ -5,8 +5,8 @@
  * the acknowledgement time. Each delivery is still answered only after the commit that holds its row.
  */
 import type { Knex } from "@medusajs/framework/mikro-orm/knex"
-import type { NewWebhookEvent, RecordedWebhookEvent } from "../../../../modules/pgs/service"
-import { insertDeliveries } from "../../../../modules/pgs/webhook-queue"
+import type { NewWebhookEvent, RecordedWebhookEvent } from "../service"
+import { insertDeliveries } from "../webhook-queue"
 
 type Waiting = { entry: NewWebhookEvent; receivedAt: Date; resolve(r: RecordedWebhookEvent): void; reject(e: unknown): void }
 

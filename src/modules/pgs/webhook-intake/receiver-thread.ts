@@ -1,0 +1,93 @@
+/**
+ * Starts the dedicated webhook receiver (option `webhookReceiver`) in a worker thread and relays what it reports:
+ * new deliveries become our own events on Medusa's event bus (in this thread, where the event bus lives) once a
+ * burst is answered (after-burst.ts), its logs go to Medusa's logger.
+ */
+import path from "node:path"
+import { Worker } from "node:worker_threads"
+import type { Knex } from "@medusajs/framework/mikro-orm/knex"
+import type { Logger } from "@medusajs/framework/types"
+import type { WebhookReceiverOptions } from "./options"
+import type { ReceiverWorkerData, ToMain, ToWorker } from "./receiver-messages"
+import { afterBurst } from "./after-burst"
+
+export type WebhookReceiver = { url: string; close(): Promise<void> }
+
+type ReceiverStart = {
+  settings: WebhookReceiverOptions
+  /** Medusa's database connection: the worker opens its own pool with the same settings. */
+  knex: Knex
+  webhookPublicKeys: string | null
+  notConfigured: string | null
+  logger: Logger
+  received(ids: string[]): Promise<void>
+}
+
+function spawnWorker(workerData: ReceiverWorkerData): Worker {
+  const entry = path.join(__dirname, `receiver-worker${path.extname(__filename)}`)
+  // Running from the TypeScript sources (tests, the demo), the worker needs a TypeScript loader as well.
+  if (entry.endsWith(".ts"))
+    return new Worker(`require(${JSON.stringify(require.resolve("tsx/cjs"))}); require(${JSON.stringify(entry)})`, { eval: true, workerData })
+  return new Worker(entry, { workerData })
+}
+
+function workerDataFor(start: ReceiverStart): ReceiverWorkerData {
+  const config = (start.knex as unknown as { client: { config: { connection: unknown; searchPath?: string | string[] } } }).client.config
+  const data: ReceiverWorkerData = {
+    host: start.settings.host,
+    port: start.settings.port,
+    connection: config.connection,
+    searchPath: config.searchPath,
+    webhookPublicKeys: start.webhookPublicKeys,
+    notConfigured: start.notConfigured,
+  }
+  try {
+    structuredClone(data)
+  } catch {
+    throw new Error(
+      "the database connection options hold functions (driverOptions.dynamicPassword or expirationChecker), which the receiver's worker thread cannot be given; unset PGS_WEBHOOK_RECEIVER_PORT and let the gateway post to /hooks/pgs/webhooks on the Medusa server",
+    )
+  }
+  return data
+}
+
+export async function startWebhookReceiverThread(start: ReceiverStart): Promise<WebhookReceiver> {
+  const worker = spawnWorker(workerDataFor(start))
+  // The worker must not keep a process alive that Medusa is done with; shutdown closes it properly.
+  worker.unref()
+  let closing = false
+  const received = afterBurst(start.received)
+  const url = await new Promise<string>((resolve, reject) => {
+    worker.on("message", (message: ToMain) => {
+      if (message.type === "listening") resolve(message.url)
+      else if (message.type === "failed") reject(new Error(message.message))
+      else if (message.type === "received") received.add(message.ids)
+      else start.logger[message.level](message.message)
+    })
+    worker.on("error", (error) => {
+      reject(error)
+      start.logger.error(`medusa-payment-pgs: the webhook receiver failed: ${error.message}`)
+    })
+    worker.once("exit", (code) => {
+      reject(new Error(`the receiver's thread stopped (exit code ${code})`))
+      if (!closing) start.logger.error(`medusa-payment-pgs: the webhook receiver stopped (exit code ${code}); the gateway's deliveries will be retried until it runs again`)
+    })
+  }).catch(async (error) => {
+    closing = true
+    await worker.terminate()
+    throw error
+  })
+  return {
+    url,
+    close: async () => {
+      closing = true
+      const exited = new Promise((resolve) => worker.once("exit", resolve))
+      worker.postMessage({ type: "close" } satisfies ToWorker)
+      // A clean close ends the worker's event loop; one that hangs is stopped.
+      const timer = setTimeout(() => void worker.terminate(), 5_000)
+      await exited
+      clearTimeout(timer)
+      received.flushNow()
+    },
+  }
+}
