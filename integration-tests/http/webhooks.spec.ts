@@ -275,6 +275,22 @@ pgsStoreSuite("gateway webhooks", (s) => {
       }
       await expect(request(receiver.url, { method: "POST", body: "{}" })).rejects.toThrow(/ECONNREFUSED/)
     })
+
+    it("refuses to start a second receiver on a port already taken, and leaves the first one serving", async () => {
+      const taken = new URL(receiverUrl(s))
+      const start = startWebhookReceiverThread({
+        settings: { port: Number(taken.port), host: taken.hostname },
+        knex: s.container().resolve(ContainerRegistrationKeys.PG_CONNECTION),
+        webhookPublicKeys: null,
+        notConfigured: "not needed",
+        logger: s.container().resolve("logger"),
+        received: async () => undefined,
+      })
+      await expect(start).rejects.toThrow(/EADDRINUSE/)
+      const health = await request(`${taken.origin}/health`)
+      expect(health.statusCode).toBe(200)
+      await health.body.dump()
+    })
   })
 
   describe("payments", () => {

@@ -76,6 +76,7 @@ export default class PgsModuleService extends MedusaService({ PgsTerminalSetting
   private client_: PgsClient | null = null
   private options_: PgsProviderOptions | null = null
   private receiver_: WebhookReceiver | null = null
+  private stopping_ = false
   // The module container's cradle: its entries resolve on access (the event bus from the application's container).
   private readonly deps_: InjectedDependencies
 
@@ -101,6 +102,7 @@ export default class PgsModuleService extends MedusaService({ PgsTerminalSetting
       await this.startWebhookReceiver()
     },
     onApplicationShutdown: async () => {
+      this.stopping_ = true
       await this.receiver_?.close()
       this.receiver_ = null
       await this.client_?.close()
@@ -131,7 +133,7 @@ export default class PgsModuleService extends MedusaService({ PgsTerminalSetting
     const logger = this.deps_.logger
     try {
       const settings = webhookReceiverFrom(this.rawOptions_)
-      if (!settings || this.receiver_ || this.deps_.configModule.projectConfig.workerMode === "worker") return
+      if (!settings || this.receiver_ || this.stopping_ || this.deps_.configModule.projectConfig.workerMode === "worker") return
       let webhookPublicKeys: string | null = null
       let notConfigured: string | null = null
       try {
@@ -141,11 +143,20 @@ export default class PgsModuleService extends MedusaService({ PgsTerminalSetting
         notConfigured = (error as Error).message
       }
       const received = (ids: string[]) => this.emitWebhooksReceived(ids)
-      this.receiver_ = await startWebhookReceiverThread({ settings, knex: this.knex_, webhookPublicKeys, notConfigured, logger, received })
+      // A crashed receiver is started again after a pause (the gateway retries what failed meanwhile).
+      const stopped = () => {
+        this.receiver_ = null
+        if (!this.stopping_) setTimeout(() => void this.startWebhookReceiver(), 5_000).unref()
+      }
+      this.receiver_ = await startWebhookReceiverThread({ settings, knex: this.knex_, webhookPublicKeys, notConfigured, logger, received, stopped })
       logger.info(`medusa-payment-pgs: webhook receiver listening at ${this.receiver_.url}`)
     } catch (error) {
+      const message = (error as Error).message
+      // Medusa also runs this hook in CLI commands (medusa exec, user, db:migrate's scripts) and in every cluster
+      // process: the port is then the running server's. Not an error for this process, but worth a line.
+      if (message.includes("EADDRINUSE")) logger.warn(`medusa-payment-pgs: the webhook receiver's port is taken (${message}); this process does not receive webhooks, the one listening there does`)
       // Medusa swallows errors from this hook: say it loudly (the gateway's deliveries would not arrive).
-      logger.error(`medusa-payment-pgs: the webhook receiver did not start: ${(error as Error).message}`)
+      else logger.error(`medusa-payment-pgs: the webhook receiver did not start: ${message}`)
     }
   }
 

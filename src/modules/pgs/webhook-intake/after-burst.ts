@@ -5,28 +5,27 @@
  * processing starts when the burst ends — at most `maxWaitMs` later than otherwise. Lost on a crash, an event is
  * still run by the retry job (it is recorded before it is answered).
  */
-export type AfterBurst = { add(ids: string[]): void; flushNow(): void }
+export type AfterBurst = { add(ids: string[]): void; flushNow(): Promise<void> }
 
 export function afterBurst(handOn: (ids: string[]) => Promise<void>, { quietMs = 150, maxWaitMs = 2_000 } = {}): AfterBurst {
   let waiting: string[] = []
   let firstAt = 0
   let timer: NodeJS.Timeout | null = null
-  const fire = () => {
+  const fire = async () => {
+    if (timer) clearTimeout(timer)
     timer = null
+    if (!waiting.length) return
     const ids = waiting
     waiting = []
-    void handOn(ids)
+    await handOn(ids)
   }
   return {
     add(ids) {
       if (!waiting.length) firstAt = Date.now()
       waiting.push(...ids)
       if (timer) clearTimeout(timer)
-      timer = setTimeout(fire, Math.max(0, Math.min(quietMs, firstAt + maxWaitMs - Date.now())))
+      timer = setTimeout(() => void fire(), Math.max(0, Math.min(quietMs, firstAt + maxWaitMs - Date.now())))
     },
-    flushNow() {
-      if (timer) clearTimeout(timer)
-      if (waiting.length) fire()
-    },
+    flushNow: fire,
   }
 }

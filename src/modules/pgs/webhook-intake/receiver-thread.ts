@@ -21,6 +21,8 @@ type ReceiverStart = {
   notConfigured: string | null
   logger: Logger
   received(ids: string[]): Promise<void>
+  /** The thread stopped on its own after it was listening (a crash): the caller may start another. */
+  stopped?(): void
 }
 
 function spawnWorker(workerData: ReceiverWorkerData): Worker {
@@ -56,21 +58,34 @@ export async function startWebhookReceiverThread(start: ReceiverStart): Promise<
   // The worker must not keep a process alive that Medusa is done with; shutdown closes it properly.
   worker.unref()
   let closing = false
+  let listening = false
+  let hasExited = false
+  const exited = new Promise<number>((resolve) =>
+    worker.once("exit", (code) => {
+      hasExited = true
+      resolve(code)
+    }),
+  )
   const received = afterBurst(start.received)
   const url = await new Promise<string>((resolve, reject) => {
     worker.on("message", (message: ToMain) => {
-      if (message.type === "listening") resolve(message.url)
-      else if (message.type === "failed") reject(new Error(message.message))
+      if (message.type === "listening") {
+        listening = true
+        resolve(message.url)
+      } else if (message.type === "failed") reject(new Error(message.message))
       else if (message.type === "received") received.add(message.ids)
       else start.logger[message.level](message.message)
     })
     worker.on("error", (error) => {
       reject(error)
-      start.logger.error(`medusa-payment-pgs: the webhook receiver failed: ${error.message}`)
+      if (listening) start.logger.error(`medusa-payment-pgs: the webhook receiver failed: ${error.message}`)
     })
-    worker.once("exit", (code) => {
+    void exited.then(async (code) => {
       reject(new Error(`the receiver's thread stopped (exit code ${code})`))
-      if (!closing) start.logger.error(`medusa-payment-pgs: the webhook receiver stopped (exit code ${code}); the gateway's deliveries will be retried until it runs again`)
+      if (!listening || closing) return
+      start.logger.error(`medusa-payment-pgs: the webhook receiver stopped (exit code ${code}); deliveries meanwhile fail and the gateway retries them`)
+      await received.flushNow()
+      start.stopped?.()
     })
   }).catch(async (error) => {
     closing = true
@@ -81,13 +96,14 @@ export async function startWebhookReceiverThread(start: ReceiverStart): Promise<
     url,
     close: async () => {
       closing = true
-      const exited = new Promise((resolve) => worker.once("exit", resolve))
-      worker.postMessage({ type: "close" } satisfies ToWorker)
-      // A clean close ends the worker's event loop; one that hangs is stopped.
-      const timer = setTimeout(() => void worker.terminate(), 5_000)
-      await exited
-      clearTimeout(timer)
-      received.flushNow()
+      if (!hasExited) {
+        worker.postMessage({ type: "close" } satisfies ToWorker)
+        // A clean close ends the worker's event loop; one that hangs is stopped.
+        const timer = setTimeout(() => void worker.terminate(), 5_000)
+        await exited
+        clearTimeout(timer)
+      }
+      await received.flushNow()
     },
   }
 }

@@ -30,7 +30,14 @@ const logger = {
 
 async function main() {
   // Two connections: recording is batched (one INSERT in flight per batch), the second covers a duplicate lookup.
-  const knex = createKnex({ client: "pg", connection: data.connection as Knex.StaticConnectionConfig, searchPath: data.searchPath, pool: { min: 1, max: 2 } })
+  const knex = createKnex({
+    client: "pg",
+    connection: data.connection as Knex.StaticConnectionConfig,
+    searchPath: data.searchPath,
+    pool: { min: 1, max: 2 },
+    // An unreachable database fails the start (and a delivery) in seconds, not knex's default minute.
+    acquireConnectionTimeout: 10_000,
+  })
   // The database is reachable before the port is opened (and the first delivery does not wait for a connection).
   await knex.raw("select 1")
   const verifier = data.webhookPublicKeys ? new WebhookVerifier({ publicKeys: data.webhookPublicKeys }) : null

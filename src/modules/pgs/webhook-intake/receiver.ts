@@ -61,10 +61,15 @@ export async function startWebhookServer(settings: ReceiverSettings): Promise<We
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address
   return {
     url: `http://${host}:${address.port}${WEBHOOK_PATH}`,
+    // Deliveries being handled are answered first (at most 3 s); idle keep-alive connections close at once.
     close: () =>
       new Promise<void>((resolve) => {
-        server.close(() => resolve())
-        server.closeAllConnections()
+        const deadline = setTimeout(() => server.closeAllConnections(), 3_000)
+        server.close(() => {
+          clearTimeout(deadline)
+          resolve()
+        })
+        server.closeIdleConnections()
       }),
   }
 }

@@ -34,6 +34,17 @@ describe("handing deliveries on after a burst", () => {
     expect(handed.flat()).toHaveLength(15)
   })
 
+  it("lets shutdown wait until what was waiting has been handed on", async () => {
+    let finished = false
+    const queue = afterBurst(async () => {
+      await Promise.resolve()
+      finished = true
+    })
+    queue.add(["a"])
+    await queue.flushNow()
+    expect(finished).toBe(true)
+  })
+
   it("hands on what is waiting at once when flushed (shutdown)", () => {
     const { handed, handOn } = recorder()
     const queue = afterBurst(handOn)
