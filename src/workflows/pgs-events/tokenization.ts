@@ -57,7 +57,6 @@ export function normalizeTokenization(p: TokenizationPayload): TokenizedCard {
   }
 }
 
-
 export async function handleTokenization(ctx: EventContext, payload: TokenizationPayload): Promise<EventOutcome> {
   const card = normalizeTokenization(payload)
   if (!card.gateway_customer_id) return "ignored:no_gateway_customer"

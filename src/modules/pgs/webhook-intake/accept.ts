@@ -42,7 +42,7 @@ export async function acceptWebhookRequest(req: IncomingMessage, intake: Webhook
   return acceptDelivery(raw, req.headers.authorization, intake)
 }
 
-export async function acceptDelivery(raw: Buffer, authorization: string | undefined, intake: WebhookIntake): Promise<WebhookAnswer> {
+async function acceptDelivery(raw: Buffer, authorization: string | undefined, intake: WebhookIntake): Promise<WebhookAnswer> {
   let verifier: WebhookVerifier
   try {
     verifier = intake.verifier()

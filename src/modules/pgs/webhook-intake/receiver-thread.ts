@@ -35,7 +35,7 @@ function spawnWorker(workerData: ReceiverWorkerData): Worker {
 
 function workerDataFor(start: ReceiverStart): ReceiverWorkerData {
   const config = (start.knex as unknown as { client: { config: { connection: unknown; searchPath?: string | string[] } } }).client.config
-  const data: ReceiverWorkerData = {
+  return {
     host: start.settings.host,
     port: start.settings.port,
     connection: config.connection,
@@ -43,18 +43,22 @@ function workerDataFor(start: ReceiverStart): ReceiverWorkerData {
     webhookPublicKeys: start.webhookPublicKeys,
     notConfigured: start.notConfigured,
   }
+}
+
+/** The worker, or a clear error when its data cannot be sent to a thread (the Worker constructor clones it). */
+function startWorker(start: ReceiverStart): Worker {
   try {
-    structuredClone(data)
-  } catch {
+    return spawnWorker(workerDataFor(start))
+  } catch (error) {
+    if ((error as Error).name !== "DataCloneError") throw error
     throw new Error(
       "the database connection options hold functions (driverOptions.dynamicPassword or expirationChecker), which the receiver's worker thread cannot be given; unset PGS_WEBHOOK_RECEIVER_PORT and let the gateway post to /hooks/pgs/webhooks on the Medusa server",
     )
   }
-  return data
 }
 
 export async function startWebhookReceiverThread(start: ReceiverStart): Promise<WebhookReceiver> {
-  const worker = spawnWorker(workerDataFor(start))
+  const worker = startWorker(start)
   // The worker must not keep a process alive that Medusa is done with; shutdown closes it properly.
   worker.unref()
   let closing = false

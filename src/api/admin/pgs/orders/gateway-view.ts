@@ -12,7 +12,6 @@ import type PgsModuleService from "../../../../modules/pgs/service"
 import type { Transaction, Outcome } from "../../../../gateway"
 import { looseQuery } from "../../../../lib/loose-query"
 
-
 type SessionRow = { id: string; provider_id: string; status: string; amount: unknown; currency_code: string; data: Record<string, unknown> | null; created_at?: Date }
 type PaymentRow = { id: string; payment_session_id?: string | null; provider_id: string; data: Record<string, unknown> | null; captured_at?: Date | null; canceled_at?: Date | null }
 type OrderRow = { id: string; payment_collections?: Array<{ id: string; payment_sessions?: SessionRow[]; payments?: PaymentRow[] }> }

@@ -10,7 +10,6 @@ import { looseQuery } from "../../../../lib/loose-query"
 type Address = { first_name?: string | null; last_name?: string | null; phone?: string | null; address_1?: string | null; city?: string | null; postal_code?: string | null; country_code?: string | null } | null
 type CartView = { email?: string | null; billing_address?: Address; shipping_address?: Address; region?: { countries?: Array<{ iso_2?: string | null }> | null } | null }
 
-
 const ADDRESS = ["first_name", "last_name", "phone", "address_1", "city", "postal_code", "country_code"]
 
 export async function cartPayerOf(scope: MedusaContainer, paymentCollectionId: string): Promise<CartPayer | undefined> {
