@@ -14,7 +14,7 @@ jest.setTimeout(600_000)
 
 const ROOT = path.join(__dirname, "../..")
 
-type Demo = { child: ChildProcess; output: () => string; storefront: string; admin: string; sandbox: string; database: string }
+type Demo = { child: ChildProcess; output: () => string; storefront: string; admin: string; sandbox: string; webhooks: string; database: string }
 
 /** Starts the demo and waits for its "ready" block; the URLs come from what it prints. */
 function startDemo(name: string, extraArgs: string[] = [], extraEnv: Record<string, string> = {}): Promise<Demo> {
@@ -31,8 +31,10 @@ function startDemo(name: string, extraArgs: string[] = [], extraEnv: Record<stri
   return new Promise((resolve, reject) => {
     const onData = (d: Buffer) => {
       output += d.toString()
-      const ready = /\[demo\] ready[\s\S]*storefront\s+(\S+)[\s\S]*admin\s+(\S+)[\s\S]*sandbox\s+(\S+)[\s\S]*Ctrl-C/.exec(output)
-      if (ready) resolve({ child, output: () => output, storefront: ready[1]!, admin: ready[2]!, sandbox: ready[3]!, database: db })
+      const ready = /\[demo\] ready[\s\S]*Ctrl-C/.exec(output)?.[0]
+      // Each URL from its own line of the ready block: "  storefront  http://…".
+      const url = (name: string) => new RegExp(`^\\s+${name}\\s+(\\S+)`, "m").exec(ready!)![1]!
+      if (ready) resolve({ child, output: () => output, storefront: url("storefront"), admin: url("admin"), sandbox: url("sandbox"), webhooks: url("webhooks"), database: db })
     }
     child.stdout!.on("data", onData)
     child.stderr!.on("data", onData)
@@ -82,6 +84,7 @@ describeBrowser("npm run demo", () => {
   it("prints the storefront, admin (with its login) and sandbox URLs and the test cards", () => {
     expect(demo.output()).toMatch(/admin\s+http:\/\/localhost:\d+\/app\s+\(admin@pgs\.demo \/ pgs-demo-admin\)/)
     expect(demo.output()).toContain("4000000000001000  frictionless_approved")
+    expect(demo.output()).toMatch(/webhooks\s+http:\/\/127\.0\.0\.1:\d+\/hooks\/pgs\/webhooks\s+\(the plugin's dedicated receiver/)
   })
 
   it("sells by card through the demo storefront and shows the order", async () => {
@@ -179,5 +182,9 @@ describeWithRedis("npm run demo -- --split (server and worker processes over Red
     })
     const done = await api(`/store/carts/${cart.id}/complete`, {})
     expect(done.type).toBe("order")
+    // The server process's dedicated receiver took the webhook; the worker process applied it.
+    const { deliveries } = (await (await fetch(`${demo!.sandbox}/_sandbox/webhooks/deliveries`)).json()) as { deliveries: Array<{ url: string; state: string }> }
+    expect(new Set(deliveries.map((d) => d.url))).toEqual(new Set([demo!.webhooks]))
+    expect(deliveries.some((d) => d.state === "delivered")).toBe(true)
   })
 })

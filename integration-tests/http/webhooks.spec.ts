@@ -12,6 +12,8 @@ import { PGS_PROVIDER_ID, pgsStoreSuite, type StoreSuite } from "./support/store
 import { PGS_MODULE } from "../../src/modules/pgs"
 import type PgsModuleService from "../../src/modules/pgs/service"
 import { startWebhookReceiverThread } from "../../src/modules/pgs/webhook-intake/receiver-thread"
+import { superviseWebhookReceiver } from "../../src/modules/pgs/webhook-intake/receiver-supervisor"
+import { freePort } from "../../scripts/demo/flags"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { request } from "undici"
 import {
@@ -275,21 +277,70 @@ pgsStoreSuite("gateway webhooks", (s) => {
       }
       await expect(request(receiver.url, { method: "POST", body: "{}" })).rejects.toThrow(/ECONNREFUSED/)
     })
+  })
 
-    it("refuses to start a second receiver on a port already taken, and leaves the first one serving", async () => {
-      const taken = new URL(receiverUrl(s))
-      const start = startWebhookReceiverThread({
-        settings: { port: Number(taken.port), host: taken.hostname },
-        knex: s.container().resolve(ContainerRegistrationKeys.PG_CONNECTION),
-        webhookPublicKeys: null,
-        notConfigured: "not needed",
-        logger: s.container().resolve("logger"),
-        received: async () => undefined,
+  describe("keeping the dedicated receiver running", () => {
+    /** A supervised receiver like the module's, with what it logs and hands on collected. */
+    function supervised(port: number, restartAfterMs = 100) {
+      const logged: Array<{ level: string; message: string }> = []
+      const logger = { ...s.container().resolve("logger") }
+      for (const level of ["info", "warn", "error"] as const) logger[level] = (message: string) => logged.push({ level, message })
+      const handedOn: string[] = []
+      const webhookPublicKeys = (s.container().resolve<PgsModuleService>(PGS_MODULE).rawOptions as { webhookPublicKey: string }).webhookPublicKey
+      const receiver = superviseWebhookReceiver({
+        logger,
+        restartAfterMs,
+        start: () => ({
+          settings: { port, host: "127.0.0.1" },
+          knex: s.container().resolve(ContainerRegistrationKeys.PG_CONNECTION),
+          webhookPublicKeys,
+          notConfigured: null,
+          logger,
+          received: async (ids) => void handedOn.push(...ids),
+        }),
       })
-      await expect(start).rejects.toThrow(/EADDRINUSE/)
+      return { receiver, logged, handedOn }
+    }
+
+    it("starts the receiver again on its port after its thread crashed, and the new one records and hands on deliveries", async () => {
+      const { receiver, logged, handedOn } = supervised(await freePort(0))
+      try {
+        await receiver.ready
+        const crashed = receiver.current!
+        await crashed.terminate()
+        const restarted = await waitFor(() => receiver.current !== crashed && receiver.current, { what: "the restarted receiver" })
+        expect(restarted.url).toBe(crashed.url)
+        expect(logged).toContainEqual({ level: "error", message: expect.stringMatching(/webhook receiver stopped \(exit code 1\)/) })
+
+        const body = await freshBody()
+        const res = await deliverSigned(s, body, restarted.url)
+        expect(res.status).toBe(200)
+        const [row] = await eventRows(s, { delivery_key: sha512(body) })
+        await waitFor(() => handedOn.includes(row!.id), { what: "the delivery handed on to processing" })
+      } finally {
+        await receiver.stop()
+      }
+    })
+
+    it("warns, without an error, when another process has the receiver's port, and that one keeps serving", async () => {
+      const taken = new URL(receiverUrl(s))
+      const { receiver, logged } = supervised(Number(taken.port))
+      await receiver.ready
+      expect(receiver.current).toBeNull()
+      expect(logged.map((l) => l.level)).toEqual(["warn"])
+      expect(logged[0]!.message).toMatch(/port is taken .*EADDRINUSE/)
       const health = await request(`${taken.origin}/health`)
       expect(health.statusCode).toBe(200)
       await health.body.dump()
+      await receiver.stop()
+    })
+
+    it("leaves nothing listening when it is stopped while the receiver is still starting", async () => {
+      const port = await freePort(0)
+      const { receiver } = supervised(port)
+      await receiver.stop()
+      expect(receiver.current).toBeNull()
+      await expect(request(`http://127.0.0.1:${port}/health`)).rejects.toThrow(/ECONNREFUSED/)
     })
   })
 

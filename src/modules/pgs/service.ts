@@ -21,7 +21,7 @@ import { insertDeliveries } from "./webhook-queue"
 import { buildGatewayClient, payoutTerminalFrom } from "./gateway"
 import type { IEventBusModuleService, Logger, ConfigModule } from "@medusajs/framework/types"
 import { emitWebhookReceived, type WebhookIntake } from "./webhook-intake/accept"
-import { startWebhookReceiverThread, type WebhookReceiver } from "./webhook-intake/receiver-thread"
+import { superviseWebhookReceiver, type SupervisedReceiver } from "./webhook-intake/receiver-supervisor"
 import { webhookReceiverFrom } from "./webhook-intake/options"
 
 export type NewWebhookEvent = {
@@ -75,7 +75,7 @@ export default class PgsModuleService extends MedusaService({ PgsTerminalSetting
   protected readonly rawOptions_: unknown
   private client_: PgsClient | null = null
   private options_: PgsProviderOptions | null = null
-  private receiver_: WebhookReceiver | null = null
+  private receiver_: SupervisedReceiver | null = null
   private stopping_ = false
   // The module container's cradle: its entries resolve on access (the event bus from the application's container).
   private readonly deps_: InjectedDependencies
@@ -103,7 +103,7 @@ export default class PgsModuleService extends MedusaService({ PgsTerminalSetting
     },
     onApplicationShutdown: async () => {
       this.stopping_ = true
-      await this.receiver_?.close()
+      await this.receiver_?.stop()
       this.receiver_ = null
       await this.client_?.close()
       this.client_ = null
@@ -126,38 +126,29 @@ export default class PgsModuleService extends MedusaService({ PgsTerminalSetting
 
   /** The dedicated receiver's webhook URL when it runs (option `webhookReceiver`), else null. */
   get webhookReceiverUrl(): string | null {
-    return this.receiver_?.url ?? null
+    return this.receiver_?.current?.url ?? null
   }
 
   private async startWebhookReceiver(): Promise<void> {
-    const logger = this.deps_.logger
-    try {
-      const settings = webhookReceiverFrom(this.rawOptions_)
-      if (!settings || this.receiver_ || this.stopping_ || this.deps_.configModule.projectConfig.workerMode === "worker") return
-      let webhookPublicKeys: string | null = null
-      let notConfigured: string | null = null
-      try {
-        this.gateway()
-        webhookPublicKeys = this.options_!.webhookPublicKey ?? null
-      } catch (error) {
-        notConfigured = (error as Error).message
-      }
-      const received = (ids: string[]) => this.emitWebhooksReceived(ids)
-      // A crashed receiver is started again after a pause (the gateway retries what failed meanwhile).
-      const stopped = () => {
-        this.receiver_ = null
-        if (!this.stopping_) setTimeout(() => void this.startWebhookReceiver(), 5_000).unref()
-      }
-      this.receiver_ = await startWebhookReceiverThread({ settings, knex: this.knex_, webhookPublicKeys, notConfigured, logger, received, stopped })
-      logger.info(`medusa-payment-pgs: webhook receiver listening at ${this.receiver_.url}`)
-    } catch (error) {
-      const message = (error as Error).message
-      // Medusa also runs this hook in CLI commands (medusa exec, user, db:migrate's scripts) and in every cluster
-      // process: the port is then the running server's. Not an error for this process, but worth a line.
-      if (message.includes("EADDRINUSE")) logger.warn(`medusa-payment-pgs: the webhook receiver's port is taken (${message}); this process does not receive webhooks, the one listening there does`)
-      // Medusa swallows errors from this hook: say it loudly (the gateway's deliveries would not arrive).
-      else logger.error(`medusa-payment-pgs: the webhook receiver did not start: ${message}`)
-    }
+    const settings = webhookReceiverFrom(this.rawOptions_)
+    if (!settings || this.receiver_ || this.stopping_ || this.deps_.configModule.projectConfig.workerMode === "worker") return
+    // Assigned before the first start settles, so a shutdown meanwhile stops it too.
+    this.receiver_ = superviseWebhookReceiver({
+      logger: this.deps_.logger,
+      start: () => {
+        let webhookPublicKeys: string | null = null
+        let notConfigured: string | null = null
+        try {
+          this.gateway()
+          webhookPublicKeys = this.options_!.webhookPublicKey ?? null
+        } catch (error) {
+          notConfigured = (error as Error).message
+        }
+        const received = (ids: string[]) => this.emitWebhooksReceived(ids)
+        return { settings, knex: this.knex_, webhookPublicKeys, notConfigured, logger: this.deps_.logger, received }
+      },
+    })
+    await this.receiver_.ready
   }
 
   /** The gateway client (and its webhook verifier). Throws a configuration error naming each missing option. */

@@ -11,9 +11,15 @@ import type { WebhookReceiverOptions } from "./options"
 import type { ReceiverWorkerData, ToMain, ToWorker } from "./receiver-messages"
 import { afterBurst } from "./after-burst"
 
-export type WebhookReceiver = { url: string; close(): Promise<void> }
+export type WebhookReceiver = {
+  url: string
+  /** Answers the deliveries in flight (at most 5 s), then stops the thread. */
+  close(): Promise<void>
+  /** Ends the thread at once, deliveries in flight unanswered, as a crash does (`stopped` is called). */
+  terminate(): Promise<void>
+}
 
-type ReceiverStart = {
+export type ReceiverStart = {
   settings: WebhookReceiverOptions
   /** Medusa's database connection: the worker opens its own pool with the same settings. */
   knex: Knex
@@ -108,6 +114,10 @@ export async function startWebhookReceiverThread(start: ReceiverStart): Promise<
         clearTimeout(timer)
       }
       await received.flushNow()
+    },
+    terminate: async () => {
+      await worker.terminate()
+      await exited
     },
   }
 }
