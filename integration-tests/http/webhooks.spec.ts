@@ -16,6 +16,7 @@ import { superviseWebhookReceiver } from "../../src/modules/pgs/webhook-intake/r
 import { freePort } from "../../scripts/demo/flags"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { request } from "undici"
+import { createServer } from "node:net"
 import {
   countEvents,
   deliver,
@@ -318,6 +319,30 @@ pgsStoreSuite("gateway webhooks", (s) => {
         const [row] = await eventRows(s, { delivery_key: sha512(body) })
         await waitFor(() => handedOn.includes(row!.id), { what: "the delivery handed on to processing" })
       } finally {
+        await receiver.stop()
+      }
+    })
+
+    it("keeps trying after a crash while the port is held elsewhere, and serves again once it is free", async () => {
+      const port = await freePort(0)
+      const { receiver, logged } = supervised(port, 300)
+      const holder = createServer()
+      try {
+        await receiver.ready
+        await receiver.current!.terminate()
+        // Another process takes the port before the restart.
+        await waitFor(() => new Promise<boolean>((resolve) => holder.once("error", () => resolve(false)).listen(port, "127.0.0.1", () => resolve(true))), {
+          what: "the port taken by another server",
+        })
+        await waitFor(() => logged.filter((l) => /port is taken/.test(l.message)).length >= 2, { what: "two restarts refused" })
+        expect(receiver.current).toBeNull()
+        await new Promise((resolve) => holder.close(resolve))
+        const back = await waitFor(() => receiver.current, { what: "the receiver back on its port" })
+        const health = await request(new URL("/health", back.url))
+        expect(health.statusCode).toBe(200)
+        await health.body.dump()
+      } finally {
+        if (holder.listening) holder.close()
         await receiver.stop()
       }
     })
