@@ -32,9 +32,18 @@ function startDemo(name: string, extraArgs: string[] = [], extraEnv: Record<stri
     const onData = (d: Buffer) => {
       output += d.toString()
       const ready = /\[demo\] ready[\s\S]*Ctrl-C/.exec(output)?.[0]
+      if (!ready) return
       // Each URL from its own line of the ready block: "  storefront  http://…".
-      const url = (name: string) => new RegExp(`^\\s+${name}\\s+(\\S+)`, "m").exec(ready!)![1]!
-      if (ready) resolve({ child, output: () => output, storefront: url("storefront"), admin: url("admin"), sandbox: url("sandbox"), webhooks: url("webhooks"), database: db })
+      const url = (name: string) => {
+        const found = new RegExp(`^\\s+${name}\\s+(\\S+)`, "m").exec(ready)?.[1]
+        if (!found) throw new Error(`the demo's ready block has no ${name} line:\n${ready}`)
+        return found
+      }
+      try {
+        resolve({ child, output: () => output, storefront: url("storefront"), admin: url("admin"), sandbox: url("sandbox"), webhooks: url("webhooks"), database: db })
+      } catch (error) {
+        reject(error)
+      }
     }
     child.stdout!.on("data", onData)
     child.stderr!.on("data", onData)

@@ -325,7 +325,7 @@ pgsStoreSuite("gateway webhooks", (s) => {
 
     it("keeps trying after a crash while the port is held elsewhere, and serves again once it is free", async () => {
       const port = await freePort(0)
-      const { receiver, logged } = supervised(port, 300)
+      const { receiver, logged } = supervised(port, 1_000)
       const holder = createServer()
       try {
         await receiver.ready
@@ -362,10 +362,28 @@ pgsStoreSuite("gateway webhooks", (s) => {
 
     it("leaves nothing listening when it is stopped while the receiver is still starting", async () => {
       const port = await freePort(0)
-      const { receiver } = supervised(port)
+      const { receiver, logged } = supervised(port)
       await receiver.stop()
+      // The start had finished (it listened) before stop returned, and what it started was closed.
+      expect(logged).toContainEqual({ level: "info", message: expect.stringContaining(`listening at http://127.0.0.1:${port}/`) })
       expect(receiver.current).toBeNull()
       await expect(request(`http://127.0.0.1:${port}/health`)).rejects.toThrow(/ECONNREFUSED/)
+    })
+
+    it("does not start the receiver again when it is stopped during the pause after a crash", async () => {
+      const port = await freePort(0)
+      const { receiver, logged } = supervised(port, 200)
+      await receiver.ready
+      await receiver.current!.terminate()
+      await waitFor(() => receiver.current === null, { what: "the crash noticed" })
+      await receiver.stop()
+      // Well past the pause, and past the time a start takes: still nothing listening, one start logged.
+      const quietUntil = Date.now() + 3_000
+      await waitFor(async () => {
+        await expect(request(`http://127.0.0.1:${port}/health`)).rejects.toThrow(/ECONNREFUSED/)
+        return Date.now() > quietUntil
+      }, { what: "3 s without a restart", intervalMs: 250 })
+      expect(logged.filter((l) => l.level === "info")).toHaveLength(1)
     })
   })
 

@@ -50,11 +50,6 @@ async function main() {
     const medusaUrl = `http://localhost:${medusaPort}`
     const storefrontUrl = `http://localhost:${storefrontPort}`
     const env = storeEnv({ db, sandbox, medusaUrl, storefrontUrl, split: flags.split })
-    // The gateway's webhooks go to the plugin's dedicated receiver (README "Webhooks at volume"), as a store with
-    // traffic would run it. Only the process that serves HTTP gets it: CLI commands would start one too (FRAMEWORK-NOTES 37).
-    const webhookPort = await freePort(flags.webhookPort)
-    const receiverOrigin = `http://127.0.0.1:${webhookPort}`
-    const receiverEnv = { PGS_WEBHOOK_RECEIVER_PORT: String(webhookPort), PGS_WEBHOOK_RECEIVER_HOST: "127.0.0.1" }
 
     step("migrations")
     await runCli(["db:migrate"], env)
@@ -70,6 +65,11 @@ async function main() {
     if (!(await userExists(db.url, ADMIN.email))) await runCli(["user", "-e", ADMIN.email, "-p", ADMIN.password], env)
 
     step(flags.split ? "Medusa server and worker" : "Medusa")
+    // The gateway's webhooks go to the plugin's dedicated receiver (README "Webhooks at volume"), as a store with
+    // traffic would run it. Only the process that serves HTTP gets it: CLI commands would start one too (FRAMEWORK-NOTES 37).
+    const webhookPort = await freePort(flags.webhookPort)
+    const receiverOrigin = `http://127.0.0.1:${webhookPort}`
+    const receiverEnv = { PGS_WEBHOOK_RECEIVER_PORT: String(webhookPort), PGS_WEBHOOK_RECEIVER_HOST: "127.0.0.1" }
     const log = flags.quiet ? undefined : (line: string) => console.log(`  medusa │ ${line}`)
     const processes: ChildProcess[] = flags.split
       ? [
@@ -80,7 +80,9 @@ async function main() {
     children.push(...processes)
     for (const child of processes) stops.push(() => stopProcess(child))
     await waitForHealth(medusaUrl, processes[0]!)
-    await waitForHealth(receiverOrigin, processes[0]!, 60_000)
+    await waitForHealth(receiverOrigin, processes[0]!, 60_000).catch(() => {
+      throw new Error(`the plugin's webhook receiver did not answer at ${receiverOrigin}/health: Medusa's log says why (run without --quiet)`)
+    })
     const webhookUrl = `${receiverOrigin}/hooks/pgs/webhooks`
     await fetch(`${sandbox.url}/_sandbox/webhooks`, {
       method: "POST",

@@ -44,7 +44,6 @@ export function superviseWebhookReceiver({ start, logger, restartAfterMs = 5_000
   async function run(): Promise<void> {
     try {
       receiver = await startWebhookReceiverThread({ ...start(), stopped: restartLater })
-      logger.info(`medusa-payment-pgs: webhook receiver listening at ${receiver.url}`)
     } catch (error) {
       const message = (error as Error).message
       // Medusa also runs module start hooks in CLI commands (medusa exec, user, db:migrate's scripts) and in every
@@ -54,7 +53,9 @@ export function superviseWebhookReceiver({ start, logger, restartAfterMs = 5_000
       // At boot a failure is reported and left (a configuration to fix, or another process's port); after a crash
       // the receiver keeps being started again (a database that is briefly away).
       if (restarts) restartLater()
+      return
     }
+    logger.info(`medusa-payment-pgs: webhook receiver listening at ${receiver.url}`)
   }
 
   starting = run()

@@ -26,6 +26,7 @@ export type ReceiverStart = {
   webhookPublicKeys: string | null
   notConfigured: string | null
   logger: Logger
+  /** New deliveries, handed on to processing after a burst; reports its own failures (never rejects). */
   received(ids: string[]): Promise<void>
   /** The thread stopped on its own after it was listening (a crash): the caller may start another. */
   stopped?(): void
@@ -94,8 +95,9 @@ export async function startWebhookReceiverThread(start: ReceiverStart): Promise<
       reject(new Error(`the receiver's thread stopped (exit code ${code})`))
       if (!listening || closing) return
       start.logger.error(`medusa-payment-pgs: the webhook receiver stopped (exit code ${code}); deliveries meanwhile fail and the gateway retries them`)
-      await received.flushNow()
+      // The restart does not wait for the hand-on (an event bus that stalls must not keep the receiver down).
       start.stopped?.()
+      await received.flushNow()
     })
   }).catch(async (error) => {
     closing = true
