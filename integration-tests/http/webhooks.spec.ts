@@ -8,7 +8,7 @@ import { SignJWT } from "jose"
 import { generateTestWebhookHeader } from "../../src/gateway/webhooks"
 import { authorizeCard } from "../sandbox/cards-support"
 import { adminPayment, adminPost, payInFrame, paymentOfOrder } from "./support/checkout"
-import { PGS_PROVIDER_ID, pgsStoreSuite, type StoreSuite } from "./support/store"
+import { PGS_PROVIDER_ID, pgsStoreSuite } from "./support/store"
 import { PGS_MODULE } from "../../src/modules/pgs"
 import type PgsModuleService from "../../src/modules/pgs/service"
 import { startWebhookReceiverThread } from "../../src/modules/pgs/webhook-intake/receiver-thread"
@@ -27,6 +27,7 @@ import {
   orderOfCart,
   paymentSession,
   processedEvent,
+  receiverUrl,
   sandboxDelivery,
   waitFor,
 } from "./support/webhooks"
@@ -34,12 +35,6 @@ import {
 const b64url = (v: object | string) => Buffer.from(typeof v === "string" ? v : JSON.stringify(v)).toString("base64url")
 const sha512 = (v: string) => createHash("sha512").update(v).digest("hex")
 const TOKENIZED = "tokenization-webhook:payment-method:tokenized"
-
-function receiverUrl(s: StoreSuite): string {
-  const url = s.container().resolve<PgsModuleService>(PGS_MODULE).webhookReceiverUrl
-  if (!url) throw new Error("the dedicated webhook receiver is not running")
-  return url
-}
 
 pgsStoreSuite("gateway webhooks", (s) => {
   /** A real event body the sandbox produced (a Direct API purchase outside Medusa: foreign reference). */
@@ -57,6 +52,14 @@ pgsStoreSuite("gateway webhooks", (s) => {
     const json = JSON.parse(body)
     json.payload.description = `forgery target ${Math.random()}`
     return JSON.stringify(json)
+  }
+
+  /** Medusa's logger with info, warn and error collected instead of printed. */
+  function collectingLogger() {
+    const logged: Array<{ level: string; message: string }> = []
+    const logger = { ...s.container().resolve("logger") }
+    for (const level of ["info", "warn", "error"] as const) logger[level] = (message: string) => logged.push({ level, message })
+    return { logger, logged }
   }
 
   async function expectRejected(send: () => Promise<{ status: number; body: any }>) {
@@ -256,8 +259,7 @@ pgsStoreSuite("gateway webhooks", (s) => {
     })
 
     it("answers 503 while no webhook key is configured, so the gateway retries, and stops listening when closed", async () => {
-      const logged: string[] = []
-      const logger = { ...s.container().resolve("logger"), error: (m: string) => logged.push(m), warn: (m: string) => logged.push(m) }
+      const { logger, logged } = collectingLogger()
       const receiver = await startWebhookReceiverThread({
         settings: { port: 0, host: "127.0.0.1" },
         knex: s.container().resolve(ContainerRegistrationKeys.PG_CONNECTION),
@@ -272,7 +274,7 @@ pgsStoreSuite("gateway webhooks", (s) => {
         const res = await deliverSigned(s, body, receiver.url)
         expect(res.status).toBe(503)
         expect(await countEvents(s)).toBe(before)
-        expect(logged.join("\n")).toContain("webhookPublicKey is missing")
+        expect(logged.map((l) => l.message).join("\n")).toContain("webhookPublicKey is missing")
       } finally {
         await receiver.close()
       }
@@ -283,9 +285,7 @@ pgsStoreSuite("gateway webhooks", (s) => {
   describe("keeping the dedicated receiver running", () => {
     /** A supervised receiver like the module's, with what it logs and hands on collected. */
     function supervised(port: number, restartAfterMs = 100) {
-      const logged: Array<{ level: string; message: string }> = []
-      const logger = { ...s.container().resolve("logger") }
-      for (const level of ["info", "warn", "error"] as const) logger[level] = (message: string) => logged.push({ level, message })
+      const { logger, logged } = collectingLogger()
       const handedOn: string[] = []
       const webhookPublicKeys = (s.container().resolve<PgsModuleService>(PGS_MODULE).rawOptions as { webhookPublicKey: string }).webhookPublicKey
       const receiver = superviseWebhookReceiver({

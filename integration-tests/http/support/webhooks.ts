@@ -6,6 +6,8 @@
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { request } from "undici"
 import { generateTestWebhookHeader } from "../../../src/gateway/webhooks"
+import { PGS_MODULE } from "../../../src/modules/pgs"
+import type PgsModuleService from "../../../src/modules/pgs/service"
 import { waitFor as waitForShort } from "../../support/sandbox"
 import type { StoreSuite } from "./store"
 
@@ -29,6 +31,13 @@ export type EventRow = {
 }
 
 const knex = (s: StoreSuite) => s.container().resolve(ContainerRegistrationKeys.PG_CONNECTION)
+
+/** The URL of the store's dedicated webhook receiver (option webhookReceiver), which the suite must have turned on. */
+export function receiverUrl(s: StoreSuite): string {
+  const url = s.container().resolve<PgsModuleService>(PGS_MODULE).webhookReceiverUrl
+  if (!url) throw new Error("the dedicated webhook receiver is not running")
+  return url
+}
 
 /** The sandbox's webhook signing key (in-process), for authentic crafted events. */
 export const gatewayWebhookKey = (s: StoreSuite) => s.sandbox.sandbox.context.keys.webhook.privateKey

@@ -144,8 +144,7 @@ export default class PgsModuleService extends MedusaService({ PgsTerminalSetting
         } catch (error) {
           notConfigured = (error as Error).message
         }
-        const received = (ids: string[]) => this.emitWebhooksReceived(ids)
-        return { settings, knex: this.knex_, webhookPublicKeys, notConfigured, logger: this.deps_.logger, received }
+        return { settings, knex: this.knex_, webhookPublicKeys, notConfigured, logger: this.deps_.logger, received: (ids: string[]) => this.emitWebhooksReceived(ids) }
       },
     })
     await this.receiver_.ready

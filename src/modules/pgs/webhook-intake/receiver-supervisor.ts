@@ -28,14 +28,14 @@ export function superviseWebhookReceiver({ start, logger, restartAfterMs = 5_000
   let restartTimer: NodeJS.Timeout | null = null
   let starting: Promise<void> | null = null
   let stopping = false
-  let restarts = 0
+  let crashed = false
 
   const restartLater = () => {
     receiver = null
+    crashed = true
     if (stopping) return
     restartTimer = setTimeout(() => {
       restartTimer = null
-      restarts += 1
       starting = run()
     }, restartAfterMs)
     restartTimer.unref()
@@ -52,7 +52,7 @@ export function superviseWebhookReceiver({ start, logger, restartAfterMs = 5_000
       else logger.error(`medusa-payment-pgs: the webhook receiver did not start: ${message}`)
       // At boot a failure is reported and left (a configuration to fix, or another process's port); after a crash
       // the receiver keeps being started again (a database that is briefly away).
-      if (restarts) restartLater()
+      if (crashed) restartLater()
       return
     }
     logger.info(`medusa-payment-pgs: webhook receiver listening at ${receiver.url}`)
