@@ -5,45 +5,25 @@
  * sandbox it starts). A store that installs the plugin registers it as in README, "Installing into a store".
  */
 import { defineConfig, loadEnv } from "@medusajs/framework/utils"
+import { pgsOptionsFromEnv } from "./src/config"
 
 loadEnv(process.env.NODE_ENV || "development", process.cwd())
 
-const env = (name: string) => process.env[name] || undefined
+/**
+ * The same object goes to the plugin's module (webhooks, routes) and to the payment providers, read from PGS_*
+ * variables exactly as a store's medusa-config does (README "Installing into a store"), with development defaults.
+ * PGS_TIMEOUT_*_MS is set only by the test harness (a lost management answer is given up on in 2 s, not 45 s).
+ */
+export const pgsOptions = pgsOptionsFromEnv({
+  PGS_REALM: "uat",
+  PGS_TERMINAL_ID: "SBX-ALL-001",
+  PGS_STORE_URL: "http://localhost:8000",
+  PGS_BACKEND_URL: "http://localhost:9000",
+  ...withoutEmpty(process.env),
+})
 
-/** The same object goes to the plugin's module (webhooks, routes) and to the payment providers. */
-/** Per-call-kind timeouts from PGS_TIMEOUT_{READ,WRITE,MANAGE,TOKEN}_MS (the test harness shortens them). */
-function timeoutsFromEnv() {
-  const kinds = ["read", "write", "manage", "token"] as const
-  const entries = kinds.flatMap((k) => (env(`PGS_TIMEOUT_${k.toUpperCase()}_MS`) ? [[k, Number(env(`PGS_TIMEOUT_${k.toUpperCase()}_MS`))]] : []))
-  return entries.length ? Object.fromEntries(entries) : undefined
-}
-
-export const pgsOptions = {
-  apiUrl: env("PGS_API_URL"),
-  authUrl: env("PGS_AUTH_URL"),
-  realm: env("PGS_REALM") ?? "uat",
-  clientId: env("PGS_CLIENT_ID"),
-  clientSecret: env("PGS_CLIENT_SECRET"),
-  clientKey: env("PGS_CLIENT_KEY"),
-  environment: (env("PGS_ENVIRONMENT") ?? "test") as "test" | "production",
-  merchantPublicKey: env("PGS_MERCHANT_PUBLIC_KEY"),
-  webhookPublicKey: env("PGS_WEBHOOK_PUBLIC_KEY"),
-  defaultTerminalId: env("PGS_TERMINAL_ID") ?? "SBX-ALL-001",
-  defaultTransactionType: (env("PGS_TRANSACTION_TYPE") ?? "AUTHORIZE") as "AUTHORIZE" | "PURCHASE",
-  // Payouts (admin /admin/pgs/payouts) go to this terminal unless a request names one.
-  payoutTerminalId: env("PGS_PAYOUT_TERMINAL_ID"),
-  storeUrl: env("PGS_STORE_URL") ?? "http://localhost:8000",
-  backendUrl: env("PGS_BACKEND_URL") ?? "http://localhost:9000",
-  // Sent as originator_url with alternative payments (else the gateway uses the terminal's website).
-  originatorUrl: env("PGS_ORIGINATOR_URL"),
-  // Raw card fields on this server only for a merchant in PCI DSS scope SAQ D ("SAQ_D"); unset everywhere else.
-  rawCardDataPciScope: env("PGS_RAW_CARD_PCI_SCOPE") as "SAQ_D" | undefined,
-  // The dedicated webhook receiver on its own port (README "Webhooks at volume"); unset: the Medusa route only.
-  webhookReceiver: env("PGS_WEBHOOK_RECEIVER_PORT")
-    ? { port: Number(env("PGS_WEBHOOK_RECEIVER_PORT")), host: env("PGS_WEBHOOK_RECEIVER_HOST") ?? "0.0.0.0" }
-    : undefined,
-  // Only the test harness sets this (a lost management answer is given up on in 2 s instead of 45 s).
-  timeouts: timeoutsFromEnv(),
+function withoutEmpty(env: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => !!entry[1]))
 }
 
 /**

@@ -1,8 +1,10 @@
 // Builds dist/index.js (core, plus one chunk per non-English locale) and dist/react.js (bindings; imports the core and react, bundles neither): ESM, minified.
-// `node build.cjs [outdir]`; CommonJS so jest-run suites and the bench can use it without an ESM loader.
+// `node build.cjs [outdir]` (also npm pack's prepack) adds the type declarations in dist/types; CommonJS so jest-run
+// suites and the bench can use it without an ESM loader.
 const { build } = require("esbuild")
 const path = require("node:path")
 const { rmSync } = require("node:fs")
+const { execFileSync } = require("node:child_process")
 
 /** The bindings import "../core": in the published package that is the core bundle next to them. */
 const coreIsExternal = {
@@ -21,6 +23,18 @@ async function buildWidget(outdir = path.join(__dirname, "dist")) {
   return { core: path.join(outdir, "index.js"), react: path.join(outdir, "react.js") }
 }
 
-module.exports = { buildWidget }
+/** Declarations for every export (core and React entries) from the same sources, with TypeScript's own compiler. */
+function emitTypes(outdir) {
+  const tsc = require.resolve("typescript/bin/tsc")
+  execFileSync(process.execPath, [tsc, "-p", path.join(__dirname, "tsconfig.json"), "--emitDeclarationOnly", "--outDir", path.join(outdir, "types")], { stdio: "inherit" })
+}
 
-if (require.main === module) buildWidget(process.argv[2] && path.resolve(process.argv[2])).then((out) => console.log(`built ${path.dirname(out.core)}`))
+module.exports = { buildWidget, emitTypes }
+
+if (require.main === module) {
+  const outdir = process.argv[2] ? path.resolve(process.argv[2]) : path.join(__dirname, "dist")
+  buildWidget(outdir).then(() => {
+    emitTypes(outdir)
+    console.log(`built ${outdir}`)
+  })
+}

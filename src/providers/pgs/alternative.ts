@@ -7,9 +7,14 @@ import { PgsMethodFamilyProvider } from "./redirect/provider"
 
 type Cradle = Record<string, unknown>
 type Options = Record<string, unknown>
+type FamilyProviderClass = (new (cradle: Cradle, options: Options) => PgsMethodFamilyProvider) &
+  Pick<typeof PgsMethodFamilyProvider, keyof typeof PgsMethodFamilyProvider>
 
-/** A provider class for one family: its static identifier is the family's (pp_{identifier}_{id} in Medusa). */
-function familyProvider(family: MethodFamily) {
+/**
+ * A provider class for one family: its static identifier is the family's (pp_{identifier}_{id} in Medusa).
+ * Typed as the base class so the published type declarations need not spell out an anonymous class.
+ */
+function familyProvider(family: MethodFamily): FamilyProviderClass {
   return class extends PgsMethodFamilyProvider {
     static override identifier = family.identifier
     protected readonly family = family

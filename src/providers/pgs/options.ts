@@ -4,6 +4,7 @@
  */
 import { createPublicKey } from "node:crypto"
 import { z } from "zod"
+import { PGS_ENV_VARIABLES as ENV } from "../../config"
 import { GATEWAY_TRANSACTION_TYPES } from "./session-data"
 
 const pem = (what: string) =>
@@ -21,7 +22,7 @@ const url = z.url({ protocol: /^https?$/, error: "is not an http(s) URL" })
 export const pgsOptionsSchema = z.object({
   apiUrl: url,
   authUrl: url,
-  realm: z.string().min(1),
+  realm: z.enum(["uat", "production"], { error: 'must be "uat" or "production"' }),
   clientId: z.string().min(1),
   clientSecret: z.string().min(1),
   clientKey: z.string().min(1),
@@ -65,27 +66,27 @@ export type PgsProviderOptions = z.infer<typeof pgsOptionsSchema>
 
 /** How to fix each option, in the words a store developer needs. */
 const FIX: Record<keyof PgsProviderOptions, string> = {
-  apiUrl: "set PGS_API_URL (the gateway base URL, e.g. https://api.uat.pgs.example)",
-  authUrl: "set PGS_AUTH_URL (the identity provider URL from the gateway dashboard)",
-  realm: "set PGS_REALM (uat or production)",
-  clientId: "set PGS_CLIENT_ID (merchant details in the gateway dashboard)",
-  clientSecret: "set PGS_CLIENT_SECRET (merchant details in the gateway dashboard)",
-  clientKey: "set PGS_CLIENT_KEY (the public client key for Embedded Fields, gateway dashboard)",
-  environment: 'set PGS_ENVIRONMENT to "test" or "production"',
-  merchantPublicKey: "set PGS_MERCHANT_PUBLIC_KEY to the merchant RSA public key (PEM) from the gateway dashboard",
-  webhookPublicKey: "set PGS_WEBHOOK_PUBLIC_KEY to the gateway's webhook signing key (PEM)",
-  defaultTerminalId: "set PGS_TERMINAL_ID (5 to 20 characters, the terminal from the gateway dashboard)",
-  defaultTransactionType: 'set PGS_TRANSACTION_TYPE to "AUTHORIZE" or "PURCHASE"',
-  storeUrl: "set PGS_STORE_URL to the storefront's public URL (the shopper returns to it)",
-  backendUrl: "set PGS_BACKEND_URL to this Medusa server's public URL (3-D Secure notifications come back to it)",
-  rawCardDataPciScope: 'leave it unset, or set it to "SAQ_D" only if your PCI DSS scope is SAQ D',
-  embeddedFieldsScriptUrl: "leave it unset (defaults to {apiUrl}/embedded-fields.js) or give the script URL",
-  locale: "leave it unset or give a locale such as en-US",
+  apiUrl: `set ${ENV.apiUrl} (the gateway base URL, e.g. https://api.uat.pgs.example)`,
+  authUrl: `set ${ENV.authUrl} (the identity provider URL from the gateway dashboard)`,
+  realm: `set ${ENV.realm} (uat or production)`,
+  clientId: `set ${ENV.clientId} (merchant details in the gateway dashboard)`,
+  clientSecret: `set ${ENV.clientSecret} (merchant details in the gateway dashboard)`,
+  clientKey: `set ${ENV.clientKey} (the public client key for Embedded Fields, gateway dashboard)`,
+  environment: `set ${ENV.environment} to "test" or "production"`,
+  merchantPublicKey: `set ${ENV.merchantPublicKey} to the merchant RSA public key (PEM) from the gateway dashboard`,
+  webhookPublicKey: `set ${ENV.webhookPublicKey} to the gateway's webhook signing key (PEM)`,
+  defaultTerminalId: `set ${ENV.defaultTerminalId} (5 to 20 characters, the terminal from the gateway dashboard)`,
+  defaultTransactionType: `set ${ENV.defaultTransactionType} to "AUTHORIZE" or "PURCHASE"`,
+  storeUrl: `set ${ENV.storeUrl} to the storefront's public URL (the shopper returns to it)`,
+  backendUrl: `set ${ENV.backendUrl} to this Medusa server's public URL (3-D Secure notifications come back to it)`,
+  rawCardDataPciScope: `leave ${ENV.rawCardDataPciScope} unset, or set it to "SAQ_D" only if your PCI DSS scope is SAQ D`,
+  embeddedFieldsScriptUrl: `leave ${ENV.embeddedFieldsScriptUrl} unset (defaults to {apiUrl}/embedded-fields.js) or give the script URL`,
+  locale: `leave ${ENV.locale} unset or give a locale such as en-US`,
   bankRedirectMethods:
     'leave it unset (BANK_SCHEME_REDIRECT / OPENBANKING_REDIRECT) or give { bankSchemeRedirect?, openbankingRedirect? }, upper-case method names your gateway account manager gave you',
-  originatorUrl: "leave it unset (the terminal's website is used) or give the http(s) URL of the shop the shopper buys from",
+  originatorUrl: `leave ${ENV.originatorUrl} unset (the terminal's website is used) or give the http(s) URL of the shop the shopper buys from`,
   timeouts:
-    "leave it unset (token and read 10 s, write and manage 45 s) or give { read?, write?, manage?, token? } in milliseconds, each a positive whole number",
+    "leave PGS_TIMEOUT_{READ,WRITE,MANAGE,TOKEN}_MS unset (token and read 10 s, write and manage 45 s) or give { read?, write?, manage?, token? } in milliseconds, each a positive whole number",
 }
 
 /** Parses the options or throws one Error listing every problem. */

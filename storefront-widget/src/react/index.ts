@@ -3,7 +3,7 @@
  *   <PgsCheckout sdk={sdk} cartId={cart.id} locale="sv-SE" onOrder={...} />
  *   <PgsReturn sdk={sdk} checkoutUrl="/checkout" onResult={...} />
  */
-import { createElement, useEffect, useRef, useState } from "react"
+import { createElement, useEffect, useRef, useState, type ReactElement } from "react"
 import { mountCheckout, mountReturn, type Checkout, type CheckoutOptions, type ReturnOptions, type State } from "../core"
 
 type Props<T> = T & { id?: string; className?: string }
@@ -27,12 +27,12 @@ export function usePgsCheckout(options: CheckoutOptions) {
   return { ref, state }
 }
 
-export function PgsCheckout({ id, className, ...options }: Props<CheckoutOptions>) {
+export function PgsCheckout({ id, className, ...options }: Props<CheckoutOptions>): ReactElement {
   const { ref, state } = usePgsCheckout(options as CheckoutOptions)
   return createElement("div", { ref, id, className, "data-state": state })
 }
 
-export function PgsReturn({ id, className, ...options }: Props<ReturnOptions>) {
+export function PgsReturn({ id, className, ...options }: Props<ReturnOptions>): ReactElement {
   const ref = useRef<HTMLDivElement>(null)
   useEffect(() => {
     const r = mountReturn(ref.current!, options as ReturnOptions)

@@ -1,5 +1,6 @@
 import { generateKeyPairSync } from "node:crypto"
 import { gatewayReferenceFor, sessionIdFromReference } from "../reference"
+import { pgsOptionsFromEnv } from "../../../config"
 import { parseOptions } from "../options"
 import { FAMILIES, gatewayMethodOf } from "../redirect/families"
 import { Sealer } from "../seal"
@@ -59,6 +60,38 @@ describe("provider options", () => {
     expect(error.message).toMatch(/clientSecret is missing: set PGS_CLIENT_SECRET \(merchant details in the gateway dashboard\)/)
     expect(error.message).toMatch(/apiUrl is not an http\(s\) URL: set PGS_API_URL/)
     expect(error.message).toMatch(/merchantPublicKey is not a PEM public key/)
+  })
+
+  it("takes only the realms the gateway has, uat and production, and names PGS_REALM otherwise", () => {
+    expect(parseOptions({ ...good, realm: "production" }).realm).toBe("production")
+    expect(() => parseOptions({ ...good, realm: "staging" })).toThrow(/- realm must be "uat" or "production": set PGS_REALM/)
+  })
+
+  it("reads every option from the PGS_* variables of the environment, numbers as numbers", () => {
+    const env = {
+      PGS_API_URL: good.apiUrl,
+      PGS_AUTH_URL: good.authUrl,
+      PGS_REALM: "uat",
+      PGS_CLIENT_ID: "id",
+      PGS_CLIENT_SECRET: "secret",
+      PGS_CLIENT_KEY: "key",
+      PGS_MERCHANT_PUBLIC_KEY: pem.replace(/\n/g, "\\n"),
+      PGS_TERMINAL_ID: "TERM-001",
+      PGS_STORE_URL: good.storeUrl,
+      PGS_BACKEND_URL: good.backendUrl,
+      PGS_PAYOUT_TERMINAL_ID: "PAYOUT-01",
+      PGS_LOCALE: "",
+      PGS_TIMEOUT_MANAGE_MS: "2000",
+      PGS_WEBHOOK_RECEIVER_PORT: "9100",
+    }
+    const options = pgsOptionsFromEnv(env)
+    expect(options).toMatchObject({ clientSecret: "secret", payoutTerminalId: "PAYOUT-01", timeouts: { manage: 2000 }, webhookReceiver: { port: 9100 } })
+    expect(options).not.toHaveProperty("locale")
+    expect(parseOptions(options).merchantPublicKey).toBe(pem)
+  })
+
+  it("names the environment variable to set for a missing option read from the environment", () => {
+    expect(() => parseOptions(pgsOptionsFromEnv({ PGS_REALM: "uat" }))).toThrow(/- clientSecret is missing: set PGS_CLIENT_SECRET/)
   })
 
   it("accepts raw card fields only under the stated PCI DSS scope SAQ_D", () => {

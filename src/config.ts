@@ -1,0 +1,62 @@
+/**
+ * `import { pgsOptionsFromEnv } from "medusa-payment-pgs/config"` in a store's medusa-config: the plugin's options
+ * read from PGS_* environment variables, so the same object goes to the plugin and to the payment providers and
+ * every value lives in .env. This only reads; the options are validated at boot, where each error names the
+ * variable to set (providers/pgs/options.ts). `npx medusa-payment-pgs sandbox --write-env .env` writes these names.
+ */
+
+/** Option name → environment variable, for the options that are plain strings. */
+export const PGS_ENV_VARIABLES = {
+  apiUrl: "PGS_API_URL",
+  authUrl: "PGS_AUTH_URL",
+  realm: "PGS_REALM",
+  clientId: "PGS_CLIENT_ID",
+  clientSecret: "PGS_CLIENT_SECRET",
+  clientKey: "PGS_CLIENT_KEY",
+  environment: "PGS_ENVIRONMENT",
+  merchantPublicKey: "PGS_MERCHANT_PUBLIC_KEY",
+  webhookPublicKey: "PGS_WEBHOOK_PUBLIC_KEY",
+  defaultTerminalId: "PGS_TERMINAL_ID",
+  defaultTransactionType: "PGS_TRANSACTION_TYPE",
+  payoutTerminalId: "PGS_PAYOUT_TERMINAL_ID",
+  storeUrl: "PGS_STORE_URL",
+  backendUrl: "PGS_BACKEND_URL",
+  originatorUrl: "PGS_ORIGINATOR_URL",
+  rawCardDataPciScope: "PGS_RAW_CARD_PCI_SCOPE",
+  embeddedFieldsScriptUrl: "PGS_EMBEDDED_FIELDS_SCRIPT_URL",
+  locale: "PGS_LOCALE",
+} as const
+
+type Env = Record<string, string | undefined>
+type StringOption = keyof typeof PGS_ENV_VARIABLES
+export type PgsOptionsFromEnv = Partial<Record<StringOption, string>> & {
+  timeouts?: Partial<Record<(typeof TIMEOUT_KINDS)[number], number>>
+  webhookReceiver?: { port: number; host?: string }
+}
+
+const TIMEOUT_KINDS = ["read", "write", "manage", "token"] as const
+
+/** Empty values count as unset, as a .env line `PGS_LOCALE=` means. */
+const read = (env: Env, name: string) => (env[name] === undefined || env[name] === "" ? undefined : env[name])
+
+/**
+ * Reads every PGS_* variable (default: process.env). Numbers (PGS_TIMEOUT_{READ,WRITE,MANAGE,TOKEN}_MS,
+ * PGS_WEBHOOK_RECEIVER_PORT) are passed on as numbers, or NaN when they are not, which the boot check names.
+ */
+export function pgsOptionsFromEnv(env: Env = process.env): PgsOptionsFromEnv {
+  const options: PgsOptionsFromEnv = {}
+  for (const [option, variable] of Object.entries(PGS_ENV_VARIABLES) as [StringOption, string][]) {
+    const value = read(env, variable)
+    if (value !== undefined) options[option] = value
+  }
+  const timeouts = Object.fromEntries(
+    TIMEOUT_KINDS.flatMap((kind) => {
+      const value = read(env, `PGS_TIMEOUT_${kind.toUpperCase()}_MS`)
+      return value === undefined ? [] : [[kind, Number(value)]]
+    }),
+  )
+  if (Object.keys(timeouts).length) options.timeouts = timeouts
+  const port = read(env, "PGS_WEBHOOK_RECEIVER_PORT")
+  if (port !== undefined) options.webhookReceiver = { port: Number(port), host: read(env, "PGS_WEBHOOK_RECEIVER_HOST") }
+  return options
+}
