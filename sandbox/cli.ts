@@ -1,24 +1,34 @@
 /**
- * `medusa-payment-pgs sandbox [--port N] [--host H] [--realm uat|production] [--keys-dir DIR]
+ * `medusa-payment-pgs sandbox [--write-env FILE] [--port N] [--host H] [--realm uat|production] [--keys-dir DIR]
  *   [--client-id ID] [--client-secret S] [--client-key K] [--token-ttl S] [--webhook-time-scale F]
- *   [--event-names specific|generic] [--tokenization-payload nested|flat] [--webhook URL] [--log]`
+ *   [--event-names specific|generic] [--tokenization-payload nested|flat] [--settle-payouts-after S] [--webhook URL] [--log]`
  */
+import path from "node:path"
 import { parseArgs } from "node:util"
+import { credentialsFromDir } from "./core/credentials"
 import { keysFromDir } from "./core/keys"
+import { readEnvValue, updateEnvFile } from "./env-file"
+import { storeEnvFor } from "./store-env"
 import { startSandbox } from "./server"
 
 const USAGE = `Usage: medusa-payment-pgs sandbox [options]
+  --write-env FILE          write the store's PGS_* variables into FILE (e.g. .env), keep keys and credentials in
+                            .pgs-sandbox/ beside it, and send webhooks to {PGS_BACKEND_URL}/hooks/pgs/webhooks
   --port N                  port to listen on (0 picks a free one; default 4010)
   --host H                  interface (default 127.0.0.1)
   --realm R                 uat (300 s tokens, default) or production (60 s tokens)
-  --keys-dir DIR            keep the RSA keys in DIR so they survive restarts
+  --keys-dir DIR            keep the RSA keys and the client id, secret and key in DIR so they survive restarts
   --client-id / --client-secret / --client-key   fixed merchant credentials
   --token-ttl S             token lifetime in seconds
   --webhook-time-scale F    multiply webhook retry delays by F (e.g. 0.01)
   --event-names specific|generic
   --tokenization-payload nested|flat
+  --settle-payouts-after S  approve a payout still pending S seconds after it became pending, with its webhook
   --webhook URL             register a webhook endpoint at start (repeatable)
   --log                     log every request`
+
+/** Store values --write-env adds only where the file has none: a starter's storefront and backend on localhost. */
+const STORE_DEFAULTS = { PGS_STORE_URL: "http://localhost:8000", PGS_BACKEND_URL: "http://localhost:9000" }
 
 export async function main(argv: string[]): Promise<void> {
   const { values } = parseArgs({
@@ -28,6 +38,7 @@ export async function main(argv: string[]): Promise<void> {
       host: { type: "string" },
       realm: { type: "string" },
       "keys-dir": { type: "string" },
+      "write-env": { type: "string" },
       "client-id": { type: "string" },
       "client-secret": { type: "string" },
       "client-key": { type: "string" },
@@ -35,6 +46,7 @@ export async function main(argv: string[]): Promise<void> {
       "webhook-time-scale": { type: "string" },
       "event-names": { type: "string" },
       "tokenization-payload": { type: "string" },
+      "settle-payouts-after": { type: "string" },
       webhook: { type: "string", multiple: true },
       log: { type: "boolean" },
       help: { type: "boolean", short: "h" },
@@ -50,30 +62,40 @@ export async function main(argv: string[]): Promise<void> {
     if (!Number.isFinite(n) || n < 0) throw new Error(`--${name} must be a non-negative number, got "${v}"`)
     return n
   }
+  const seconds = (s: number | undefined) => (s === undefined ? undefined : Math.round(s * 1000))
   const oneOf = <T extends string>(name: string, v: string | undefined, allowed: readonly T[]): T | undefined => {
     if (v === undefined) return undefined
     if (!allowed.includes(v as T)) throw new Error(`--${name} must be one of ${allowed.join(", ")}, got "${v}"`)
     return v as T
   }
+  const envFile = values["write-env"] && path.resolve(values["write-env"])
+  const stateDir = values["keys-dir"] ?? (envFile ? path.join(path.dirname(envFile), ".pgs-sandbox") : undefined)
+  const given = { clientId: values["client-id"], clientSecret: values["client-secret"], clientKey: values["client-key"] }
   const sandbox = await startSandbox({
     port: number("port", values.port),
     host: values.host,
-    realm: values.realm,
-    keys: values["keys-dir"] ? keysFromDir(values["keys-dir"]) : undefined,
-    clientId: values["client-id"],
-    clientSecret: values["client-secret"],
-    clientKey: values["client-key"],
+    realm: oneOf("realm", values.realm, ["uat", "production"] as const),
+    keys: stateDir ? keysFromDir(stateDir) : undefined,
+    ...(stateDir ? credentialsFromDir(stateDir, given) : given),
     tokenTtlSeconds: number("token-ttl", values["token-ttl"]),
     webhookTimeScale: number("webhook-time-scale", values["webhook-time-scale"]),
     eventNames: oneOf("event-names", values["event-names"], ["specific", "generic"] as const),
     tokenizationPayload: oneOf("tokenization-payload", values["tokenization-payload"], ["nested", "flat"] as const),
+    payoutSettleAfterMs: seconds(number("settle-payouts-after", values["settle-payouts-after"])),
     log: values.log,
   })
-  for (const url of values.webhook ?? []) sandbox.context.webhooks.register(sandbox.config.merchant_id, url)
+  const webhooks = values.webhook ?? []
+  if (envFile) {
+    const changed = updateEnvFile(envFile, storeEnvFor(sandbox.config), STORE_DEFAULTS)
+    console.log(changed.length ? `Wrote ${changed.join(", ")} to ${envFile}` : `${envFile} is up to date`)
+    if (!webhooks.length) webhooks.push(`${readEnvValue(envFile, "PGS_BACKEND_URL")?.replace(/\/+$/, "")}/hooks/pgs/webhooks`)
+  }
+  for (const url of webhooks) sandbox.context.webhooks.register(sandbox.config.merchant_id, url)
   console.log(`PGS sandbox listening on ${sandbox.url}`)
   console.log(`  config:     ${sandbox.url}/_sandbox/config`)
   console.log(`  dashboard:  ${sandbox.url}/`)
   console.log(`  client_id:  ${sandbox.config.client_id}   realm: ${sandbox.config.realm}   terminal: ${sandbox.config.terminals[0].terminal_id}`)
+  for (const url of webhooks) console.log(`  webhooks:   ${url}`)
   const stop = async () => {
     await sandbox.close()
     process.exit(0)

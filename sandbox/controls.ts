@@ -35,6 +35,7 @@ export function sandboxConfig(ctx: SandboxContext) {
       event_names: ctx.options.eventNames,
       tokenization_payload: ctx.options.tokenizationPayload,
       fingerprint_wait_ms: ctx.options.fingerprintWaitMs,
+      payout_settle_after_ms: ctx.options.payoutSettleAfterMs,
     },
   }
 }
@@ -72,6 +73,7 @@ const settings = z.object({
   event_names: z.enum(["specific", "generic"]).optional(),
   tokenization_payload: z.enum(["nested", "flat"]).optional(),
   fingerprint_wait_ms: z.int().min(0).max(10_000).optional(),
+  payout_settle_after_ms: z.int().min(0).max(86_400_000).optional(),
 })
 
 export function registerControlRoutes(router: Router, ctx: SandboxContext): void {
@@ -81,6 +83,7 @@ export function registerControlRoutes(router: Router, ctx: SandboxContext): void
 
   router.add("POST", "/_sandbox/reset", () => {
     ctx.store.reset()
+    ctx.payouts.stop()
     ctx.webhooks.reset()
     ctx.webhooks.unregisterAll()
     ctx.faults.clear()
@@ -171,6 +174,10 @@ export function registerControlRoutes(router: Router, ctx: SandboxContext): void
     if (s.event_names) ctx.options.eventNames = s.event_names
     if (s.tokenization_payload) ctx.options.tokenizationPayload = s.tokenization_payload
     if (s.fingerprint_wait_ms !== undefined) ctx.options.fingerprintWaitMs = s.fingerprint_wait_ms
+    if (s.payout_settle_after_ms !== undefined) {
+      ctx.options.payoutSettleAfterMs = s.payout_settle_after_ms
+      ctx.payouts.rescheduleAll()
+    }
     return json(200, sandboxConfig(ctx).settings)
   })
   router.add("GET", "/_sandbox/stats", () => json(200, ctx.stats))

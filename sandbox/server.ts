@@ -14,6 +14,7 @@ import { newId } from "./core/ids"
 import type { SandboxContext } from "./core/context"
 import type { Merchant } from "./core/types"
 import { WebhookDispatcher } from "./webhooks/dispatcher"
+import { PayoutSettler } from "./apm/payout-settle"
 import { eventNameFor, transactionPayload } from "./webhooks/events"
 import { registerControlRoutes, sandboxConfig, type SandboxConfigView } from "./controls"
 import { authorize } from "./api/authorize"
@@ -37,16 +38,18 @@ export function createContext(options: ResolvedOptions, fixedKeys: SandboxOption
   const faults = new FaultInjector()
   const merchants = new Map<string, Merchant>()
   const urls = { base: "", auth: "" }
+  const store = new SandboxStore()
   const ctx: SandboxContext = {
     options,
     keys,
-    store: new SandboxStore(),
+    store,
     merchants,
     merchantByClientId: (id) => [...merchants.values()].find((m) => m.client_id === id),
     merchantByClientKey: (key) => [...merchants.values()].find((m) => m.client_key === key),
     urls,
     webhooks: new WebhookDispatcher(keys.webhook, () => urls.base, options.webhookTimeScale, faults),
     faults,
+    payouts: new PayoutSettler(store, () => options.payoutSettleAfterMs),
     stats: { tokenRequests: 0, requests: {} },
     revokedBefore: 0,
   }
@@ -199,6 +202,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     context: ctx,
     close: async () => {
       ctx.webhooks.close()
+      ctx.payouts.stop()
       for (const s of sockets) s.destroy()
       await new Promise<void>((resolve) => server.close(() => resolve()))
     },

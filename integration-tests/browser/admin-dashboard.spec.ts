@@ -89,7 +89,7 @@ describeBrowser("admin extension in the dashboard", () => {
       await screenshot(page, "admin-order-synced")
     })
 
-    it("creates a bank-account payout after correcting a field, and shows it in the list and its details", async () => {
+    it("creates a bank-account payout after correcting a field, and shows it in the list and its details (pending: what settles it)", async () => {
       await page.goto(`${adminServer.url}/app/pgs-payouts`)
       await page.getByRole("button", { name: "Create payout" }).click()
       const reference = `po-browser-${Date.now().toString(36)}`
@@ -111,6 +111,8 @@ describeBrowser("admin extension in the dashboard", () => {
       await row.getByRole("link", { name: reference }).click()
       await page.getByRole("heading", { name: `Payout ${reference}` }).waitFor()
       await page.getByText("****3000").waitFor()
+      // Still pending at the gateway: the page says, in plain words, what settles it.
+      await page.getByTestId("pgs-payout-pending").getByText(/settles it by itself and sends a webhook, which updates the\s+status here/).waitFor()
       await screenshot(page, "admin-payout-details")
       const listed = await admin(s, "get", `/admin/pgs/payouts?reference=${reference}`)
       expect(listed.data.payouts).toHaveLength(1)

@@ -1,12 +1,14 @@
 /**
  * `npm run demo`, as a store developer meets it: boots headless (its own database on the test PostgreSQL, free
- * ports), a shopper buys one thing by card and one by a redirect method through the demo storefront in Chromium,
- * and Ctrl-C stops everything.
+ * ports) with Medusa's log and nothing alarming in it, counts its steps right, lets another storefront origin in,
+ * a shopper buys one thing by card and one by a redirect method through the demo storefront in Chromium, a payout
+ * settles by itself, and Ctrl-C stops everything.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process"
 import path from "node:path"
 import { chromium, type Browser, type Page } from "playwright-core"
 import { dropDatabase } from "../../scripts/demo/database"
+import { parseFlags } from "../../scripts/demo/flags"
 import { waitFor } from "../support/sandbox"
 import { CHROMIUM, describeBrowser, screenshot } from "./support"
 
@@ -14,12 +16,12 @@ jest.setTimeout(600_000)
 
 const ROOT = path.join(__dirname, "../..")
 
-type Demo = { child: ChildProcess; output: () => string; storefront: string; admin: string; sandbox: string; webhooks: string; database: string }
+type Demo = { child: ChildProcess; output: () => string; storefront: string; admin: string; store: string; sandbox: string; webhooks: string; database: string }
 
 /** Starts the demo and waits for its "ready" block; the URLs come from what it prints. */
 function startDemo(name: string, extraArgs: string[] = [], extraEnv: Record<string, string> = {}): Promise<Demo> {
   const db = `postgres://${process.env.DB_USERNAME || "postgres"}:${process.env.DB_PASSWORD || ""}@${process.env.DB_HOST || "localhost"}:${process.env.DB_PORT || 5432}/pgs_demo_${name}_${process.pid}`
-  const args = ["scripts/demo/index.ts", "--reset", "--quiet", "--port", "0", "--storefront-port", "0", "--sandbox-port", "0", ...extraArgs]
+  const args = ["scripts/demo/index.ts", "--reset", "--port", "0", "--storefront-port", "0", "--sandbox-port", "0", ...extraArgs]
   const child = spawn(process.execPath, [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), ...args], {
     cwd: ROOT,
     env: { ...process.env, DATABASE_URL: db, NODE_OPTIONS: "", ...extraEnv },
@@ -40,7 +42,7 @@ function startDemo(name: string, extraArgs: string[] = [], extraEnv: Record<stri
         return found
       }
       try {
-        resolve({ child, output: () => output, storefront: url("storefront"), admin: url("admin"), sandbox: url("sandbox"), webhooks: url("webhooks"), database: db })
+        resolve({ child, output: () => output, storefront: url("storefront"), admin: url("admin"), store: url("store API"), sandbox: url("sandbox"), webhooks: url("webhooks"), database: db })
       } catch (error) {
         reject(error)
       }
@@ -63,13 +65,28 @@ async function stopDemo(demo: Demo | undefined) {
   await dropDatabase(demo.database) // each run's demo database is removed again
 }
 
+describe("npm run demo's flags", () => {
+  it("takes --cors ORIGIN, repeatable, as the browser's origin", () => {
+    expect(parseFlags(["--cors", "http://localhost:3000", "--cors", "https://shop.example/"]).cors).toEqual(["http://localhost:3000", "https://shop.example"])
+    expect(parseFlags([]).cors).toEqual([])
+  })
+
+  it.each(["localhost:3000", "ftp://shop.example", "http://localhost:3000/checkout", "*", undefined])("refuses --cors %s, naming the flag", (value) => {
+    expect(() => parseFlags(value === undefined ? ["--cors"] : ["--cors", value])).toThrow(/^--cors needs an http\(s\) origin such as http:\/\/localhost:3000, got /)
+  })
+})
 
 describeBrowser("npm run demo", () => {
   let demo: Demo
   let browser: Browser
 
+  // A developer's own storefront: one origin by the flag, one already in their STORE_CORS / AUTH_CORS.
+  const FLAG_ORIGIN = "http://localhost:3000"
+  const ENV_ORIGIN = "http://localhost:3001"
+
   beforeAll(async () => {
-    demo = await startDemo("browser")
+    // Medusa's log as a developer sees it (npm test sets LOG_LEVEL=error for the suites' own stores).
+    demo = await startDemo("browser", ["--cors", FLAG_ORIGIN], { STORE_CORS: ENV_ORIGIN, AUTH_CORS: ENV_ORIGIN, LOG_LEVEL: "info" })
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
@@ -94,6 +111,57 @@ describeBrowser("npm run demo", () => {
     expect(demo.output()).toMatch(/admin\s+http:\/\/localhost:\d+\/app\s+\(admin@pgs\.demo \/ pgs-demo-admin\)/)
     expect(demo.output()).toContain("4000000000001000  frictionless_approved")
     expect(demo.output()).toMatch(/webhooks\s+http:\/\/127\.0\.0\.1:\d+\/hooks\/pgs\/webhooks\s+\(the plugin's dedicated receiver/)
+  })
+
+  it("shows Medusa's log without the harmless ts-node stack trace", () => {
+    expect(demo.output()).toContain("  medusa │ ")
+    expect(demo.output()).not.toMatch(/ts-node|Require stack/)
+  })
+
+  it("counts its steps right: 1/N to N/N, each once", () => {
+    const steps = [...demo.output().matchAll(/^\[demo\] (\d+)\/(\d+) /gm)].map((m) => [Number(m[1]), Number(m[2])])
+    expect(steps.map(([n]) => n)).toEqual(steps.map((_, i) => i + 1))
+    expect(steps.map(([, total]) => total)).toEqual(steps.map(() => steps.length))
+  })
+
+  it("lets the --cors origin and a STORE_CORS / AUTH_CORS origin already set call the store and auth APIs (CORS preflight)", async () => {
+    const preflight = async (origin: string, route: string) => {
+      const res = await fetch(demo.store + route, {
+        method: "OPTIONS",
+        headers: { origin, "access-control-request-method": "POST", "access-control-request-headers": "content-type,x-publishable-api-key" },
+      })
+      return res.headers.get("access-control-allow-origin")
+    }
+    for (const origin of [FLAG_ORIGIN, ENV_ORIGIN, demo.storefront]) {
+      expect(await preflight(origin, "/store/carts")).toBe(origin)
+      expect(await preflight(origin, "/auth/customer/emailpass")).toBe(origin)
+    }
+    expect(await preflight("http://localhost:4444", "/store/carts")).toBeNull()
+  })
+
+  it("settles a payout by itself: pending at first, then final through the gateway's webhook", async () => {
+    const medusa = demo.store
+    const login = await fetch(`${medusa}/auth/user/emailpass`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "admin@pgs.demo", password: "pgs-demo-admin" }),
+    })
+    const headers = { "content-type": "application/json", authorization: `Bearer ${((await login.json()) as { token: string }).token}` }
+    const beneficiary = { type: "bank_account", account_number: "123456789012", account_name: "Asha Traders", ifsc: "HDFC0001234" }
+    const body = { reference: `demo-po-${Date.now()}`, amount: "1250.50", currency_code: "inr", description: "Supplier settlement", beneficiary }
+    const created = await fetch(`${medusa}/admin/pgs/payouts`, { method: "POST", headers, body: JSON.stringify(body) })
+    expect(created.status).toBe(201)
+    const { payout } = (await created.json()) as { payout: { id: string; status: string } }
+    expect(payout.status).toBe("PENDING")
+    const final = await waitFor(
+      async () => {
+        const res = await fetch(`${medusa}/admin/pgs/payouts/${payout.id}`, { headers })
+        const current = ((await res.json()) as { payout: { status: string } }).payout
+        return current.status !== "PENDING" && current
+      },
+      { timeoutMs: 60_000, intervalMs: 500, what: "the demo's payout settled" },
+    )
+    expect(final.status).toBe("APPROVED")
   })
 
   it("sells by card through the demo storefront and shows the order", async () => {
@@ -159,7 +227,7 @@ const describeWithRedis = (name: string, fn: () => void) => (redisUp ? describe(
 describeWithRedis("npm run demo -- --split (server and worker processes over Redis)", () => {
   let demo: Demo | undefined
   beforeAll(async () => {
-    demo = await startDemo("split", ["--split"], { REDIS_URL })
+    demo = await startDemo("split", ["--split", "--quiet"], { REDIS_URL })
   })
   afterAll(() => stopDemo(demo))
 

@@ -1,7 +1,8 @@
 /**
  * The storefront widget paying by card against a running store (Medusa + plugin + sandbox), in Chromium:
  * the embedded fields, 3-D Secure inside the gateway's frame and in the widget's own steps (Direct API),
- * declines in the shopper's language, saved cards, field validation and switching the language.
+ * declines in the shopper's language, saved cards (asked for only for a logged-in shopper), field validation and
+ * switching the language.
  */
 import type { Locator, Page } from "playwright-core"
 import { waitFor } from "../support/sandbox"
@@ -159,6 +160,24 @@ widgetSuite("storefront widget: cards", (s, shop) => {
     expect(await page.locator(".pgs-status").textContent()).toBe("Betalningen är godkänd. Tack för din beställning!")
     expect((await orderOf(page))?.id).toMatch(/^order_/)
     await screenshot(page, "widget-card-react-sv")
+    await context.close()
+  })
+
+  it("asks nothing customer-only for a guest: no /store/pgs/saved-cards request and no console error through the checkout", async () => {
+    const { page, context } = await shop().checkout()
+    // Watched from a fresh load of the page: the shop's own listeners are set only as it opens.
+    const requests: string[] = []
+    const errors: string[] = []
+    page.on("request", (r) => requests.push(r.url()))
+    page.on("console", (m) => m.type() === "error" && errors.push(m.text()))
+    page.on("pageerror", (e) => errors.push(e.message))
+    await page.reload()
+    await payByCard(page, s.sandbox.testCard("frictionless_approved"))
+    await widgetState(page, "done")
+    expect((await orderOf(page))?.id).toMatch(/^order_/)
+    expect(requests.some((u) => u.includes("/store/payment-providers"))).toBe(true) // the widget did ask the store
+    expect(requests.filter((u) => u.includes("/store/pgs/saved-cards"))).toEqual([])
+    expect(errors).toEqual([])
     await context.close()
   })
 

@@ -5,8 +5,8 @@ import { request } from "undici"
 const BIN = path.join(__dirname, "../../bin/medusa-payment-pgs.js")
 
 describe("the sandbox command", () => {
-  it("starts on a free port with --port 0, prints its base URL and serves its config", async () => {
-    const child = spawn(process.execPath, [BIN, "sandbox", "--port", "0"], { stdio: ["ignore", "pipe", "pipe"] })
+  it("starts on a free port with --port 0, prints its base URL and serves its config (--settle-payouts-after in seconds)", async () => {
+    const child = spawn(process.execPath, [BIN, "sandbox", "--port", "0", "--settle-payouts-after", "2.5"], { stdio: ["ignore", "pipe", "pipe"] })
     try {
       const url = await new Promise<string>((resolve, reject) => {
         let out = ""
@@ -22,9 +22,10 @@ describe("the sandbox command", () => {
         child.on("exit", (code) => reject(new Error(`exited with ${code}: ${out}`)))
       })
       const res = await request(`${url}/_sandbox/config`)
-      const config = (await res.body.json()) as { base_url: string; test_cards: unknown[] }
+      const config = (await res.body.json()) as { base_url: string; test_cards: unknown[]; settings: Record<string, unknown> }
       expect(config.base_url).toBe(url)
       expect(config.test_cards).toHaveLength(10)
+      expect(config.settings.payout_settle_after_ms).toBe(2500)
     } finally {
       child.kill("SIGTERM")
     }

@@ -1,6 +1,6 @@
-import { startHarnessWithReceiver, type SandboxHarness } from "../support/sandbox"
+import { startHarnessWithReceiver, waitFor, type SandboxHarness } from "../support/sandbox"
 import type { WebhookReceiver } from "../support/webhook-receiver"
-import { expectInvalid, forceOutcome, payoutBody, transactionState, waitForEvents } from "./redirects-support"
+import { eventsFor, expectInvalid, forceOutcome, payoutBody, transactionState, waitForEvents } from "./redirects-support"
 
 const PAYOUT = "/api/transactions/payout"
 
@@ -142,5 +142,72 @@ describe("POST /api/transactions/payout (bank account payouts)", () => {
       await h.api("POST", PAYOUT, body)
       expectInvalid(await h.api("POST", PAYOUT, { ...body, amount: body.amount + 100 }), "reference")
     })
+  })
+})
+
+describe("payouts settled by the sandbox itself (payoutSettleAfterMs, --settle-payouts-after, payout_settle_after_ms)", () => {
+  let h: SandboxHarness
+  let receiver: WebhookReceiver
+  let close: () => Promise<void>
+  beforeAll(async () => ({ h, receiver, close } = await startHarnessWithReceiver({ payoutSettleAfterMs: 100 })))
+  afterAll(() => close())
+
+  const newPayout = async () => {
+    const res = await h.api("POST", PAYOUT, payoutBody(h))
+    expect(res.body.result.status).toBe("PENDING") // the answer is still the provider's "working on it"
+    return res.body.result.id as string
+  }
+  const settled = (id: string) =>
+    waitFor(
+      async () => {
+        const tx = await transactionState(h, id)
+        return tx.status !== "PENDING" && tx
+      },
+      { what: `${id} settled`, timeoutMs: 15_000 },
+    )
+  const finalDeliveries = async (id: string) =>
+    (await h.control("GET", `/_sandbox/webhooks/deliveries?subject_id=${id}&event=transaction-svc:transaction:authorized`)).body.deliveries
+
+  it("shows the delay in GET /_sandbox/config settings", async () => {
+    expect((await h.control("GET", "/_sandbox/config")).body.settings.payout_settle_after_ms).toBe(100)
+  })
+
+  it("approves a pending payout after the delay with one transaction-svc:transaction:authorized webhook", async () => {
+    const id = await newPayout()
+    expect(await settled(id)).toMatchObject({ status: "APPROVED", approved: true, pending: false, processing_code: "0000" })
+    expect(await waitForEvents(receiver, id, ["pending", "authorized"])).toEqual(["transaction-svc:transaction:pending", "transaction-svc:transaction:authorized"])
+    // A later payout settling too means any second timer of the first would have fired by now: still one webhook.
+    await settled(await newPayout())
+    expect(eventsFor(receiver, id)).toEqual(["transaction-svc:transaction:pending", "transaction-svc:transaction:authorized"])
+    expect((await finalDeliveries(id)).map((d: { state: string }) => d.state)).toEqual(["delivered"])
+  })
+
+  it("leaves a payout that was finished first as it is", async () => {
+    await h.control("POST", "/_sandbox/settings", { payout_settle_after_ms: 2000 }) // time enough to decline it first
+    try {
+      const id = await newPayout()
+      await forceOutcome(h, id, "DECLINED")
+      await settled(await newPayout())
+      expect((await transactionState(h, id)).status).toBe("DECLINED")
+      expect(await waitForEvents(receiver, id, ["pending", "declined"])).toEqual(["transaction-svc:transaction:pending", "transaction-svc:transaction:declined"])
+      expect(await finalDeliveries(id)).toEqual([])
+    } finally {
+      await h.control("POST", "/_sandbox/settings", { payout_settle_after_ms: 100 })
+    }
+  })
+
+  it("is turned off with payout_settle_after_ms 0 and on again for the payouts pending by then", async () => {
+    expect((await h.control("POST", "/_sandbox/settings", { payout_settle_after_ms: 0 })).body.payout_settle_after_ms).toBe(0)
+    const id = await newPayout()
+    expect((await transactionState(h, id)).status).toBe("PENDING")
+    await h.control("POST", "/_sandbox/settings", { payout_settle_after_ms: 100 })
+    expect(await settled(id)).toMatchObject({ status: "APPROVED" })
+    expect(await finalDeliveries(id)).toHaveLength(1)
+  })
+
+  it("refuses a negative delay (422 on payout_settle_after_ms)", async () => {
+    const res = await h.control("POST", "/_sandbox/settings", { payout_settle_after_ms: -1 })
+    expect(res.status).toBe(422)
+    expect(JSON.stringify(res.body)).toContain("payout_settle_after_ms")
   })
 })

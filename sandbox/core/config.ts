@@ -88,6 +88,8 @@ export type SandboxOptions = {
   tokenizationPayload?: "nested" | "flat"
   /** Fixed 3-D Secure method wait in the browser pages, in ms (the spec fixes 5000). */
   fingerprintWaitMs?: number
+  /** Above 0: a payout still PENDING this many ms after it became pending is approved, with its webhook (default 0: never). */
+  payoutSettleAfterMs?: number
   /** Log each request to stdout. */
   log?: boolean
 }
@@ -109,6 +111,7 @@ export function resolveOptions(options: SandboxOptions): ResolvedOptions {
     eventNames: options.eventNames ?? "specific",
     tokenizationPayload: options.tokenizationPayload ?? "nested",
     fingerprintWaitMs: options.fingerprintWaitMs ?? 5000,
+    payoutSettleAfterMs: options.payoutSettleAfterMs ?? 0,
     log: options.log ?? false,
   }
 }

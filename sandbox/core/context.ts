@@ -5,6 +5,7 @@ import type { SandboxStore } from "./store"
 import type { Merchant, Terminal } from "./types"
 import type { WebhookDispatcher } from "../webhooks/dispatcher"
 import type { FaultInjector } from "./faults"
+import type { PayoutSettler } from "../apm/payout-settle"
 
 export type SandboxContext = {
   options: ResolvedOptions
@@ -17,6 +18,8 @@ export type SandboxContext = {
   urls: { base: string; auth: string }
   webhooks: WebhookDispatcher
   faults: FaultInjector
+  /** Settles pending payouts after options.payoutSettleAfterMs (when above 0). */
+  payouts: PayoutSettler
   stats: { tokenRequests: number; requests: Record<string, number> }
   /** Tokens issued before this epoch-ms are refused (control: POST /_sandbox/tokens/revoke). */
   revokedBefore: number

@@ -10,6 +10,8 @@ export type DemoFlags = {
   sandboxPort: number
   dbPort: number
   webhookPort: number
+  /** More storefront origins allowed to call the store API (repeatable --cors ORIGIN). */
+  cors: string[]
   total: number
 }
 
@@ -21,7 +23,7 @@ export function parseFlags(argv: string[]): DemoFlags {
     if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`${name} needs a port number (0 picks a free one)`)
     return n
   }
-  const known = new Set(["--reset", "--split", "--quiet", "--port", "--storefront-port", "--sandbox-port", "--db-port", "--webhook-port"])
+  const known = new Set(["--reset", "--split", "--quiet", "--port", "--storefront-port", "--sandbox-port", "--db-port", "--webhook-port", "--cors"])
   for (const arg of argv) if (arg.startsWith("--") && !known.has(arg)) throw new Error(`unknown flag ${arg} (known: ${[...known].join(", ")})`)
   const split = argv.includes("--split")
   if (split && !process.env.REDIS_URL) throw new Error("--split runs a server and a worker process, which share events and workflows through Redis: set REDIS_URL")
@@ -34,8 +36,17 @@ export function parseFlags(argv: string[]): DemoFlags {
     sandboxPort: value("--sandbox-port", 4010),
     dbPort: value("--db-port", 54329),
     webhookPort: value("--webhook-port", 9100),
-    total: 7,
+    cors: argv.flatMap((arg, i) => (arg === "--cors" ? [corsOrigin(argv[i + 1])] : [])),
+    total: 6,
   }
+}
+
+/** An http(s) origin as browsers send it (scheme, host, port; no path): the value of one --cors. */
+function corsOrigin(value: string | undefined): string {
+  const url = URL.canParse(value ?? "") ? new URL(value!) : null
+  if (!url || !/^https?:$/.test(url.protocol) || url.origin !== value!.replace(/\/$/, "").toLowerCase())
+    throw new Error(`--cors needs an http(s) origin such as http://localhost:3000, got ${value === undefined ? "nothing" : `"${value}"`}`)
+  return url.origin
 }
 
 /** The port asked for when it is free, else (or for 0) any free port. */

@@ -4,7 +4,8 @@
  *   regions, products, publishable key, admin user) → Medusa (one process, or server + worker with REDIS_URL and
  *   --split) → the sandbox's webhooks pointed at the store's webhook receiver → a storefront page using the widget.
  * Flags: --reset (start from empty), --split (server and worker processes; needs REDIS_URL), --quiet (no Medusa
- * log), ports with --port / --storefront-port / --sandbox-port / --db-port / --webhook-port (0 picks a free one).
+ * log), ports with --port / --storefront-port / --sandbox-port / --db-port / --webhook-port (0 picks a free one),
+ * --cors ORIGIN (another storefront allowed to call the store API; repeatable).
  */
 import type { ChildProcess } from "node:child_process"
 import path from "node:path"
@@ -16,6 +17,7 @@ import { freePort, parseFlags } from "./flags"
 
 export const ADMIN = { email: "admin@pgs.demo", password: "pgs-demo-admin" }
 const STATE_DIR = path.resolve(__dirname, "../../.demo")
+const PAYOUT_SETTLE_AFTER_MS = 5000
 
 async function main() {
   const flags = parseFlags(process.argv.slice(2))
@@ -42,14 +44,20 @@ async function main() {
     console.log(`       ${db.description}`)
 
     step("PGS sandbox")
-    const sandbox: RunningSandbox = await startSandbox({ port: await freePort(flags.sandboxPort), webhookTimeScale: 0.05, fingerprintWaitMs: 1000 })
+    // Payouts settle by themselves after a few seconds, as the gateway's provider would finish them.
+    const sandbox: RunningSandbox = await startSandbox({
+      port: await freePort(flags.sandboxPort),
+      webhookTimeScale: 0.05,
+      fingerprintWaitMs: 1000,
+      payoutSettleAfterMs: PAYOUT_SETTLE_AFTER_MS,
+    })
     stops.push(() => sandbox.close())
 
     const medusaPort = await freePort(flags.port)
     const storefrontPort = await freePort(flags.storefrontPort)
     const medusaUrl = `http://localhost:${medusaPort}`
     const storefrontUrl = `http://localhost:${storefrontPort}`
-    const env = storeEnv({ db, sandbox, medusaUrl, storefrontUrl, split: flags.split })
+    const env = storeEnv({ db, sandbox, medusaUrl, storefrontUrl, cors: flags.cors, split: flags.split })
 
     step("migrations")
     await runCli(["db:migrate"], env)
@@ -101,16 +109,20 @@ async function main() {
   }
 }
 
-/** The store's environment: the sandbox's credentials as the PGS_* options, our database, CORS for the storefront. */
-function storeEnv(input: { db: DemoDatabase; sandbox: RunningSandbox; medusaUrl: string; storefrontUrl: string; split: boolean }): Env {
+/**
+ * The store's environment: the sandbox's credentials as the PGS_* options, our database, CORS for the storefront
+ * and the --cors origins, added to a STORE_CORS / AUTH_CORS already set.
+ */
+function storeEnv(input: { db: DemoDatabase; sandbox: RunningSandbox; medusaUrl: string; storefrontUrl: string; cors: string[]; split: boolean }): Env {
+  const origins = (set: string | undefined, ...ours: string[]) => [...new Set([...(set?.split(",") ?? []), ...ours, ...input.cors].filter(Boolean))].join(",")
   return {
     DATABASE_URL: input.db.url,
     NODE_ENV: "development", // serves the admin from source (no build step)
     MEDUSA_ADMIN: "true",
     MEDUSA_DISABLE_TELEMETRY: "true",
-    STORE_CORS: input.storefrontUrl,
+    STORE_CORS: origins(process.env.STORE_CORS, input.storefrontUrl),
     ADMIN_CORS: input.medusaUrl,
-    AUTH_CORS: `${input.medusaUrl},${input.storefrontUrl}`,
+    AUTH_CORS: origins(process.env.AUTH_CORS, input.medusaUrl, input.storefrontUrl),
     MEDUSA_BACKEND_URL: input.medusaUrl,
     ...storeEnvFor(input.sandbox.config),
     PGS_TRANSACTION_TYPE: "AUTHORIZE",
@@ -128,7 +140,7 @@ function printReady(u: { storefrontUrl: string; medusaUrl: string; sandboxUrl: s
 [demo] ready
   storefront  ${u.storefrontUrl}
   admin       ${u.medusaUrl}/app   (${ADMIN.email} / ${ADMIN.password})
-  sandbox     ${u.sandboxUrl}      (provider pages, hosted page, /_sandbox controls)
+  sandbox     ${u.sandboxUrl}      (provider pages, hosted page, /_sandbox controls; payouts settle after ${PAYOUT_SETTLE_AFTER_MS / 1000} s)
   store API   ${u.medusaUrl}       (publishable key ${u.publishableKey})
   webhooks    ${u.webhookUrl}   (the plugin's dedicated receiver, where the gateway's webhooks go)
 

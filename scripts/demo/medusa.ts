@@ -6,7 +6,10 @@ import { spawn, type ChildProcess } from "node:child_process"
 import path from "node:path"
 
 const ROOT = path.resolve(__dirname, "../..")
-const CLI = path.join(ROOT, "node_modules/@medusajs/cli/cli.js")
+// The CLI's own entry, not its bin (cli.js): the bin first tries ts-node, which this store does not use (tsx loads
+// the TypeScript), and prints its "Cannot find module 'ts-node'" stack trace (FRAMEWORK-NOTES 35). The bin's
+// other step, dotenv, is medusa-config's loadEnv here.
+const CLI = path.join(ROOT, "node_modules/@medusajs/cli/dist/index.js")
 
 export type Env = Record<string, string | undefined>
 

@@ -6,7 +6,7 @@
 export type Fetcher = (path: string, init?: { method?: string; body?: unknown; query?: Record<string, string> }) => Promise<any>
 
 /** The part of @medusajs/js-sdk's `Medusa` the widget uses; the real SDK satisfies it, nothing requires it. */
-export type SdkLike = { client: { fetch: Fetcher }; store?: { cart?: { complete?: (id: string) => Promise<any> } } }
+export type SdkLike = { client: { fetch: Fetcher; getToken?: () => Promise<string | null | undefined> }; store?: { cart?: { complete?: (id: string) => Promise<any> } } }
 
 export type Connection =
   | { sdk: SdkLike }
@@ -15,13 +15,22 @@ export type Connection =
 /** An HTTP answer other than 2xx. A thrown error without `status` is a network failure. */
 export type HttpError = Error & { status?: number; body?: any }
 
-export type Api = { fetch: Fetcher; complete(cartId: string): Promise<any> }
+/**
+ * `signedIn()`: whether a customer may be logged in, so customer-only routes are worth asking (a guest's call
+ * would only log a 401 in the console): a bearer token, or cookie/session auth, where only the server knows.
+ */
+export type Api = { fetch: Fetcher; complete(cartId: string): Promise<any>; signedIn(): Promise<boolean> }
 
 export function connect(c: Connection): Api {
   if ("sdk" in c) {
     const sdk = c.sdk
     const complete = sdk.store?.cart?.complete
-    return { fetch: sdk.client.fetch.bind(sdk.client), complete: (id) => (complete ? complete(id) : sdk.client.fetch(`/store/carts/${id}/complete`, { method: "POST" })) }
+    const client = sdk.client as SdkLike["client"] & { config?: { auth?: { type?: string } } }
+    return {
+      fetch: client.fetch.bind(client),
+      complete: (id) => (complete ? complete(id) : client.fetch(`/store/carts/${id}/complete`, { method: "POST" })),
+      signedIn: async () => !client.getToken || client.config?.auth?.type === "session" || !!(await client.getToken()),
+    }
   }
   const fetcher: Fetcher = async (path, init = {}) => {
     const url = new URL(c.baseUrl.replace(/\/$/, "") + path)
@@ -40,7 +49,7 @@ export function connect(c: Connection): Api {
     if (!res.ok) throw Object.assign(new Error(body?.message ?? res.statusText), { status: res.status, body })
     return body
   }
-  return { fetch: fetcher, complete: (id) => fetcher(`/store/carts/${id}/complete`, { method: "POST" }) }
+  return { fetch: fetcher, complete: (id) => fetcher(`/store/carts/${id}/complete`, { method: "POST" }), signedIn: async () => !!c.authToken?.() || c.credentials === "include" }
 }
 
 export const statusOf = (e: unknown) => (e as HttpError)?.status

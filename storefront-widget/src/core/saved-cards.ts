@@ -1,4 +1,4 @@
-/** The logged-in customer's saved cards (our store route; a guest gets 401 and sees none). */
+/** The logged-in customer's saved cards (our store route); a guest's widget does not ask. */
 import { statusOf, type Api } from "./api"
 import type { Translate } from "./i18n"
 
@@ -6,6 +6,7 @@ export type SavedCard = { id: string; brand: string | null; masked: string | nul
 
 /** The cards, or null when nobody is logged in. */
 export async function listSavedCards(api: Api): Promise<SavedCard[] | null> {
+  if (!(await api.signedIn())) return null
   try {
     return (await api.fetch("/store/pgs/saved-cards")).saved_cards
   } catch (e) {

@@ -1,5 +1,5 @@
 /** One payout: status, beneficiary (masked), the gateway's answer. */
-import { Container, Heading, StatusBadge, Text } from "@medusajs/ui"
+import { Button, Container, Heading, StatusBadge, Text } from "@medusajs/ui"
 import { Link, useParams } from "react-router-dom"
 import { api } from "../../../lib/api"
 import { dateTime, money, statusColor } from "../../../lib/format"
@@ -8,7 +8,7 @@ import type { Payout } from "../../../lib/types"
 
 const PayoutDetails = () => {
   const { id } = useParams()
-  const { data: p, error } = useLoad(() => api<{ payout: Payout }>(`/admin/pgs/payouts/${id}`).then((r) => r.payout), [id])
+  const { data: p, error, reload, loading } = useLoad(() => api<{ payout: Payout }>(`/admin/pgs/payouts/${id}`).then((r) => r.payout), [id])
   if (error) return <Text className="text-ui-fg-error">{error.message}</Text>
   if (!p) return <Text>Loading…</Text>
   const rows: Array<[string, string | null]> = [
@@ -34,6 +34,15 @@ const PayoutDetails = () => {
         </div>
         <Link to="/pgs-payouts" className="txt-small text-ui-fg-interactive">All payouts</Link>
       </div>
+      {p.status === "PENDING" && (
+        <div className="flex items-center justify-between gap-x-4 px-6 py-4" data-testid="pgs-payout-pending">
+          <Text className="txt-small text-ui-fg-subtle">
+            The gateway is still working on this payout. It settles it by itself and sends a webhook, which updates the
+            status here; nothing needs to be done. Refresh to see the final status.
+          </Text>
+          <Button size="small" variant="secondary" onClick={() => void reload()} isLoading={loading}>Refresh</Button>
+        </div>
+      )}
       <dl className="grid grid-cols-1 gap-y-2 px-6 py-4">
         {rows.map(([label, value]) => (
           <div key={label} className="flex justify-between gap-x-4">
