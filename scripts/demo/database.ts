@@ -74,7 +74,8 @@ async function adminClient(url: string) {
   return { client, name }
 }
 
-async function ensureExists(url: string) {
+/** Creates the database of this URL unless it exists. */
+export async function ensureExists(url: string) {
   const { client, name } = await adminClient(url)
   try {
     const found = await client.query("select 1 from pg_database where datname = $1", [name])

@@ -13,9 +13,10 @@ const { buildWidget } = require("../../storefront-widget/build.cjs") as { buildW
 
 export type RunningStorefront = { url: string; close(): Promise<void> }
 
-export async function startStorefront(o: { port: number; medusaUrl: string; publishableKey: string }): Promise<RunningStorefront> {
-  const dist = fs.mkdtempSync(path.join(os.tmpdir(), "pgs-demo-widget-"))
-  await buildWidget(dist)
+/** `widgetDir`: serve an installed widget's `dist` (the packed package, in the newcomer suite) instead of building one. */
+export async function startStorefront(o: { port: number; medusaUrl: string; publishableKey: string; widgetDir?: string }): Promise<RunningStorefront> {
+  const dist = o.widgetDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "pgs-demo-widget-"))
+  if (!o.widgetDir) await buildWidget(dist)
   const connection = { baseUrl: o.medusaUrl, publishableKey: o.publishableKey }
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://localhost")
@@ -38,7 +39,7 @@ export async function startStorefront(o: { port: number; medusaUrl: string; publ
       new Promise<void>((resolve) => {
         server.closeAllConnections()
         server.close(() => resolve())
-        fs.rmSync(dist, { recursive: true, force: true })
+        if (!o.widgetDir) fs.rmSync(dist, { recursive: true, force: true })
       }),
   }
 }

@@ -1,0 +1,246 @@
+/**
+ * A store developer's first hour, by README alone: pack both packages, make a fresh Medusa project shaped like
+ * Medusa's starter (its own package.json, tsconfig, .env and database), run README's marked install, sandbox,
+ * medusa-config and run steps in it, check that TypeScript finds every entry point's types, and buy by card
+ * through the packed widget in Chromium; the gateway's webhook reaches the store and is applied.
+ * Slow by nature (an npm install of Medusa, its migrations, a boot): one project per Medusa version.
+ */
+import fs from "node:fs"
+import os from "node:os"
+import path from "node:path"
+import { chromium, type Browser } from "playwright-core"
+import { dropDatabase, ensureExists, seededPublishableKey } from "../../scripts/demo/database"
+import { startStorefront, type RunningStorefront } from "../../scripts/demo/storefront"
+import { waitFor } from "../support/sandbox"
+import { CHROMIUM, describeBrowser, screenshot } from "../browser/support"
+import { answers, freePort, readmeBlock, ROOT, run, shellEnv, startBackground, stopBackground, type Background } from "./project"
+
+jest.setTimeout(1_200_000)
+
+/** The Medusa versions README promises; each gets its own project. */
+const MEDUSA_VERSIONS = ["2.21.2"]
+const PACKAGES = "~/pgs-packages"
+
+const work = fs.mkdtempSync(path.join(os.tmpdir(), "pgs-newcomer-"))
+const packages = path.join(work, "packages")
+/** README's commands with the tarball folder of this run. */
+const here = (command: string) => command.split(PACKAGES).join(packages)
+/** The lines of a README block, without comments. */
+const commands = (block: string) => block.split("\n").map((l) => l.replace(/\s+#.*$/, "").trim()).filter((l) => l && !l.startsWith("#"))
+const installLine = (where: "backend" | "storefront") => {
+  const line = readmeBlock("install").split("\n").find((l) => l.includes(`# in the ${where}`))
+  if (!line) throw new Error(`README's install block has no "# in the ${where}" line`)
+  return here(commands(line)[0])
+}
+// npm as a developer runs it, with the cache this machine already has.
+const npmEnv = () => shellEnv({ npm_config_prefer_offline: "true", npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false" })
+
+beforeAll(async () => {
+  fs.mkdirSync(packages, { recursive: true })
+  for (const command of commands(readmeBlock("pack"))) await run(here(command), ROOT, npmEnv())
+}, 300_000)
+
+afterAll(() => fs.rmSync(work, { recursive: true, force: true }))
+
+/** A backend shaped like dtc-starter's apps/backend: Medusa's packages, ts-node with swc, its tsconfig and .env. */
+function createBackend(dir: string, version: string, env: Record<string, string>) {
+  fs.mkdirSync(path.join(dir, "src/scripts"), { recursive: true })
+  const medusa = Object.fromEntries(["admin-sdk", "cli", "framework", "medusa"].map((p) => [`@medusajs/${p}`, version]))
+  const pkg = {
+    name: "newcomer-backend",
+    private: true,
+    scripts: { dev: "medusa develop", start: "medusa start" },
+    dependencies: medusa,
+    devDependencies: { "@swc/core": "1.16.18", "@types/node": "^20.12.11", "ts-node": "^10.9.2", typescript: "^5.6.2" },
+  }
+  fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify(pkg, null, 2))
+  const tsconfig = {
+    compilerOptions: {
+      target: "ES2021", esModuleInterop: true, module: "Node16", moduleResolution: "Node16", emitDecoratorMetadata: true,
+      experimentalDecorators: true, skipLibCheck: true, declaration: false, outDir: "./.medusa/server", rootDir: "./",
+      jsx: "react-jsx", resolveJsonModule: true, strictNullChecks: true,
+    },
+    "ts-node": { swc: true },
+    include: ["**/*", ".medusa/types/*"],
+    exclude: ["node_modules", ".medusa/server", ".medusa/admin", ".cache"],
+  }
+  fs.writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify(tsconfig, null, 2))
+  fs.writeFileSync(path.join(dir, ".env"), Object.entries(env).map(([k, v]) => `${k}=${v}`).join("\n") + "\n")
+  fs.writeFileSync(path.join(dir, "medusa-config.ts"), readmeBlock("medusa-config.ts"))
+  // The demo's catalogue: regions with the PGS providers enabled, products, a publishable key.
+  fs.copyFileSync(path.join(ROOT, "scripts/demo/seed.ts"), path.join(dir, "src/scripts/seed.ts"))
+  // Every entry point a backend imports, used as a developer would: the types must resolve from the tarball.
+  fs.writeFileSync(
+    path.join(dir, "src/scripts/pgs-types.ts"),
+    `import { pgsOptionsFromEnv } from "medusa-payment-pgs/config"
+import { PgsClient, toMinorUnits } from "medusa-payment-pgs/gateway"
+import { startSandbox } from "medusa-payment-pgs/sandbox"
+import * as workflows from "medusa-payment-pgs/workflows"
+import provider from "medusa-payment-pgs/providers/pgs"
+
+export const minor: number = toMinorUnits("12.50", "EUR")
+export const options = pgsOptionsFromEnv({ PGS_REALM: "uat" })
+export const parts = [PgsClient, startSandbox, workflows, provider]
+`,
+  )
+}
+
+/** A storefront folder with the widget installed from its tarball, and a page that uses both entry points in TSX. */
+function createStorefront(dir: string) {
+  fs.mkdirSync(path.join(dir, "src"), { recursive: true })
+  fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "newcomer-storefront", private: true }, null, 2))
+  const tsconfig = { compilerOptions: { target: "ES2017", lib: ["dom", "esnext"], module: "esnext", moduleResolution: "bundler", jsx: "react-jsx", strict: true, noEmit: true, skipLibCheck: true }, include: ["src"] }
+  fs.writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify(tsconfig, null, 2))
+  fs.writeFileSync(
+    path.join(dir, "src/payment.tsx"),
+    `import { mountCheckout } from "medusa-payment-pgs-storefront"
+import { PgsCheckout, PgsReturn } from "medusa-payment-pgs-storefront/react"
+
+export const mount = () => mountCheckout("#payment", { baseUrl: "http://localhost:9000", publishableKey: "pk", cartId: "cart_1" })
+export function Payment({ cartId }: { cartId: string }) {
+  return <PgsCheckout baseUrl="http://localhost:9000" publishableKey="pk" cartId={cartId} onOrder={(order) => console.log(order.id)} />
+}
+export const Return = () => <PgsReturn baseUrl="http://localhost:9000" publishableKey="pk" checkoutUrl="/checkout" />
+`,
+  )
+}
+
+describe.each(MEDUSA_VERSIONS)("a new Medusa %s store, set up by README alone", (version) => {
+  const backend = path.join(work, `backend-${version}`)
+  const storefront = path.join(work, `storefront-${version}`)
+  const database = `postgres://${process.env.DB_USERNAME || "postgres"}:${process.env.DB_PASSWORD || ""}@${process.env.DB_HOST || "localhost"}:${process.env.DB_PORT || 5432}/pgs_newcomer_${version.replace(/\W/g, "_")}_${process.pid}`
+  let sandbox: Background | undefined
+  let medusa: Background | undefined
+  let shop: RunningStorefront | undefined
+  let medusaUrl = ""
+  let sandboxUrl = ""
+  let storefrontPort = 0
+
+  beforeAll(async () => {
+    const medusaPort = await freePort()
+    storefrontPort = await freePort()
+    medusaUrl = `http://localhost:${medusaPort}`
+    const storefrontOrigin = `http://localhost:${storefrontPort}`
+    // The starter's .env.template, with this run's database, ports and storefront origin.
+    createBackend(backend, version, {
+      STORE_CORS: storefrontOrigin,
+      ADMIN_CORS: medusaUrl,
+      AUTH_CORS: `${storefrontOrigin},${medusaUrl}`,
+      JWT_SECRET: "supersecret",
+      COOKIE_SECRET: "supersecret",
+      DATABASE_URL: database,
+      PGS_STORE_URL: storefrontOrigin,
+      PGS_BACKEND_URL: medusaUrl,
+    })
+    createStorefront(storefront)
+    await dropDatabase(database)
+    await ensureExists(database) // the starter's own setup step (db:setup / create-medusa-app) made it
+    await run(installLine("backend"), backend, npmEnv())
+    await run(`${installLine("storefront")} typescript@^5.6.2 @types/react@^18.3.0`, storefront, npmEnv())
+    const [sandboxCommand] = commands(readmeBlock("sandbox"))
+    sandbox = await startBackground(`${sandboxCommand} --port ${await freePort()}`, backend, /listening on http:\/\/\S+/, 60_000)
+    sandboxUrl = /listening on (http:\/\/\S+)/.exec(sandbox.output())![1]
+    const [migrate, develop] = commands(readmeBlock("run"))
+    await run(migrate, backend)
+    await run("npx medusa exec ./src/scripts/seed.ts", backend)
+    await run("npx medusa user -e admin@newcomer.test -p newcomer-pass", backend)
+    medusa = await startBackground(`${develop} --port ${medusaPort}`, backend, answers(`${medusaUrl}/health`), 180_000)
+  }, 1_200_000)
+
+  afterAll(async () => {
+    await shop?.close()
+    await stopBackground(medusa)
+    await stopBackground(sandbox)
+    await dropDatabase(database).catch(() => undefined)
+  }, 60_000)
+
+  it("has written every PGS_* variable into .env and boots with them", () => {
+    const env = fs.readFileSync(path.join(backend, ".env"), "utf8")
+    for (const name of ["PGS_API_URL", "PGS_CLIENT_SECRET", "PGS_CLIENT_KEY", "PGS_MERCHANT_PUBLIC_KEY", "PGS_WEBHOOK_PUBLIC_KEY", "PGS_TERMINAL_ID"]) {
+      expect(env).toMatch(new RegExp(`^${name}=.+`, "m"))
+    }
+    expect(env).toContain(`PGS_BACKEND_URL=${medusaUrl}`) // a value the developer set is kept
+    expect(medusa!.output()).not.toMatch(/invalid provider options|medusa-payment-pgs: /)
+  })
+
+  it("finds the type declarations of every entry point of both packages", async () => {
+    await run("npx tsc --noEmit -p .", backend)
+    await run("npx tsc --noEmit -p .", storefront)
+  })
+
+  it("registers the PGS providers, so a shop admin can enable them on a region", async () => {
+    const login = await fetch(`${medusaUrl}/auth/user/emailpass`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "admin@newcomer.test", password: "newcomer-pass" }),
+    })
+    const { token } = (await login.json()) as { token: string }
+    const res = await fetch(`${medusaUrl}/admin/payments/payment-providers?limit=100`, { headers: { authorization: `Bearer ${token}` } })
+    const ids = ((await res.json()) as { payment_providers: { id: string }[] }).payment_providers.map((p) => p.id)
+    expect(ids).toEqual(expect.arrayContaining(["pp_pgs_pgs", "pp_pgs-hosted_pgs", "pp_pgs-open-banking_pgs"]))
+  })
+
+  describeBrowser("in Chromium, through the packed widget", () => {
+    let browser: Browser
+    beforeAll(async () => {
+      const publishableKey = await seededPublishableKey(database)
+      shop = await startStorefront({
+        port: storefrontPort,
+        medusaUrl,
+        publishableKey: publishableKey!,
+        widgetDir: path.join(storefront, "node_modules/medusa-payment-pgs-storefront/dist"),
+      })
+      browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"] })
+    })
+    afterAll(() => browser?.close())
+
+    it("sells by card, and the gateway's webhook reaches the store and is applied", async () => {
+      const page = await browser.newPage()
+      await page.goto(shop!.url)
+      await page.getByLabel("Region").selectOption({ label: "Europe (EUR)" })
+      await page.getByRole("button", { name: "Buy" }).first().click()
+      await page.waitForURL(/\/checkout$/)
+      await page.getByRole("button", { name: "Continue to payment" }).click()
+      const frame = page.frameLocator(".pgs-card iframe")
+      await frame.locator("#in-holderName").fill("Ada Lovelace", { timeout: 30_000 })
+      await frame.locator("#in-cardNumber").fill("4000000000001000")
+      await frame.locator("#in-expirationDate").fill(`12/${String(new Date().getFullYear() + 2).slice(2)}`)
+      await frame.locator("#in-cvv").fill("123")
+      await page.getByRole("button", { name: "Pay" }).press("Enter")
+      await page.waitForURL(/\/order\/order_/, { timeout: 60_000 })
+      await page.locator("[data-payment-status]").waitFor()
+      expect(await page.locator("[data-payment-status]").textContent()).toBe("authorized")
+      await screenshot(page, `newcomer-${version}-card-order`)
+      const orderId = /\/order\/(order_\w+)/.exec(page.url())![1]
+
+      // The sandbox signed a webhook for the payment and the store answered 200 ...
+      const delivered = await waitFor(
+        async () => {
+          const res = await fetch(`${sandboxUrl}/_sandbox/webhooks/deliveries`)
+          const { deliveries } = (await res.json()) as { deliveries: { url: string; state: string; attempts: { status: number | null }[] }[] }
+          return deliveries.find((d) => d.url === `${medusaUrl}/hooks/pgs/webhooks` && d.state === "delivered" && d.attempts.at(-1)?.status === 200)
+        },
+        { timeoutMs: 30_000, intervalMs: 250, what: "a webhook delivered to the new store" },
+      )
+      expect(delivered).toBeTruthy()
+      // ... and the store recorded it against the order (the admin's gateway view lists it).
+      const login = await fetch(`${medusaUrl}/auth/user/emailpass`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email: "admin@newcomer.test", password: "newcomer-pass" }),
+      })
+      const { token } = (await login.json()) as { token: string }
+      const events = await waitFor(
+        async () => {
+          const res = await fetch(`${medusaUrl}/admin/pgs/orders/${orderId}/gateway`, { headers: { authorization: `Bearer ${token}` } })
+          const body = (await res.json()) as { payments: { events: { event: string }[] }[] }
+          const all = body.payments.flatMap((p) => p.events)
+          return all.length > 0 && all
+        },
+        { timeoutMs: 30_000, intervalMs: 250, what: "the webhook recorded against the order" },
+      )
+      expect(events.length).toBeGreaterThan(0)
+      await page.close()
+    })
+  })
+})
