@@ -18,7 +18,7 @@ import { answers, freePort, readmeBlock, ROOT, run, shellEnv, startBackground, s
 jest.setTimeout(1_200_000)
 
 /** The Medusa versions README promises; each gets its own project. */
-const MEDUSA_VERSIONS = ["2.21.2"]
+const MEDUSA_VERSIONS = ["2.21.2", "2.18.0"]
 const PACKAGES = "~/pgs-packages"
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "pgs-newcomer-"))

@@ -39,7 +39,8 @@ export async function insertDeliveries(
   })
   const inserted: Array<{ id: string; delivery_key: string }> = await knex(WEBHOOK_EVENT_TABLE)
     .insert(rows)
-    .onConflict("delivery_key")
+    // The predicate lets PostgreSQL use the index whether it is plain (migrations) or partial (Medusa 2.18 models).
+    .onConflict(knex.raw('("delivery_key") where "deleted_at" is null'))
     .ignore()
     .returning(["id", "delivery_key"])
   const ids = new Map(inserted.map((r) => [r.delivery_key, String(r.id)]))

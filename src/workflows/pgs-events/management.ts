@@ -19,7 +19,7 @@ import { findPaymentForSession, type PaymentView } from "./lookup"
 
 /** Refund metadata marking a refund that already happened at the gateway (contract with the provider). */
 export const EXTERNAL_REFUND_METADATA_KEY = "pgs_transaction_id"
-/** `captured_by` of a capture recorded from the gateway. */
+/** `captured_by` (the capture's `created_by`) of a capture recorded from the gateway. */
 export const externalCaptureBy = (transactionId: string) => `pgs:${transactionId}`
 
 export async function handleManagement(ctx: EventContext, eventName: string, payload: TransactionEventPayload): Promise<EventOutcome> {
@@ -50,10 +50,12 @@ export async function handleManagement(ctx: EventContext, eventName: string, pay
     case "CAPTURE":
       if (payment.captures.some((c) => c.created_by === externalCaptureBy(tx.id))) return "ignored:already_recorded"
       if (payment.captured_at) return "ignored:already_captured"
+      const earlier = new Set(payment.captures.map((c) => c.id))
       await capturePaymentWorkflow(ctx.container).run({
         // is_captured is read by the payment module but missing from the workflow's input type.
         input: { payment_id: payment.id, amount, captured_by: externalCaptureBy(tx.id), is_captured: true } as { payment_id: string },
       })
+      await markExternalCapture(ctx, payment.id, earlier, externalCaptureBy(tx.id))
       return "applied:external_capture"
     case "REFUND":
       if (payment.refunds.some((r) => r.metadata?.[EXTERNAL_REFUND_METADATA_KEY] === tx.id)) return "ignored:already_recorded"
@@ -122,4 +124,18 @@ async function parentSessionId(ctx: EventContext, parentId: string | null): Prom
   if (!parentId) return null
   const parent = await ctx.client.status.transaction(parentId)
   return parent ? sessionIdFromReference(parent.transaction.reference) : null
+}
+
+type CaptureWriter = IPaymentModuleService & { updateCaptures(data: { id: string; created_by: string }): Promise<unknown> }
+
+/**
+ * Medusa before 2.21 drops `captured_by` (its createCapture_ passed it to a column that does not exist), and the
+ * check above needs it to recognise this capture if the event is processed again: the new capture is marked here.
+ * On 2.21 and later it already carries it, and nothing is written. FRAMEWORK-NOTES 42.
+ */
+async function markExternalCapture(ctx: EventContext, paymentId: string, earlier: Set<string>, by: string) {
+  const paymentModule = ctx.container.resolve<CaptureWriter>(Modules.PAYMENT)
+  const captures = await paymentModule.listCaptures({ payment_id: paymentId })
+  const recorded = captures.find((c) => !earlier.has(c.id) && !c.created_by)
+  if (recorded) await paymentModule.updateCaptures({ id: recorded.id, created_by: by })
 }

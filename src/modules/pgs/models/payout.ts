@@ -1,4 +1,5 @@
 import { model } from "@medusajs/framework/utils"
+import { NOT_SCOPED_TO_DELETED_AT } from "./plain-unique"
 
 export const PAYOUT_TABLE = "pgs_payout"
 
@@ -48,8 +49,8 @@ export const PgsPayout = model
     },
   )
   .indexes([
-    // `where: null`: one row per reference for good, so two concurrent requests cannot both create one.
-    { name: "IDX_pgs_payout_reference_unique", on: ["reference"], unique: true, where: null },
+    // Plain, not partial: one row per reference for good, so two concurrent requests cannot both create one.
+    { name: "IDX_pgs_payout_reference_unique", on: ["reference"], unique: true, where: NOT_SCOPED_TO_DELETED_AT },
     { on: ["transaction_id"] },
     { on: ["status"] },
   ])

@@ -1,4 +1,5 @@
 import { model } from "@medusajs/framework/utils"
+import { NOT_SCOPED_TO_DELETED_AT } from "./plain-unique"
 import { SAVED_CARD_TABLE } from "./table-names"
 
 export const SAVED_CARD_STATUSES = ["ACTIVE", "DELETED"] as const
@@ -22,6 +23,6 @@ export const PgsSavedCard = model
     },
   )
   .indexes([
-    { name: "IDX_pgs_saved_card_payment_method_id_unique", on: ["payment_method_id"], unique: true, where: null },
+    { name: "IDX_pgs_saved_card_payment_method_id_unique", on: ["payment_method_id"], unique: true, where: NOT_SCOPED_TO_DELETED_AT },
     { on: ["customer_id"] },
   ])

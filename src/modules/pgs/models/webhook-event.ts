@@ -1,4 +1,5 @@
 import { model } from "@medusajs/framework/utils"
+import { NOT_SCOPED_TO_DELETED_AT } from "./plain-unique"
 import { WEBHOOK_EVENT_TABLE } from "./table-names"
 
 /**
@@ -25,8 +26,8 @@ export const PgsWebhookEvent = model
     },
   )
   .indexes([
-    // `where: null`: not scoped to deleted_at, so a soft-deleted row still blocks a replay and ON CONFLICT can use it.
-    { name: "IDX_pgs_webhook_event_delivery_key_unique", on: ["delivery_key"], unique: true, where: null },
+    // Plain, not partial: not scoped to deleted_at, so a soft-deleted row still blocks a replay and ON CONFLICT can use it.
+    { name: "IDX_pgs_webhook_event_delivery_key_unique", on: ["delivery_key"], unique: true, where: NOT_SCOPED_TO_DELETED_AT },
     { on: ["subject_id"] },
     // The retry job's scan: only events without a final outcome, a small share of the log.
     { name: "IDX_pgs_webhook_event_unfinished", on: ["received_at"], where: "processed_at IS NULL" },
