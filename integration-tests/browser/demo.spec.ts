@@ -10,7 +10,7 @@ import { chromium, type Browser, type Page } from "playwright-core"
 import { dropDatabase } from "../../scripts/demo/database"
 import { parseFlags } from "../../scripts/demo/flags"
 import { waitFor } from "../support/sandbox"
-import { CHROMIUM, describeBrowser, screenshot } from "./support"
+import { CHROMIUM, demoStorefrontPayByCard, demoStorefrontToPayment, describeBrowser, screenshot } from "./support"
 
 jest.setTimeout(600_000)
 
@@ -97,15 +97,7 @@ describeBrowser("npm run demo", () => {
     await stopDemo(demo)
   })
 
-  /** Home → region → Buy → checkout address → the widget's payment step. */
-  async function toPayment(page: Page, region: string) {
-    await page.goto(demo.storefront)
-    await page.getByLabel("Region").selectOption({ label: region })
-    await page.getByRole("button", { name: "Buy" }).first().click()
-    await page.waitForURL(/\/checkout$/)
-    await page.getByRole("button", { name: "Continue to payment" }).click()
-    await page.getByRole("radio", { name: "Card", exact: true }).waitFor({ timeout: 30_000 })
-  }
+  const toPayment = (page: Page, region: string) => demoStorefrontToPayment(page, demo.storefront, region)
 
   it("prints the storefront, admin (with its login) and sandbox URLs and the test cards", () => {
     expect(demo.output()).toMatch(/admin\s+http:\/\/localhost:\d+\/app\s+\(admin@pgs\.demo \/ pgs-demo-admin\)/)
@@ -168,14 +160,7 @@ describeBrowser("npm run demo", () => {
     const context = await browser.newContext()
     const page = await context.newPage()
     await toPayment(page, "Europe (EUR)")
-    const frame = page.frameLocator(".pgs-card iframe")
-    await frame.locator("#in-holderName").fill("Ada Lovelace")
-    await frame.locator("#in-cardNumber").fill("4000000000001000")
-    await frame.locator("#in-expirationDate").fill(`12/${String(new Date().getFullYear() + 2).slice(2)}`)
-    await frame.locator("#in-cvv").fill("123")
-    await page.getByRole("button", { name: "Pay" }).press("Enter")
-    await page.waitForURL(/\/order\/order_/, { timeout: 60_000 })
-    await page.locator("[data-payment-status]").waitFor()
+    await demoStorefrontPayByCard(page, "4000000000001000")
     expect(await page.locator("[data-payment-status]").textContent()).toBe("authorized")
     await screenshot(page, "demo-card-order")
     await context.close()

@@ -130,3 +130,25 @@ export async function submitResult(page: Page, timeout = 20_000): Promise<{ resp
   await page.waitForFunction(() => (window as any).__pgs.result !== null, undefined, { timeout })
   return page.evaluate(() => (window as any).__pgs.result)
 }
+
+/** The demo storefront (scripts/demo/storefront.ts): home → region → Buy → checkout address → the widget's payment step. */
+export async function demoStorefrontToPayment(page: Page, storefrontUrl: string, region: string): Promise<void> {
+  await page.goto(storefrontUrl)
+  await page.getByLabel("Region").selectOption({ label: region })
+  await page.getByRole("button", { name: "Buy" }).first().click()
+  await page.waitForURL(/\/checkout$/)
+  await page.getByRole("button", { name: "Continue to payment" }).click()
+  await page.getByRole("radio", { name: "Card", exact: true }).waitFor({ timeout: 30_000 })
+}
+
+/** Pays in the widget's embedded card fields with `number` and waits for the demo storefront's order page. */
+export async function demoStorefrontPayByCard(page: Page, number: string): Promise<void> {
+  const frame = page.frameLocator(".pgs-card iframe")
+  await frame.locator("#in-holderName").fill("Ada Lovelace")
+  await frame.locator("#in-cardNumber").fill(number)
+  await frame.locator("#in-expirationDate").fill(`12/${String(new Date().getFullYear() + 2).slice(2)}`)
+  await frame.locator("#in-cvv").fill("123")
+  await page.getByRole("button", { name: "Pay" }).press("Enter")
+  await page.waitForURL(/\/order\/order_/, { timeout: 60_000 })
+  await page.locator("[data-payment-status]").waitFor()
+}

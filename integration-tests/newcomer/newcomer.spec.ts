@@ -12,8 +12,9 @@ import { chromium, type Browser } from "playwright-core"
 import { dropDatabase, ensureExists, seededPublishableKey } from "../../scripts/demo/database"
 import { startStorefront, type RunningStorefront } from "../../scripts/demo/storefront"
 import { waitFor } from "../support/sandbox"
-import { CHROMIUM, describeBrowser, screenshot } from "../browser/support"
-import { answers, freePort, readmeBlock, ROOT, run, shellEnv, startBackground, stopBackground, type Background } from "./project"
+import { CHROMIUM, demoStorefrontPayByCard, demoStorefrontToPayment, describeBrowser, screenshot } from "../browser/support"
+import { freePort } from "../../scripts/demo/flags"
+import { answers, readmeBlock, ROOT, run, shellEnv, startBackground, stopBackground, type Background } from "./project"
 
 jest.setTimeout(1_200_000)
 
@@ -41,6 +42,30 @@ beforeAll(async () => {
 }, 300_000)
 
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }))
+
+describe("the packed tarballs", () => {
+  const contents = async (name: string) => (await run(`tar tzf ${name}`, packages)).split("\n").filter(Boolean)
+  const tarball = (prefix: string) => fs.readdirSync(packages).find((f) => new RegExp(`^${prefix}-\\d`).test(f))!
+
+  it.each(["medusa-payment-pgs", "medusa-payment-pgs-storefront"])("%s holds a LICENSE, no tests, keys or env files", async (name) => {
+    const files = await contents(tarball(name))
+    expect(files).toContain("package/LICENSE")
+    expect(files.filter((f) => /(__tests__|\.spec\.|\.test\.|\.env|\.pem$|\.pgs-sandbox|\.demo\/)/.test(f))).toEqual([])
+  })
+
+  it.each(["medusa-payment-pgs", "medusa-payment-pgs-storefront"])("%s has a declaration file for every entry point it exports", async (name) => {
+    const files = new Set(await contents(tarball(name)))
+    const pkg = JSON.parse((await run(`tar xzOf ${tarball(name)} package/package.json`, packages)).trim())
+    const typed = Object.entries(pkg.exports as Record<string, unknown>).flatMap(([entry, target]) =>
+      typeof target === "object" && target && "types" in target ? [[entry, (target as { types: string }).types] as const] : [],
+    )
+    expect(typed.length).toBeGreaterThan(1)
+    for (const [entry, types] of typed) {
+      if (types.includes("*")) continue // patterns: the named entries below stand for them
+      expect([entry, files.has(`package/${types.replace(/^\.\//, "")}`)]).toEqual([entry, true])
+    }
+  })
+})
 
 /** A backend shaped like dtc-starter's apps/backend: Medusa's packages, ts-node with swc, its tsconfig and .env. */
 function createBackend(dir: string, version: string, env: Record<string, string>) {
@@ -117,8 +142,8 @@ describe.each(MEDUSA_VERSIONS)("a new Medusa %s store, set up by README alone", 
   let storefrontPort = 0
 
   beforeAll(async () => {
-    const medusaPort = await freePort()
-    storefrontPort = await freePort()
+    const medusaPort = await freePort(0)
+    storefrontPort = await freePort(0)
     medusaUrl = `http://localhost:${medusaPort}`
     const storefrontOrigin = `http://localhost:${storefrontPort}`
     // The starter's .env.template, with this run's database, ports and storefront origin.
@@ -138,7 +163,7 @@ describe.each(MEDUSA_VERSIONS)("a new Medusa %s store, set up by README alone", 
     await run(installLine("backend"), backend, npmEnv())
     await run(`${installLine("storefront")} typescript@^5.6.2 @types/react@^18.3.0`, storefront, npmEnv())
     const [sandboxCommand] = commands(readmeBlock("sandbox"))
-    sandbox = await startBackground(`${sandboxCommand} --port ${await freePort()}`, backend, /listening on http:\/\/\S+/, 60_000)
+    sandbox = await startBackground(`${sandboxCommand} --port ${await freePort(0)}`, backend, /listening on http:\/\/\S+/, 60_000)
     sandboxUrl = /listening on (http:\/\/\S+)/.exec(sandbox.output())![1]
     const [migrate, develop] = commands(readmeBlock("run"))
     await run(migrate, backend)
@@ -196,19 +221,8 @@ describe.each(MEDUSA_VERSIONS)("a new Medusa %s store, set up by README alone", 
 
     it("sells by card, and the gateway's webhook reaches the store and is applied", async () => {
       const page = await browser.newPage()
-      await page.goto(shop!.url)
-      await page.getByLabel("Region").selectOption({ label: "Europe (EUR)" })
-      await page.getByRole("button", { name: "Buy" }).first().click()
-      await page.waitForURL(/\/checkout$/)
-      await page.getByRole("button", { name: "Continue to payment" }).click()
-      const frame = page.frameLocator(".pgs-card iframe")
-      await frame.locator("#in-holderName").fill("Ada Lovelace", { timeout: 30_000 })
-      await frame.locator("#in-cardNumber").fill("4000000000001000")
-      await frame.locator("#in-expirationDate").fill(`12/${String(new Date().getFullYear() + 2).slice(2)}`)
-      await frame.locator("#in-cvv").fill("123")
-      await page.getByRole("button", { name: "Pay" }).press("Enter")
-      await page.waitForURL(/\/order\/order_/, { timeout: 60_000 })
-      await page.locator("[data-payment-status]").waitFor()
+      await demoStorefrontToPayment(page, shop!.url, "Europe (EUR)")
+      await demoStorefrontPayByCard(page, "4000000000001000")
       expect(await page.locator("[data-payment-status]").textContent()).toBe("authorized")
       await screenshot(page, `newcomer-${version}-card-order`)
       const orderId = /\/order\/(order_\w+)/.exec(page.url())![1]

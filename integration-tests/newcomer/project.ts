@@ -6,7 +6,6 @@
  */
 import { spawn, type ChildProcess } from "node:child_process"
 import fs from "node:fs"
-import net from "node:net"
 import path from "node:path"
 
 export const ROOT = path.resolve(__dirname, "../..")
@@ -22,13 +21,6 @@ export function readmeBlock(name: string): string {
   return block[1]
 }
 
-export async function freePort(): Promise<number> {
-  const server = net.createServer()
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r))
-  const port = (server.address() as net.AddressInfo).port
-  await new Promise((r) => server.close(r))
-  return port
-}
 
 /** The environment a developer's shell has: none of jest's loader flags or this repository's test settings. */
 export function shellEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
