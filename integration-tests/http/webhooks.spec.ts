@@ -11,6 +11,7 @@ import { adminPayment, adminPost, payInFrame, paymentOfOrder } from "./support/c
 import { PGS_PROVIDER_ID, pgsStoreSuite } from "./support/store"
 import { PGS_MODULE } from "../../src/modules/pgs"
 import type PgsModuleService from "../../src/modules/pgs/service"
+import { fromStorableJson } from "../../src/modules/pgs/storable"
 import { startWebhookReceiverThread } from "../../src/modules/pgs/webhook-intake/receiver-thread"
 import { superviseWebhookReceiver } from "../../src/modules/pgs/webhook-intake/receiver-supervisor"
 import { freePort } from "../../scripts/demo/flags"
@@ -410,6 +411,36 @@ pgsStoreSuite("gateway webhooks", (s) => {
       const order = await s.api.get(`/admin/orders/${orderId}?fields=id,*payment_collections.payments`, { headers: await s.adminHeaders() })
       expect(order.data.order.payment_collections.flatMap((c: any) => c.payments)).toHaveLength(1)
       expect(await orderOfCart(s, cart.id)).toBe(orderId)
+    })
+
+    it("records and applies a signed approval whose strings PostgreSQL cannot store (U+0000, a lone surrogate)", async () => {
+      // The genuine delivery goes to an endpoint that refuses it; the store gets the same event with a description
+      // holding both, signed by the gateway's key, as a gateway whose merchant wrote them would send it.
+      const endpoints = (await s.sandbox.control("GET", "/_sandbox/webhooks")).body.endpoints as string[]
+      await s.sandbox.control("DELETE", "/_sandbox/webhooks")
+      await s.sandbox.control("POST", "/_sandbox/webhooks", { url: "http://127.0.0.1:9/refused" })
+      try {
+        const cart = await s.createCart()
+        const session = await s.initiatePaymentSession(cart.id, PGS_PROVIDER_ID)
+        const { transactionId } = await payInFrame(s.sandbox, session, s.sandbox.testCard("frictionless_approved"))
+        const genuine = await waitFor(async () => {
+          const res = await s.sandbox.control("GET", `/_sandbox/webhooks/deliveries?subject_id=${transactionId}`)
+          return (res.body.deliveries as { event: string; body: string }[]).find((d) => /authorized|captured|approved/.test(d.event))
+        })
+        const description = "Gift card \u0000 for Zo\ud83d"
+        const event = JSON.parse(genuine.body)
+        event.payload.description = description
+        const res = await deliverSigned(s, JSON.stringify(event))
+        expect(res.status).toBe(200)
+        const row = await processedEvent(s, transactionId)
+        expect(row.error).toBeNull()
+        expect(row.outcome).toMatch(/^applied:(authorized|captured)$/)
+        expect((fromStorableJson(row.payload) as { description: string }).description).toBe(description)
+        expect(await waitFor(() => orderOfCart(s, cart.id), { what: "order of the cart" })).toMatch(/^order_/)
+      } finally {
+        await s.sandbox.control("DELETE", "/_sandbox/webhooks")
+        for (const url of endpoints) await s.sandbox.control("POST", "/_sandbox/webhooks", { url })
+      }
     })
 
     it("marks the payment session declined with the shopper-safe reason", async () => {

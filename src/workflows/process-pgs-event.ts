@@ -13,6 +13,7 @@ import { createStep, createWorkflow, StepResponse, WorkflowResponse } from "@med
 import { webhookEvent } from "../gateway"
 import { PGS_MODULE } from "../modules/pgs"
 import type PgsModuleService from "../modules/pgs/service"
+import { fromStorableJson, fromStorableText } from "../modules/pgs/storable"
 import { nextAttemptAt } from "../modules/pgs/webhook-queue"
 import type { EventContext } from "./pgs-events/context"
 import { dispatchEvent } from "./pgs-events/dispatch"
@@ -24,7 +25,7 @@ const LOCK_TIMEOUT_SECONDS = 60
 
 async function runOne(ctx: EventContext, id: string): Promise<string> {
   const row = await ctx.pgs.retrievePgsWebhookEvent(id)
-  const parsed = webhookEvent.safeParse({ event: row.event, payload: row.payload })
+  const parsed = webhookEvent.safeParse({ event: fromStorableText(row.event), payload: fromStorableJson(row.payload) })
   if (!parsed.success) {
     await ctx.pgs.updatePgsWebhookEvents({ id, processed_at: new Date(), outcome: "ignored:unsupported" })
     return "ignored:unsupported"

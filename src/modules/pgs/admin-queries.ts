@@ -7,6 +7,7 @@ import { parseOptions } from "../../providers/pgs/options"
 import { buildGatewayClient, payoutTerminalFrom } from "./gateway"
 import { WEBHOOK_EVENT_TABLE } from "./models/table-names"
 import type PgsModuleService from "./service"
+import { fromStorableJson, fromStorableText } from "./storable"
 
 /** "••••••ab12": enough to tell two secrets apart, never enough to use one. Short values are hidden entirely. */
 export function maskSecret(value: string | null | undefined): string | null {
@@ -115,12 +116,12 @@ export async function eventsFor(knex: Knex, input: { transaction_ids: string[]; 
     .orderBy("received_at", "asc")
     .orderBy("id", "asc")
   return rows.map((r) => {
-    const p = (r.payload ?? {}) as Record<string, unknown>
+    const p = (fromStorableJson(r.payload) ?? {}) as Record<string, unknown>
     const str = (v: unknown) => (typeof v === "string" ? v : null)
     return {
       id: String(r.id),
-      event: String(r.event),
-      transaction_id: r.subject_id ?? null,
+      event: fromStorableText(String(r.event)),
+      transaction_id: fromStorableText(r.subject_id ?? null),
       status: str(p.status),
       processing_code: str(p.processing_code),
       amount: typeof p.amount === "number" ? p.amount : null,

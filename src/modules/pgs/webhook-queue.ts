@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto"
 import type { Knex } from "@medusajs/framework/mikro-orm/knex"
 import { factory } from "ulid"
 import { WEBHOOK_EVENT_TABLE } from "./models/table-names"
+import { toStorableJson, toStorableText } from "./storable"
 import type { NewWebhookEvent, RecordedWebhookEvent } from "./service"
 
 /**
@@ -35,7 +36,17 @@ export async function insertDeliveries(
   const now = new Date()
   const rows = [...firstIndex.values()].map((i) => {
     const e = entries[i]!
-    return { ...e, id: webhookEventId(), payload: JSON.stringify(e.payload), created_at: now, updated_at: now }
+    // Strings PostgreSQL cannot hold (U+0000, lone surrogates) are stored reversibly (storable.ts).
+    return {
+      ...e,
+      event: toStorableText(e.event),
+      subject_id: toStorableText(e.subject_id),
+      reference: toStorableText(e.reference),
+      id: webhookEventId(),
+      payload: JSON.stringify(toStorableJson(e.payload)),
+      created_at: now,
+      updated_at: now,
+    }
   })
   const inserted: Array<{ id: string; delivery_key: string }> = await knex(WEBHOOK_EVENT_TABLE)
     .insert(rows)
