@@ -196,6 +196,15 @@ describe("payment, payout, status", () => {
     expect(await client.status.retrieve("trx_does_not_exist")).toEqual({ found: false, transaction: null })
     expect(await client.status.transaction("trx_does_not_exist")).toBeNull()
   })
+
+  it("refuses an id no gateway could hold (U+0000, an unpaired surrogate) locally, naming it, instead of throwing", async () => {
+    for (const id of ["trx\u0000x", "trx\ud800", "\udc00"]) {
+      const error = await caught(client.status.retrieve(id))
+      expect(error).toBeInstanceOf(GatewayValidationError)
+      expect(error.local).toBe(true)
+      expect(error.fields.map((f: { property: string }) => f.property)).toHaveLength(1)
+    }
+  })
 })
 
 describe("configuration mistakes", () => {

@@ -11,6 +11,7 @@ import { backoffDelay, shouldRetry, sleep, type RetryPolicy, type Safety } from 
 import { redact, redactPath, type GatewayLogger } from "./redact"
 import type { TokenProvider } from "./auth"
 import type { CallKind, Transport } from "./transport"
+import { unacceptableText } from "./text"
 
 export type Operation<Res extends z.ZodType = z.ZodType> = {
   method: "GET" | "POST" | "DELETE"
@@ -130,10 +131,14 @@ export class Requester {
   }
 }
 
+/** A path parameter the gateway could never match is refused locally, naming it (encodeURIComponent would throw). */
 const fill = (pattern: string, params: Record<string, string>) =>
   pattern.replace(/\{(\w+)\}/g, (_, key: string) => {
     const value = params[key]
-    if (!value) throw new TypeError(`missing path parameter ${key}`)
+    const refuse = (message: string) => new GatewayValidationError([{ property: key, message, params: [] }], true)
+    if (!value) throw refuse("is required")
+    const why = unacceptableText(value)
+    if (why) throw refuse(why)
     return encodeURIComponent(value)
   })
 

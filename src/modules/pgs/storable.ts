@@ -5,12 +5,14 @@
  * the mapping stays reversible — is stored as the marker followed by its UTF-16 code units in hex, and read back
  * exactly. Every other string is stored as it is.
  */
+import { unacceptableText } from "../../gateway/text"
+
 const MARKER = "\u001bpgs-utf16:"
 
-const NOT_STORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
+const NOT_STORABLE = (value: string) => unacceptableText(value) !== null
 
 function encodeString(value: string): string {
-  if (!NOT_STORABLE.test(value) && !value.startsWith(MARKER)) return value
+  if (!NOT_STORABLE(value) && !value.startsWith(MARKER)) return value
   let hex = ""
   for (let i = 0; i < value.length; i++) hex += value.charCodeAt(i).toString(16).padStart(4, "0")
   return MARKER + hex

@@ -1,0 +1,140 @@
+/**
+ * Every plugin route, fed what an attacker or a broken client sends — U+0000, lone UTF-16 surrogates, huge strings
+ * in bodies and query strings, undecodable or NUL path ids — answers 4xx naming the field, never 5xx.
+ */
+import { request } from "undici"
+import { PGS_PROVIDER_ID, pgsStoreSuite } from "./support/store"
+
+jest.setTimeout(300_000)
+
+/** Strings for bodies and query values (JSON-escaped on the wire: "\u0000", "\ud800" are valid JSON). */
+const HOSTILE_STRINGS = ["\u0000", "card\u0000id", "\ud800", "x\udc00y", "x".repeat(200_000)]
+/** Raw path segments: NUL, undecodable bytes, an encoded lone surrogate, a huge id. */
+const HOSTILE_SEGMENTS = ["%00", "a%00b", "%ff", "%E0%A4%A", "%ED%A0%80", "x".repeat(10_000)]
+
+type Route = { method: "GET" | "POST" | "DELETE"; path: string; body?: Record<string, unknown>; query?: Record<string, string>; as: "store" | "customer" | "admin" }
+
+/** Every string leaf of `body` replaced by `value`, one at a time. */
+function variants(body: Record<string, unknown>, value: string): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = []
+  const walk = (node: unknown, set: (v: unknown) => Record<string, unknown>) => {
+    if (typeof node === "string") out.push(set(value))
+    else if (node && typeof node === "object")
+      for (const [k, v] of Object.entries(node)) walk(v, (x) => set(Array.isArray(node) ? Object.assign([...node], { [k]: x }) : { ...(node as object), [k]: x }))
+  }
+  walk(body, (x) => x as Record<string, unknown>)
+  return out
+}
+
+pgsStoreSuite("hostile input on every plugin route", (s) => {
+  let routes: Route[]
+  let headers: Record<Route["as"], Record<string, string>>
+
+  // The runner resets the database before each test: each builds its own cart, session and customer.
+  beforeEach(async () => {
+    const customer = await s.registerCustomer()
+    const cart = await s.createCart({ customerToken: customer.token })
+    const session = await s.initiatePaymentSession(cart.id, PGS_PROVIDER_ID, {}, customer.token)
+    const browser = { user_agent: "Mozilla/5.0", accept_header: "text/html", java_enabled: false, color_depth: 24, screen_height: 800, screen_width: 1200, time_zone_offset: 0, language: "en-US" }
+    const sessionPath = `/store/pgs/payment-sessions/${session.id}`
+    const payout = { reference: "hostile-1", amount: "12.50", currency_code: "inr", description: "Hostile", beneficiary: { type: "bank_account", account_number: "123456789012", account_name: "Asha Traders", ifsc: "HDFC0001234" } }
+    headers = {
+      store: { ...s.storeHeaders, "content-type": "application/json" },
+      customer: { ...s.storeHeaders, "content-type": "application/json", authorization: `Bearer ${customer.token}` },
+      admin: { ...(await s.adminHeaders()), "content-type": "application/json" },
+    }
+    routes = [
+      { method: "POST", path: `${sessionPath}/transaction`, body: { transaction_id: "trx_hostile" }, as: "store" },
+      { method: "POST", path: `${sessionPath}/client-info`, body: { browser_info: browser }, as: "store" },
+      { method: "GET", path: `${sessionPath}/status`, as: "store" },
+      { method: "POST", path: `${sessionPath}/three-ds/request-authentication`, body: { method_completed: true }, as: "store" },
+      { method: "POST", path: `${sessionPath}/three-ds/authentication-completed`, body: { trans_status: "Y" }, as: "store" },
+      { method: "GET", path: "/store/pgs/saved-cards", as: "customer" },
+      { method: "DELETE", path: "/store/pgs/saved-cards/pgscard_hostile", as: "customer" },
+      { method: "GET", path: `/admin/pgs/customers/${customer.customer.id}/saved-cards`, as: "admin" },
+      { method: "DELETE", path: `/admin/pgs/customers/${customer.customer.id}/saved-cards/pgscard_hostile`, as: "admin" },
+      { method: "GET", path: "/admin/pgs/orders/order_hostile/gateway", as: "admin" },
+      { method: "POST", path: "/admin/pgs/orders/order_hostile/sync", body: {}, as: "admin" },
+      { method: "GET", path: "/admin/pgs/payouts", query: { reference: "hostile", status: "PENDING" }, as: "admin" },
+      { method: "POST", path: "/admin/pgs/payouts", body: payout, as: "admin" },
+      { method: "GET", path: "/admin/pgs/payouts/pgspo_hostile", as: "admin" },
+      { method: "GET", path: "/admin/pgs/settings/connection", as: "admin" },
+      { method: "GET", path: "/admin/pgs/settings/terminals", as: "admin" },
+      { method: "POST", path: "/admin/pgs/settings/terminals", body: { terminal_id: "HOSTILE-01", label: "Hostile", currency_codes: ["eur"] }, as: "admin" },
+      { method: "POST", path: "/admin/pgs/settings/terminals/HOSTILE-01", body: { label: "Hostile" }, as: "admin" },
+      { method: "DELETE", path: "/admin/pgs/settings/terminals/HOSTILE-01", as: "admin" },
+      { method: "POST", path: "/hooks/pgs/three-ds/notification", body: { cres: "e30", threeDSSessionData: "x" }, as: "store" },
+    ]
+  })
+
+  async function send(route: Route, path: string, body?: unknown, query?: Record<string, string>) {
+    const qs = query ? "?" + Object.entries(query).map(([k, v]) => `${k}=${encodeQueryValue(v)}`).join("&") : ""
+    const res = await request(`${s.medusaUrl}${path}${qs}`, {
+      method: route.method,
+      headers: headers[route.as],
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
+    const text = await res.body.text()
+    return { status: res.statusCode, text: text.slice(0, 300), what: `${route.method} ${path.slice(0, 120)}${qs.slice(0, 80)} ${body === undefined ? "" : JSON.stringify(body).slice(0, 160)}` }
+  }
+
+  /** Lone surrogates cannot be percent-encoded by encodeURIComponent; send their UTF-8-like bytes raw instead. */
+  function encodeQueryValue(v: string): string {
+    try {
+      return encodeURIComponent(v)
+    } catch {
+      return "%ED%A0%80"
+    }
+  }
+
+  const serverErrors = (results: { status: number; what: string; text: string }[]) => results.filter((r) => r.status >= 500).map((r) => `${r.status} ${r.what} → ${r.text}`)
+
+  it("answers no 5xx to hostile strings in any body field", async () => {
+    const results = []
+    for (const route of routes.filter((r) => r.body)) {
+      for (const value of HOSTILE_STRINGS) for (const body of variants(route.body!, value)) results.push(await send(route, route.path, body))
+    }
+    expect(results.length).toBeGreaterThan(50)
+    expect(serverErrors(results)).toEqual([])
+    // And they are refused, not taken: a NUL in a field is a 400 naming it.
+    const nul = await send(routes[0], routes[0].path, { transaction_id: "trx\u0000x" })
+    expect(nul.status).toBe(400)
+    expect(nul.text).toMatch(/transaction_id/)
+  })
+
+  it("answers no 5xx to hostile query strings", async () => {
+    const results = []
+    for (const route of routes.filter((r) => r.method === "GET")) {
+      for (const value of HOSTILE_STRINGS) {
+        for (const key of [...Object.keys(route.query ?? {}), "fields", "limit"]) results.push(await send(route, route.path, undefined, { ...route.query, [key]: value }))
+      }
+    }
+    expect(serverErrors(results)).toEqual([])
+    const payouts = routes.find((r) => r.path === "/admin/pgs/payouts" && r.method === "GET")!
+    const refused = await send(payouts, payouts.path, undefined, { reference: "a\u0000b" })
+    expect([refused.status, JSON.parse(refused.text).errors]).toEqual([400, [{ field: "reference", message: "must not contain a NUL character (U+0000)" }]])
+  })
+
+  it("answers no 5xx to undecodable, NUL or huge path ids", async () => {
+    const results = []
+    for (const route of routes) {
+      const segments = route.path.split("/")
+      // Each id-like segment (one with an underscore or a dash, or a terminal id) in turn.
+      const idAt = segments.map((seg, i) => (/[_-]|^[A-Z0-9-]{5,}$/.test(seg) && i > 2 ? i : -1)).filter((i) => i >= 0)
+      for (const i of idAt) {
+        for (const raw of HOSTILE_SEGMENTS) {
+          const path = [...segments.slice(0, i), raw, ...segments.slice(i + 1)].join("/")
+          results.push(await send(route, path, route.body))
+        }
+      }
+    }
+    expect(results.length).toBeGreaterThan(40)
+    expect(serverErrors(results)).toEqual([])
+    // Refused saying which id and why, on the store's routes and the dashboard's alike.
+    for (const path of ["/store/pgs/payment-sessions/%ff/status", "/admin/pgs/payouts/%ff"]) {
+      const route = routes.find((r) => r.method === "GET" && r.as === (path.startsWith("/admin") ? "admin" : "store"))!
+      const res = await send(route, path)
+      expect([res.status, JSON.parse(res.text).errors]).toEqual([400, [{ field: "path", message: '"%ff" is not a valid id: it is not percent-encoded UTF-8' }]])
+    }
+  })
+})

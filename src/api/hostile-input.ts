@@ -1,0 +1,105 @@
+/**
+ * The first thing every plugin route runs (store, admin, 3-D Secure notification): a path, query string or body
+ * holding what no id or field may hold — U+0000, an unpaired UTF-16 surrogate, bytes that are not percent-encoded
+ * UTF-8, a path id longer than any id — is answered 400 naming where, before a route, the database (which refuses
+ * U+0000) or the gateway client sees it. Registered for every path, acting on ours (see PLUGIN_ROUTE_PREFIXES).
+ */
+import type { MedusaErrorHandlerFunction, MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { unacceptableText } from "../gateway/text"
+import { invalidData, type FieldError } from "./admin/pgs/validate"
+
+/** Longer than any Medusa, gateway or terminal id. */
+const MAX_PATH_SEGMENT = 200
+
+function pathProblems(rawPath: string): FieldError[] {
+  const problems: FieldError[] = []
+  for (const segment of rawPath.split("/").filter(Boolean)) {
+    const shown = segment.length > 40 ? `${segment.slice(0, 40)}…` : segment
+    let decoded: string
+    try {
+      decoded = decodeURIComponent(segment)
+    } catch {
+      problems.push({ field: "path", message: `"${shown}" is not a valid id: it is not percent-encoded UTF-8` })
+      continue
+    }
+    const why = unacceptableText(decoded)
+    if (why) problems.push({ field: "path", message: `"${shown}" is not a valid id: it ${why}` })
+    else if (decoded.length > MAX_PATH_SEGMENT) problems.push({ field: "path", message: `"${shown}" is not a valid id: at most ${MAX_PATH_SEGMENT} characters` })
+  }
+  return problems
+}
+
+/** Every string (and key) of a parsed query or body that cannot be taken, named by its dotted path. */
+function valueProblems(value: unknown, path: string, problems: FieldError[]): FieldError[] {
+  if (typeof value === "string") {
+    const why = unacceptableText(value)
+    if (why) problems.push({ field: path || "body", message: why })
+  } else if (value && typeof value === "object") {
+    for (const [key, child] of Object.entries(value)) {
+      const field = path ? `${path}.${key}` : key
+      const why = unacceptableText(key)
+      if (why) problems.push({ field, message: `(a field name) ${why}` })
+      else valueProblems(child, field, problems)
+    }
+  }
+  return problems
+}
+
+const onPluginRoute = (rawPath: string) => PLUGIN_ROUTE_PREFIXES.some((prefix) => rawPath === prefix || rawPath.startsWith(`${prefix}/`))
+
+export function rejectHostileInput(req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction) {
+  const [rawPath, rawQuery = ""] = req.originalUrl.split("?", 2)
+  if (!onPluginRoute(rawPath)) return next()
+  const problems = [...pathProblems(rawPath), ...queryProblems(rawQuery), ...valueProblems(req.body, "", [])]
+  if (problems.length) {
+    res.status(400).json(invalidData(problems.slice(0, 20)))
+    return
+  }
+  next()
+}
+
+/** The query as sent: a parameter that is not percent-encoded UTF-8 is refused, not silently kept raw. */
+function queryProblems(rawQuery: string): FieldError[] {
+  const problems: FieldError[] = []
+  for (const pair of rawQuery.split("&").filter(Boolean)) {
+    const [rawKey, rawValue = ""] = pair.split("=", 2)
+    let key: string
+    let value: string
+    try {
+      key = decodeURIComponent(rawKey.replace(/\+/g, " "))
+      value = decodeURIComponent(rawValue.replace(/\+/g, " "))
+    } catch {
+      problems.push({ field: rawKey.slice(0, 40), message: "is not percent-encoded UTF-8" })
+      continue
+    }
+    const why = unacceptableText(key) ?? unacceptableText(value)
+    if (why) problems.push({ field: key.slice(0, 40) || "query", message: why })
+  }
+  return problems
+}
+
+/**
+ * The plugin's route prefixes. The guard is registered on "/" (the first middleware Medusa registers after its own
+ * namespace ones) and picks our routes itself: Medusa's own middlewares for /admin and /store include path
+ * patterns (`*`, `:id`) that Express decodes, throwing on `%ff` (answered 500) before a middleware on our prefix
+ * would run; and a RegExp matcher made under jest's module sandbox fails Medusa's `instanceof RegExp` and silently
+ * matches nothing (FRAMEWORK-NOTES 43).
+ */
+export const PLUGIN_ROUTE_PREFIXES = ["/store/pgs", "/admin/pgs", "/hooks/pgs/three-ds"]
+
+/**
+ * Medusa's error handler with one case of ours before it: Express could not decode a path parameter of one of our
+ * routes (it throws while matching a layer, before any middleware of ours can run; Medusa would answer 500).
+ */
+export function withUndecodablePathsAnswered(medusaErrorHandler: MedusaErrorHandlerFunction): MedusaErrorHandlerFunction {
+  return (error, req, res, next) => {
+    const rawPath = req.originalUrl.split("?", 1)[0]
+    const undecodable = error instanceof URIError || /^Failed to decode param/.test(String((error as Error)?.message))
+    if (undecodable && onPluginRoute(rawPath)) {
+      res.status(400).json(invalidData(pathProblems(rawPath)))
+      return
+    }
+    return medusaErrorHandler(error, req, res, next)
+  }
+}
+
