@@ -86,7 +86,7 @@ pgsStoreSuite("admin: payment gateway settings", (s) => {
     expect(res.status).toBe(400)
     expect(res.data.type).toBe("invalid_data")
     expect(fieldsOf(res.data)).toEqual({
-      terminal_id: "size must be at least 5",
+      terminal_id: "At least 5 characters",
       "currency_codes.0": "must be a three-letter ISO 4217 code",
       transaction_type: "must be one of AUTHORIZE, PURCHASE",
       integration_type: "must be one of EMBEDDED_FIELDS, HOSTED_PAYMENT_PAGE, DIRECT_API",
@@ -94,10 +94,15 @@ pgsStoreSuite("admin: payment gateway settings", (s) => {
       "css_variables.--lib-accent-color": "must not contain ; { } < > quotes or backslashes",
       "css_variables.--my-color": expect.stringMatching(/^is not an Embedded Fields CSS variable/),
       "enabled_methods.0": expect.stringMatching(/^must be one of pgs, /),
-      "hosted_page_options.number_of_instalments": "must be less than or equal to 6",
+      "hosted_page_options.number_of_instalments": "At most 6",
     })
     expect((await admin(s, "post", "/admin/pgs/settings/terminals", { terminal_id: "T".repeat(21) })).data.errors).toEqual([
-      { field: "terminal_id", message: "size must be at most 20" },
+      { field: "terminal_id", message: "At most 20 characters" },
+    ])
+    // In a form's words: a missing field is "Required", a long label "At most 100 characters".
+    expect((await admin(s, "post", "/admin/pgs/settings/terminals", { label: "L".repeat(101) })).data.errors).toEqual([
+      { field: "terminal_id", message: "Required" },
+      { field: "label", message: "At most 100 characters" },
     ])
   })
 
