@@ -16,7 +16,8 @@ widgetSuite("storefront widget: redirect methods", (s, shop) => {
     await page.waitForURL(/\/provider\//)
   }
 
-  const result = (page: Page, state: string) => page.locator(`#result[data-pgs-result="${state}"]`).waitFor({ timeout: 30_000 })
+  // 60 s: the approval comes by webhook, which a loaded 2-core machine may take a while to process.
+  const result = (page: Page, state: string) => page.locator(`#result[data-pgs-result="${state}"]`).waitFor({ timeout: 60_000 })
 
   /** The gateway transaction of the cart's session of `providerId`, as the store recorded it. */
   async function transactionOf(cartId: string, providerId: string): Promise<string> {
