@@ -1,5 +1,5 @@
 // npm run bench:widget — gzipped size of the core and of the React bindings (the gateway's own script excluded).
-// Goal: core ≤ 8 kB, React ≤ 2 kB. Last line: one JSON object.
+// Goal (issue 15: the payment element's budget, icons included): core ≤ 10 kB, React ≤ 2 kB. Last line: one JSON object.
 import { readdirSync, readFileSync } from "node:fs"
 import path from "node:path"
 import { gzipSync } from "node:zlib"
@@ -17,7 +17,7 @@ const react = size(out.react)
 const dist = path.dirname(out.core)
 const packs = readdirSync(dist).filter((f) => f.startsWith("locale-")).map((f) => ({ f, ...size(path.join(dist, f)) }))
 const kb = (n) => `${(n / 1024).toFixed(2)} kB`
-console.log(`core  dist/index.js  ${kb(core.raw)} minified, ${kb(core.gzip)} gzipped (goal ≤ 8 kB) ${core.gzip <= 8192 ? "ok" : "OVER"}; English built in`)
+console.log(`core  dist/index.js  ${kb(core.raw)} minified, ${kb(core.gzip)} gzipped (goal ≤ 10 kB) ${core.gzip <= 10240 ? "ok" : "OVER"}; English built in`)
 for (const p of packs) console.log(`      dist/${p.f}  ${kb(p.gzip)} gzipped (one other locale, loaded only when used)`)
 console.log(`react dist/react.js  ${kb(react.raw)} minified, ${kb(react.gzip)} gzipped (goal ≤ 2 kB) ${react.gzip <= 2048 ? "ok" : "OVER"}`)
 // Every locale pack has one text per key (a missing "|" would shift every later text).

@@ -26,6 +26,9 @@ const LABELS: Record<string, TextKey> = {
 /** Brand names, the same in every language. */
 const NAMES: Record<string, string> = { "wallet-one-redirect": "Wallet One", "wallet-two-redirect": "Wallet Two" }
 
+/** The method families beyond cards (identifiers `pgs-{family}`): the hosted payment page and the redirect methods. */
+export const PGS_FAMILIES: readonly string[] = [...Object.keys(LABELS), ...Object.keys(NAMES)]
+
 /** pp_pgs-upi_pgs → "upi" → its name or text (unknown methods read as a bank payment; `labels` can name them). */
 export function providerLabel(id: string, t: Translate): string {
   const family = id.replace(/^pp_pgs-?/, "").replace(/_[^_]*$/, "")

@@ -17,9 +17,16 @@ export function usePgsCheckout(options: CheckoutOptions) {
   const [state, setState] = useState<State>("loading")
   useEffect(() => {
     const o = latest.current!
-    const w = mountCheckout(ref.current!, { ...o, onStateChange: (s) => (setState(s), o.onStateChange?.(s)), onOrder: (order) => latest.current!.onOrder?.(order) })
-    widget.current = w
-    return () => w.destroy()
+    // Mounted a tick later: React's StrictMode (on in `next dev`) mounts, unmounts and mounts again at once, and two
+    // widgets racing for one cart would both create its payment collection (Medusa refuses the second).
+    const t = setTimeout(() => {
+      widget.current = mountCheckout(ref.current!, { ...o, onStateChange: (s) => (setState(s), o.onStateChange?.(s)), onOrder: (order) => latest.current!.onOrder?.(order) })
+    })
+    return () => {
+      clearTimeout(t)
+      widget.current?.destroy()
+      widget.current = null
+    }
   }, [options.cartId])
   useEffect(() => {
     if (options.locale) widget.current?.setLocale(options.locale)
@@ -35,8 +42,12 @@ export function PgsCheckout({ id, className, ...options }: Props<CheckoutOptions
 export function PgsReturn({ id, className, ...options }: Props<ReturnOptions>): ReactElement {
   const ref = useRef<HTMLDivElement>(null)
   useEffect(() => {
-    const r = mountReturn(ref.current!, options as ReturnOptions)
-    if (options.locale) r.setLocale(options.locale)
+    // A tick later, as above: StrictMode's second mount would complete the cart twice and report twice.
+    const t = setTimeout(() => {
+      const r = mountReturn(ref.current!, options as ReturnOptions)
+      if (options.locale) r.setLocale(options.locale)
+    })
+    return () => clearTimeout(t)
   }, [])
   return createElement("div", { ref, id, className })
 }

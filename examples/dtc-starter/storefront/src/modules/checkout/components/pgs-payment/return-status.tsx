@@ -1,0 +1,27 @@
+"use client"
+/**
+ * PGS: the return page's body. The gateway sends the shopper back here after a redirect method, the hosted
+ * payment page or a bank's 3-D Secure page; the widget completes the cart again and follows the payment until the
+ * gateway's webhook decides it. Approved → the starter's order confirmation; declined or canceled → a message
+ * and a link back to the payment step (the cart is still there).
+ */
+import { pgsOrderPlaced } from "@lib/data/pgs"
+import { PgsReturn } from "medusa-payment-pgs-storefront/react"
+import { pgsConnection } from "./connection"
+
+type Props = { countryCode: string; cartId?: string; token?: string }
+
+export default function PgsReturnStatus({ countryCode, cartId, token }: Props) {
+  return (
+    <PgsReturn
+      {...pgsConnection}
+      id="pgs-return"
+      authToken={() => token}
+      cartId={cartId}
+      checkoutUrl={`/${countryCode}/checkout?step=payment`}
+      onResult={(r) => {
+        if (r.status === "approved" && r.order) void pgsOrderPlaced(r.order.id, r.order.shipping_address?.country_code ?? countryCode)
+      }}
+    />
+  )
+}
