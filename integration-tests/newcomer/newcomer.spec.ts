@@ -116,11 +116,14 @@ function createStorefront(dir: string) {
   fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "newcomer-storefront", private: true }, null, 2))
   const tsconfig = { compilerOptions: { target: "ES2017", lib: ["dom", "esnext"], module: "esnext", moduleResolution: "bundler", jsx: "react-jsx", strict: true, noEmit: true, skipLibCheck: true }, include: ["src"] }
   fs.writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify(tsconfig, null, 2))
+  // dtc-starter's storefront resolves modules the older way ("node"), which ignores package exports.
+  fs.writeFileSync(path.join(dir, "tsconfig.node.json"), JSON.stringify({ ...tsconfig, compilerOptions: { ...tsconfig.compilerOptions, moduleResolution: "node" } }, null, 2))
   fs.writeFileSync(
     path.join(dir, "src/payment.tsx"),
-    `import { mountCheckout } from "medusa-payment-pgs-storefront"
+    `import { isPgsProvider, mountCheckout, pgsProviderInfo } from "medusa-payment-pgs-storefront"
 import { PgsCheckout, PgsReturn } from "medusa-payment-pgs-storefront/react"
 
+export const title: string | undefined = isPgsProvider("pp_pgs_pgs") ? pgsProviderInfo("pp_pgs_pgs")?.title : undefined
 export const mount = () => mountCheckout("#payment", { baseUrl: "http://localhost:9000", publishableKey: "pk", cartId: "cart_1" })
 export function Payment({ cartId }: { cartId: string }) {
   return <PgsCheckout baseUrl="http://localhost:9000" publishableKey="pk" cartId={cartId} onOrder={(order) => console.log(order.id)} />
@@ -191,6 +194,7 @@ describe.each(MEDUSA_VERSIONS)("a new Medusa %s store, set up by README alone", 
   it("finds the type declarations of every entry point of both packages", async () => {
     await run("npx tsc --noEmit -p .", backend)
     await run("npx tsc --noEmit -p .", storefront)
+    await run("npx tsc --noEmit -p tsconfig.node.json", storefront)
   })
 
   it("registers the PGS providers, so a shop admin can enable them on a region", async () => {
