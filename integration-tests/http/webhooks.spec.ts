@@ -156,7 +156,7 @@ pgsStoreSuite("gateway webhooks", (s) => {
         expect(await eventRows(s, { delivery_key: sha512(body) })).toHaveLength(1)
       })
 
-      it("records a burst of concurrent deliveries each once, a copy sent alongside its original included", async () => {
+      it("records a burst of concurrent deliveries each once, a copy sent alongside its original and one holding U+0000 included", async () => {
         const tokenized = (id: string, brand: string) =>
           JSON.stringify({
             event: TOKENIZED,
@@ -173,17 +173,14 @@ pgsStoreSuite("gateway webhooks", (s) => {
             },
           })
         const bodies = Array.from({ length: 20 }, (_, i) => tokenized(`pm_burst_${i}_${Date.now().toString(36)}`, "VISA"))
-        // Authentic, but PostgreSQL refuses a NUL in JSON: this one is not recorded, and must not take the others down.
-        const refused = tokenized(`pm_refused_${Date.now().toString(36)}`, "VI\u0000SA")
-        const results = await Promise.all([...bodies, refused, ...bodies].map((body) => deliverSigned(s, body, url())))
-        expect(results[20]!.status).toBeGreaterThanOrEqual(500)
-        const others = results.filter((_, i) => i !== 20)
-        expect(others.map((r) => r.status)).toEqual(Array(40).fill(200))
-        expect(others.filter((r) => r.body.duplicate === true)).toHaveLength(20)
-        for (const body of bodies) expect(await eventRows(s, { delivery_key: sha512(body) })).toHaveLength(1)
-        expect(await eventRows(s, { delivery_key: sha512(refused) })).toHaveLength(0)
+        // Authentic, with a NUL that PostgreSQL's JSON refuses: recorded all the same (kept reversibly), in the same burst.
+        const withNul = tokenized(`pm_nul_${Date.now().toString(36)}`, "VI\u0000SA")
+        const results = await Promise.all([...bodies, withNul, ...bodies].map((body) => deliverSigned(s, body, url())))
+        expect(results.map((r) => r.status)).toEqual(Array(41).fill(200))
+        expect(results.filter((r) => r.body.duplicate === true)).toHaveLength(20)
+        for (const body of [...bodies, withNul]) expect(await eventRows(s, { delivery_key: sha512(body) })).toHaveLength(1)
         const done = await waitFor(async () => {
-          const rows = await Promise.all(bodies.map(async (body) => (await eventRows(s, { delivery_key: sha512(body) }))[0]!))
+          const rows = await Promise.all([...bodies, withNul].map(async (body) => (await eventRows(s, { delivery_key: sha512(body) }))[0]!))
           return rows.every((r) => r.processed_at) && rows
         }, { what: "every burst event processed" })
         expect(new Set(done.map((r) => r.outcome))).toEqual(new Set(["ignored:unknown_gateway_customer"]))
@@ -476,7 +473,8 @@ pgsStoreSuite("gateway webhooks", (s) => {
     const session = await s.initiatePaymentSession(cart.id, PGS_PROVIDER_ID)
     const { transactionId } = await payInFrame(s.sandbox, session, s.sandbox.testCard("frictionless_approved"))
     const orderId = await waitFor(() => orderOfCart(s, cart.id), { timeoutMs: 20_000, what: "order of the cart" })
-    const payment = await paymentOfOrder(s, orderId)
+    // Medusa links the order to the cart before it creates the payment: wait for both.
+    const payment = await waitFor(() => paymentOfOrder(s, orderId), { timeoutMs: 20_000, what: "the order's PGS payment" })
     return { cart, session, transactionId, orderId, payment }
   }
 
