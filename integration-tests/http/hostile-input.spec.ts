@@ -113,6 +113,10 @@ pgsStoreSuite("hostile input on every plugin route", (s) => {
     const payouts = routes.find((r) => r.path === "/admin/pgs/payouts" && r.method === "GET")!
     const refused = await send(payouts, payouts.path, undefined, { reference: "a\u0000b" })
     expect([refused.status, JSON.parse(refused.text).errors]).toEqual([400, [{ field: "reference", message: "must not contain a NUL character (U+0000)" }]])
+    // Also behind a second "?" in the query.
+    const hidden = await request(`${s.medusaUrl}/admin/pgs/payouts?reference=ok?&fields=a%00b`, { headers: headers.admin })
+    expect(hidden.statusCode).toBe(400)
+    await hidden.body.dump()
   })
 
   it("answers no 5xx to undecodable, NUL or huge path ids", async () => {

@@ -48,7 +48,10 @@ function valueProblems(value: unknown, path: string, problems: FieldError[]): Fi
 const onPluginRoute = (rawPath: string) => PLUGIN_ROUTE_PREFIXES.some((prefix) => rawPath === prefix || rawPath.startsWith(`${prefix}/`))
 
 export function rejectHostileInput(req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction) {
-  const [rawPath, rawQuery = ""] = req.originalUrl.split("?", 2)
+  // Up to the first "?" only: split("?", 2) would drop whatever follows a second "?" from the check.
+  const at = req.originalUrl.indexOf("?")
+  const rawPath = at < 0 ? req.originalUrl : req.originalUrl.slice(0, at)
+  const rawQuery = at < 0 ? "" : req.originalUrl.slice(at + 1)
   if (!onPluginRoute(rawPath)) return next()
   const problems = [...pathProblems(rawPath), ...queryProblems(rawQuery), ...valueProblems(req.body, "", [])]
   if (problems.length) {
