@@ -30,7 +30,8 @@ describe("values PostgreSQL cannot store", () => {
         const value = { json, [odd]: odd, list: [odd, { [odd]: 1 }] }
         const stored = toStorableJson(value)
         expect(stringsOf(stored).filter((x) => refused.test(x))).toEqual([])
-        expect(fromStorableJson(JSON.parse(JSON.stringify(stored)))).toEqual(value)
+        // Compared with the value after a JSON round trip of its own: JSON has no -0, any column gives back 0.
+        expect(fromStorableJson(JSON.parse(JSON.stringify(stored)))).toEqual(JSON.parse(JSON.stringify(value)))
       }),
     )
   })
