@@ -3,7 +3,7 @@
  * the ledger, fault injection, terminal and merchant switches, token revocation, settings and counters.
  */
 import { z } from "zod"
-import { FINAL_STATUSES, transactionStatus, toGatewayErrors } from "../src/gateway/schemas"
+import { FINAL_STATUSES, transactionStatus, fieldErrors } from "./schemas"
 import { defaultTerminals, TEST_CARDS } from "./core/config"
 import type { SandboxContext } from "./core/context"
 import { HTTP_FAULT_KINDS, WEBHOOK_FAULT_KINDS } from "./core/faults"
@@ -44,7 +44,7 @@ export function sandboxConfig(ctx: SandboxContext) {
 function body<S extends z.ZodType>(req: SandboxRequest, schema: S): z.output<S> {
   const raw = req.rawBody.length ? parseJsonBody(req) : {}
   const parsed = schema.safeParse(raw)
-  if (!parsed.success) throw new ReplyError(json(422, { errors: toGatewayErrors(parsed.error, raw), method: req.method, status: 422 }))
+  if (!parsed.success) throw new ReplyError(json(422, { errors: fieldErrors(parsed.error, raw), method: req.method, status: 422 }))
   return parsed.data
 }
 

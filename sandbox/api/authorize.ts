@@ -2,14 +2,14 @@
  * POST /api/transactions/authorize: validation, the notification-URL rule (400), terminal checks,
  * idempotency by reference, then the method family takes over (cards/ for card credentials, apm/ for redirects).
  */
-import { authorizeRequest, CARD_METHOD_TYPES, isValidNotificationUrl, isVoucherType, type ExecutionResponse } from "../../src/gateway/schemas"
+import { authorizeRequest, CARD_METHOD_TYPES, isValidNotificationUrl, isVoucherType, type ExecutionResponse } from "../schemas"
 import { requireMerchant } from "../core/auth"
 import { checkTerminal, type SandboxContext } from "../core/context"
 import { invalid, json, ReplyError, validateBody, type Reply, type SandboxRequest } from "../core/http"
 import { resultResponse } from "../core/views"
 import { cardFamily } from "../cards/authorize"
 import { redirectFamily } from "../apm/authorize-redirect"
-import type { Merchant, Terminal, TransactionRecord } from "../core/types"
+import type { Merchant, PaymentMethodView, Terminal, TransactionRecord } from "../core/types"
 import type { z } from "zod"
 import { assertSameOrder } from "../core/idempotency"
 
@@ -37,11 +37,22 @@ const FEATURE: Record<string, string> = {
   PAYOUT: "TRX_TYPE_PAYOUT",
 }
 
+/** The payment_method view of a transaction that got no further than its request. */
+export const requestedMethod = (type: string, method: string | null = null): PaymentMethodView => ({
+  type,
+  method,
+  brand: null,
+  masked: null,
+  hash: null,
+  token: null,
+})
+
 /** A transaction refused by its terminal or merchant is recorded as INVALID with the 2013-2017 code. */
 export function refusedTransaction(
   ctx: SandboxContext,
   merchant: Merchant,
   base: { terminal_id: string; reference: string; description: string; currency: string; amount: number; transaction_type: TransactionRecord["transaction_type"] },
+  paymentMethod: PaymentMethodView,
   refusal: { processing_code: string; message: string },
   req: SandboxRequest,
   operation: string,
@@ -52,7 +63,8 @@ export function refusedTransaction(
       merchant_id: merchant.merchant_id,
       status: "CREATED",
       integration_type: "DIRECT_API",
-      payment_method: null,
+      // The Transaction always carries a payment_method object: a refused one shows at least what was asked for.
+      payment_method: paymentMethod,
       customer: null,
       metadata: {},
       customer_ip: req.remoteAddress,
@@ -79,17 +91,17 @@ export async function authorize(ctx: SandboxContext, req: SandboxRequest): Promi
     const sameCall =
       existing.transaction_type === body.transaction_type &&
       existing.integration_type === "DIRECT_API" &&
-      (existing.payment_method === null || existing.payment_method.type === body.payment_method.type)
+      existing.payment_method.type === body.payment_method.type
     if (!sameCall)
       throw invalid(req, "reference", "was already used on this terminal by another transaction", [body.reference])
     ctx.store.recordLedger(existing, OPERATION, true)
-    return json(200, familyFor(existing.payment_method?.type ?? body.payment_method.type).replay(ctx, existing))
+    return json(200, familyFor(existing.payment_method.type).replay(ctx, existing))
   }
 
   const type = body.payment_method.type
   const check = checkTerminal(merchant, body.terminal_id, { feature: FEATURE[body.transaction_type], method: terminalMethodFor(type) })
   if ("refusal" in check) {
-    const tx = refusedTransaction(ctx, merchant, body, check.refusal, req, OPERATION)
+    const tx = refusedTransaction(ctx, merchant, body, requestedMethod(type), check.refusal, req, OPERATION)
     return json(200, resultResponse(tx))
   }
   const response = await familyFor(type).start(ctx, { merchant, terminal: check.terminal, body, req })

@@ -1,5 +1,5 @@
 /** POST /api/customers: a merchant's customer, later linked to transactions and saved cards by `customer.id`. */
-import { createCustomerRequest, type CustomerResponse } from "../../src/gateway/schemas"
+import { createCustomerRequest, type CustomerResponse } from "../schemas"
 import { requireMerchant } from "../core/auth"
 import type { SandboxContext } from "../core/context"
 import { json, validateBody, type Reply, type SandboxRequest } from "../core/http"

@@ -4,7 +4,7 @@
  * its management webhook. Request-level mistakes (unknown reference, other currency, too much money) are 422s;
  * an operation that does not apply to the original's type or state is created and DECLINED (code 1000).
  */
-import { manageRequest } from "../../src/gateway/schemas"
+import { manageRequest } from "../schemas"
 import { requireMerchant } from "../core/auth"
 import { checkTerminal, type SandboxContext } from "../core/context"
 import { invalid, json, validateBody, type Reply, type SandboxRequest } from "../core/http"

@@ -2,7 +2,7 @@
  * POST /api/sessions: the Embedded Fields session. Idempotent by (terminal, reference) like payments:
  * the same amount and currency return the existing session, anything else is a 422 on `reference`.
  */
-import { sessionRequest, type SessionResponse } from "../../src/gateway/schemas"
+import { sessionRequest, type SessionResponse } from "../schemas"
 import { requireMerchant } from "../core/auth"
 import { checkTerminal, type SandboxContext } from "../core/context"
 import { invalid, json, validateBody, type Reply, type SandboxRequest } from "../core/http"

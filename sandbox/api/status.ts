@@ -1,5 +1,5 @@
 /** GET /api/transactions/{id}/status: `{found, transaction}` for any of the merchant's transactions, children included. */
-import type { StatusResponse } from "../../src/gateway/schemas"
+import type { StatusResponse } from "../schemas"
 import { requireMerchant } from "../core/auth"
 import type { SandboxContext } from "../core/context"
 import { json, type Reply, type SandboxRequest } from "../core/http"

@@ -3,7 +3,7 @@
  * POST /api/transactions/three-ds/authentication-completed: the merchant's server-side 3-D Secure steps.
  * payment_data must come back exactly as issued; anything else is a 422 on payment_data.
  */
-import { authenticationCompletedRequest, requestAuthenticationRequest } from "../../src/gateway/schemas"
+import { authenticationCompletedRequest, requestAuthenticationRequest } from "../schemas"
 import { requireMerchant } from "../core/auth"
 import type { SandboxContext } from "../core/context"
 import type { Merchant } from "../core/types"

@@ -3,7 +3,7 @@
  * The dispatcher (api/authorize.ts) has validated the body and checked the terminal; each start creates a PENDING
  * transaction and answers a redirect to the sandbox provider page.
  */
-import type { Customer } from "../../src/gateway/schemas"
+import type { Customer } from "../schemas"
 import type { AuthorizeBody, AuthorizeFamily } from "../api/authorize"
 import { OPERATION } from "../api/authorize"
 import type { PaymentMethodView } from "../core/types"

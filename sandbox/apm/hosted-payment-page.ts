@@ -3,7 +3,7 @@
  * Assumption: the answer is the page session `{id, url, status: "CREATED", ...the request fields}` with
  * url = {base}/hpp/{id}, where the shopper is sent to pay by card.
  */
-import { hostedPaymentPageRequest } from "../../src/gateway/schemas"
+import { hostedPaymentPageRequest } from "../schemas"
 import { requireMerchant } from "../core/auth"
 import { checkTerminal, type SandboxContext } from "../core/context"
 import { invalid, json, validateBody, type Reply, type SandboxRequest } from "../core/http"

@@ -2,8 +2,8 @@
  * POST /api/transactions/payment: alternative payments (OPEN_BANKING, UPI, WALLETS, BANK_TRANSFER, QR_CODE and the
  * two bank redirects). A new payment is PENDING and answers a redirect to the sandbox provider page.
  */
-import { sandboxPaymentRequest } from "../../src/gateway/schemas"
-import { refusedTransaction } from "../api/authorize"
+import { paymentRequest } from "../schemas"
+import { refusedTransaction, requestedMethod } from "../api/authorize"
 import { requireMerchant } from "../core/auth"
 import { checkTerminal, type SandboxContext } from "../core/context"
 import { json, validateBody, type Reply, type SandboxRequest } from "../core/http"
@@ -20,7 +20,7 @@ export const paymentMethodType = (method: string) => `payment_${method.toLowerCa
 
 export async function createPayment(ctx: SandboxContext, req: SandboxRequest): Promise<Reply> {
   const merchant = await requireMerchant(ctx, req)
-  const body = validateBody(req, sandboxPaymentRequest)
+  const body = validateBody(req, paymentRequest)
   const simulated = simulatedResult(req, body.metadata)
 
   const existing = existingTransaction(ctx, req, merchant, body, "PAYMENT", PAYMENT_OPERATION)
@@ -28,7 +28,7 @@ export async function createPayment(ctx: SandboxContext, req: SandboxRequest): P
 
   const check = checkTerminal(merchant, body.terminal_id, { feature: "TRX_TYPE_PAYMENT", method: body.method })
   if ("refusal" in check) {
-    const tx = refusedTransaction(ctx, merchant, { ...body, transaction_type: "PAYMENT" }, check.refusal, req, PAYMENT_OPERATION)
+    const tx = refusedTransaction(ctx, merchant, { ...body, transaction_type: "PAYMENT" }, requestedMethod(paymentMethodType(body.method), body.method), check.refusal, req, PAYMENT_OPERATION)
     return json(200, resultResponse(tx))
   }
 

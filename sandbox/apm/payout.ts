@@ -2,7 +2,7 @@
  * POST /api/transactions/payout: a bank-account payout. It never redirects: `result` is PENDING until the
  * control POST /_sandbox/transactions/:id/outcome (or metadata simulate_result) finishes it.
  */
-import { payoutRequest } from "../../src/gateway/schemas"
+import { payoutRequest } from "../schemas"
 import { refusedTransaction } from "../api/authorize"
 import { requireMerchant } from "../core/auth"
 import { checkTerminal, type SandboxContext } from "../core/context"
@@ -26,13 +26,14 @@ export async function createPayout(ctx: SandboxContext, req: SandboxRequest): Pr
   if (existing) return json(200, resultResponse(existing))
 
   // Assumption: a payout needs only the TRX_TYPE_PAYOUT feature; the beneficiary type is not a terminal method switch.
+  const masked = maskAccount(body.beneficiary.data.account_number)
+  const paymentMethod = { type: `payout_${body.beneficiary.type}`, method: masked, masked, brand: null, hash: null, token: null }
   const check = checkTerminal(merchant, body.terminal_id, { feature: "TRX_TYPE_PAYOUT" })
   if ("refusal" in check) {
-    const tx = refusedTransaction(ctx, merchant, { ...body, transaction_type: "PAYOUT" }, check.refusal, req, PAYOUT_OPERATION)
+    const tx = refusedTransaction(ctx, merchant, { ...body, transaction_type: "PAYOUT" }, paymentMethod, check.refusal, req, PAYOUT_OPERATION)
     return json(200, resultResponse(tx))
   }
 
-  const masked = maskAccount(body.beneficiary.data.account_number)
   const tx = openTransaction(
     ctx,
     {
@@ -44,7 +45,7 @@ export async function createPayout(ctx: SandboxContext, req: SandboxRequest): Pr
       amount: body.amount,
       transaction_type: "PAYOUT",
       integration_type: "DIRECT_API",
-      payment_method: { type: `payout_${body.beneficiary.type}`, method: masked, masked, brand: null, hash: null, token: null },
+      payment_method: paymentMethod,
       customer: body.customer ?? null,
       metadata: body.metadata ?? {},
       customer_ip: body.customer_ip || req.remoteAddress,

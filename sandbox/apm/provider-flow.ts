@@ -2,7 +2,7 @@
  * The state a redirect transaction keeps for its sandbox provider page, and the answers built from it:
  * the redirect object, the page URL, the choices the page offers and where each choice sends the browser.
  */
-import type { ExecutionResponse, TransactionStatus } from "../../src/gateway/schemas"
+import type { ExecutionResponse, TransactionStatus } from "../schemas"
 import type { SandboxContext } from "../core/context"
 import { newId } from "../core/ids"
 import type { TransactionRecord } from "../core/types"

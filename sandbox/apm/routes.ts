@@ -1,5 +1,5 @@
 /** Alternative payments: payment, payout, hosted payment page, and the provider and hosted pages they send people to. */
-import { FINAL_STATUSES } from "../../src/gateway/schemas"
+import { FINAL_STATUSES } from "../schemas"
 import type { SandboxContext } from "../core/context"
 import type { Router } from "../core/http"
 import { registerHostedPages } from "../pages/hosted"

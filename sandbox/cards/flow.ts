@@ -3,7 +3,7 @@
  * 3-D Secure server transaction ids to transactions, the card data kept off the record, and `payment_data`.
  */
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto"
-import type { ExecutionResponse } from "../../src/gateway/schemas"
+import type { ExecutionResponse } from "../schemas"
 import type { SandboxContext } from "../core/context"
 import type { TestCardScenario } from "../core/config"
 import type { TransactionRecord } from "../core/types"

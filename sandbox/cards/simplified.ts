@@ -2,7 +2,7 @@
  * The simplified authentication simulator: the redirect to the Approve/Decline page and the form_submit that
  * posts trans_status straight to the completion URL. Both end at `completeSimplified`, which finalizes.
  */
-import type { ExecutionResponse } from "../../src/gateway/schemas"
+import type { ExecutionResponse } from "../schemas"
 import type { SandboxContext } from "../core/context"
 import { newUuid } from "../core/ids"
 import type { TransactionRecord } from "../core/types"

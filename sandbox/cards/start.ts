@@ -3,7 +3,7 @@
  * Direct API authorize (cards/authorize.ts), the embedded fields (embedded/) and the hosted payment page (apm/).
  * It runs the authentication simulator and returns the execution response.
  */
-import type { BrowserInfo, Customer, ExecutionResponse } from "../../src/gateway/schemas"
+import type { BrowserInfo, Customer, ExecutionResponse } from "../schemas"
 import { TEST_CARDS, type TestCardScenario } from "../core/config"
 import type { SandboxContext } from "../core/context"
 import type { IntegrationType, Merchant, PaymentMethodView, StoredCardRecord, Terminal, TransactionRecord } from "../core/types"

@@ -3,7 +3,7 @@
  * fingerprint → (frictionless result | challenge) → result, with at most one extra round per attempt.
  * The API handlers (api/three-ds.ts) and the browser pages (pages/acs.ts) only call these functions.
  */
-import type { ExecutionResponse } from "../../src/gateway/schemas"
+import type { ExecutionResponse } from "../schemas"
 import type { SandboxContext } from "../core/context"
 import { newUuid } from "../core/ids"
 import type { TransactionRecord } from "../core/types"

@@ -2,7 +2,7 @@
  * Saving a card on approval (tokenization.save_card_for_future_payments): a stored card in the store, its id in
  * `result.payment_method.token`, and the tokenization webhook in the form the sandbox is set to send.
  */
-import { TOKENIZATION_EVENT } from "../../src/gateway/schemas"
+import { TOKENIZATION_EVENT } from "../schemas"
 import type { SandboxContext } from "../core/context"
 import { newId, nowIso } from "../core/ids"
 import type { StoredCardRecord, TransactionRecord } from "../core/types"

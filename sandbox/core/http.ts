@@ -1,7 +1,7 @@
 /** The sandbox's small HTTP layer: parsed requests, replies as values, a path router, gateway-shaped errors. */
 import type { IncomingHttpHeaders } from "node:http"
 import type { z } from "zod"
-import { findNonIntegerAmounts, toGatewayErrors, type GatewayFieldError } from "../../src/gateway/schemas/validation"
+import { fieldErrors, fractionalAmountFields, type FieldError } from "../schemas"
 
 export type SandboxRequest = {
   method: string
@@ -41,7 +41,7 @@ export class ReplyError extends Error {
   }
 }
 
-export const validationReply = (method: string, errors: GatewayFieldError[]): Reply =>
+export const validationReply = (method: string, errors: FieldError[]): Reply =>
   json(422, { errors, method, status: 422 })
 export const unauthorized = (): ReplyError => new ReplyError(json(401, { error: "Unauthorized" }))
 export const notFound = (what = "Not Found"): ReplyError => new ReplyError(json(404, { error: what }))
@@ -61,9 +61,9 @@ export function parseJsonBody(req: SandboxRequest): unknown {
 /** Parse and validate a JSON body the way the gateway does: decimals in amounts and every schema rule give 422. */
 export function validateBody<S extends z.ZodType>(req: SandboxRequest, schema: S): z.output<S> {
   const value = parseJsonBody(req)
-  const fractional = findNonIntegerAmounts(req.rawBody.toString("utf8"))
+  const fractional = fractionalAmountFields(req.rawBody.toString("utf8"))
   const result = schema.safeParse(value)
-  const errors = result.success ? [] : toGatewayErrors(result.error, value)
+  const errors = result.success ? [] : fieldErrors(result.error, value)
   for (const field of fractional) {
     if (!errors.some((e) => e.property === field))
       errors.push({ property: field, message: "must be an integer amount in minor units", params: [field] })

@@ -3,7 +3,7 @@
  * customers, stored cards, hosted pages and the ledger. Every status change goes through `finalize` or
  * `setStatus`, which emit the webhook for the new state.
  */
-import { FINAL_STATUSES, type TransactionStatus } from "../../src/gateway/schemas"
+import { FINAL_STATUSES, type TransactionStatus } from "../schemas"
 import { newId, nowIso } from "./ids"
 import type {
   CustomerRecord,

@@ -1,5 +1,5 @@
 /** The sandbox's own records. They hold more than the API shows (views.ts decides what goes out). */
-import type { BrowserInfo, Customer, TransactionStatus } from "../../src/gateway/schemas"
+import type { BrowserInfo, Customer, TransactionStatus } from "../schemas"
 
 export type Terminal = {
   terminal_id: string
@@ -49,7 +49,7 @@ export type TransactionRecord = {
   response_message: string | null
   parent_id: string | null
   integration_type: IntegrationType
-  payment_method: PaymentMethodView | null
+  payment_method: PaymentMethodView
   customer: Customer | null
   metadata: Record<string, unknown>
   browser_info?: BrowserInfo

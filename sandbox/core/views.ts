@@ -1,6 +1,22 @@
 /** What the API shows of a record: the Transaction object and the four-field execution response. */
-import type { ExecutionResponse, Transaction } from "../../src/gateway/schemas"
+import type { ExecutionResponse, Transaction } from "../schemas"
 import type { TransactionRecord } from "./types"
+
+/** The Transaction table types `customer` as a Customer (not "or null"): unknown fields are null, the object stays. */
+function customerOf(tx: TransactionRecord): Transaction["customer"] {
+  const c = tx.customer ?? {}
+  return {
+    id: c.id ?? null,
+    first_name: c.first_name ?? null,
+    last_name: c.last_name ?? null,
+    email: c.email ?? null,
+    phone: c.phone ?? null,
+    address: c.address ?? null,
+    city: c.city ?? null,
+    country: c.country ?? null,
+    postal_code: c.postal_code ?? null,
+  }
+}
 
 export function transactionView(tx: TransactionRecord): Transaction {
   return {
@@ -13,7 +29,7 @@ export function transactionView(tx: TransactionRecord): Transaction {
     currency: tx.currency,
     amount: tx.amount,
     normalized_amount: tx.amount,
-    customer: tx.customer ?? null,
+    customer: customerOf(tx),
     processing_result: {
       payment_provider_id: "simplified-card-simulator",
       payment_provider_account_id: "sandbox-account",

@@ -13,7 +13,7 @@ import { paymentMethodType, PAYMENT_OPERATION } from "../apm/payment"
 import { redirectOrResult } from "../apm/provider-flow"
 import { checkTerminal, type SandboxContext } from "../core/context"
 import { invalid, json, validateBody, type Reply, type SandboxRequest } from "../core/http"
-import type { Customer } from "../../src/gateway/schemas"
+import type { Customer } from "../schemas"
 import { assertSessionOpen, requireClientSession } from "./client-session"
 
 export const ALTERNATIVE_TYPES = ["wallet-one-redirect", "wallet-two-redirect", "bank-scheme-redirect", "openbanking-redirect"] as const

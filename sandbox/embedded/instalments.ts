@@ -5,7 +5,8 @@
  * (the networks the sandbox acquirer supports); a saved card is eligible by its stored brand. The browser frame
  * (sandbox/public/embedded-frame.js, `eligibleForInstalments`) applies the same rule for the UI.
  */
-export const MAX_INSTALMENTS = 6
+/** "Instalments offered in the card form: 1 to 6" (one constant, in the sandbox's schemas). */
+export { MAX_INSTALMENTS } from "../schemas"
 
 export function luhnValid(number: string): boolean {
   if (!/^\d{12,19}$/.test(number)) return false

@@ -4,7 +4,7 @@
  * Starts the card transaction for the session's order and answers with the execution response.
  */
 import { z } from "zod"
-import { browserInfo, countryCode, type Customer, type ExecutionResponse } from "../../src/gateway/schemas"
+import { browserInfo, country, type Customer, type ExecutionResponse } from "../schemas"
 import { startCardTransaction, type CardCredential } from "../cards/start"
 import { checkTerminal, type SandboxContext } from "../core/context"
 import { invalid, json, validateBody, type Reply, type SandboxRequest } from "../core/http"
@@ -23,7 +23,7 @@ const shopper = z
     address: z.string(),
     city: z.string(),
     postal_code: z.string(),
-    country: countryCode,
+    country,
     phone: z.string(),
     email: z.email(),
   })

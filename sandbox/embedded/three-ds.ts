@@ -6,7 +6,7 @@
  * transaction must belong to this session.
  */
 import { z } from "zod"
-import { authenticationCompletedRequest, requestAuthenticationRequest } from "../../src/gateway/schemas"
+import { authenticationCompletedRequest, requestAuthenticationRequest } from "../schemas"
 import { cardFlow, findByServerTransId, openPaymentData, type TransStatus } from "../cards/flow"
 import { completeChallenge, requestAuthentication } from "../cards/three-ds-flow"
 import type { SandboxContext } from "../core/context"

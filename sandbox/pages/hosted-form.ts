@@ -2,7 +2,7 @@
  * Reading the hosted payment page's card form. The page belongs to the gateway, so the card arrives in plain
  * text here; it is checked the way a real hosted form would (Luhn, expiry not in the past, CVV unless cvv_less).
  */
-import type { BrowserInfo } from "../../src/gateway/schemas"
+import type { BrowserInfo } from "../schemas"
 import type { PlainCard } from "../cards/start"
 import type { HostedLabels } from "./hosted-labels"
 

@@ -1,7 +1,7 @@
 /** The hosted payment page's words in its four languages (spec: en-US, bs-BA, ro-RO, sv-SE). */
-import type { HPP_LANGUAGES } from "../../src/gateway/schemas"
+import type { Language } from "../schemas"
 
-export type HostedLanguage = (typeof HPP_LANGUAGES)[number]
+export type HostedLanguage = Language
 
 export type HostedLabels = {
   title: string

@@ -4,7 +4,7 @@
  * challenge that may follow is a full-page post to the ACS, which returns through the gateway's hosted-page
  * notification URL to the page's return address.
  */
-import type { Action, ExecutionResponse } from "../../src/gateway/schemas"
+import type { Action, ExecutionResponse } from "../schemas"
 import { cardFlow } from "../cards/flow"
 import { requestAuthentication } from "../cards/three-ds-flow"
 import type { SandboxContext } from "../core/context"

@@ -4,8 +4,8 @@
  * POST .../cancel sends the shopper to cancel_url; .../three-ds continues after the device fingerprint;
  * .../return is where 3-D Secure pages send the browser back.
  */
-import type { ExecutionResponse } from "../../src/gateway/schemas"
-import { FINAL_STATUSES } from "../../src/gateway/schemas"
+import type { ExecutionResponse } from "../schemas"
+import { FINAL_STATUSES } from "../schemas"
 import { hostedPageStatus, markCanceled } from "../apm/hosted-payment-page"
 import { startCardTransaction } from "../cards/start"
 import { checkTerminal, type SandboxContext } from "../core/context"

@@ -7,7 +7,7 @@
 import type { SandboxContext } from "../core/context"
 import { escapeHtml, html, seeOther, type Reply, type Router, type SandboxRequest, parseForm } from "../core/http"
 import type { TransactionRecord } from "../core/types"
-import { FINAL_STATUSES } from "../../src/gateway/schemas"
+import { FINAL_STATUSES } from "../schemas"
 import {
   choicesFor,
   providerFlowOf,

@@ -4,7 +4,7 @@
  * with "generic" every transaction uses transaction-svc:transaction:{authorized,pending,declined} and
  * management:{approved,declined}. PAYMENT, PAYOUT and OCT always use the generic transaction names.
  */
-import type { TransactionEventName, TransactionEventPayload } from "../../src/gateway/schemas"
+import type { TransactionEventName, TransactionEventPayload } from "../schemas"
 import type { TransactionRecord } from "../core/types"
 
 type Outcome = "approved" | "pending" | "declined"

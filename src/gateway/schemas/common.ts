@@ -1,7 +1,8 @@
 /**
  * Field rules shared by every PGS request and response (spec: "Conventions").
- * These schemas are the contract: the client validates requests with them before sending,
- * and the sandbox validates incoming requests with the same schemas, so a rule lives in one place.
+ * The client's reading of the spec: it validates requests with these schemas before sending and parses answers
+ * with them. The sandbox keeps its own, independent reading (sandbox/schemas); integration-tests/contract checks
+ * both against the spec's tables.
  */
 import { isPossiblePhoneNumber } from "libphonenumber-js"
 import { z } from "zod"

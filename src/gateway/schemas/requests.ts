@@ -100,8 +100,7 @@ export const paymentRequest = z.object({
   currency: currencyCode,
   amount: minorAmount,
   // The enum lists five methods; the bank redirects ride on the same endpoint with a value the spec does not show
-  // (README "Assumptions"), which the merchant can set: the client accepts any upper-case method name, the
-  // sandbox only the documented five and its two bank-redirect values (sandboxPaymentRequest).
+  // (README "Assumptions"), which the merchant can set: the client accepts any upper-case method name.
   method: z.string().regex(/^[A-Z][A-Z0-9_]{1,39}$/, "must be an upper-case payment method name such as OPEN_BANKING"),
   country: countryCode,
   customer_ip: ipAddress,
@@ -114,9 +113,8 @@ export const paymentRequest = z.object({
   originator_url: originatorUrl.optional(),
 })
 export type PaymentRequest = z.input<typeof paymentRequest>
-/** The sandbox's bank-redirect method values (the defaults of the provider's bankRedirectMethods option). */
+/** The bank-redirect method values the sandbox takes (the defaults of the provider's bankRedirectMethods option). */
 export const BANK_REDIRECT_METHODS = ["BANK_SCHEME_REDIRECT", "OPENBANKING_REDIRECT"] as const
-export const sandboxPaymentRequest = paymentRequest.extend({ method: z.enum([...PAYMENT_METHODS, ...BANK_REDIRECT_METHODS]) })
 
 export const bankAccountBeneficiary = z.object({
   type: z.literal("bank_account"),
@@ -133,7 +131,7 @@ export const bankAccountBeneficiary = z.object({
     mobile: z.string().optional(),
   }),
 })
-/** The documents disagree on the payout reference limit (80 vs 40): the sandbox accepts 80, our client sends at most 40. */
+/** The documents disagree on the payout reference limit (80 vs 40): the schema allows 80, payments.payout sends at most 40. */
 export const payoutRequest = z
   .object({
     terminal_id: terminalId,

@@ -1,4 +1,4 @@
-/** Response bodies of the PGS API, parsed at the client boundary and produced by the sandbox. */
+/** Response bodies of the PGS API, parsed at the client boundary (tolerant where a field could be left out). */
 import { z } from "zod"
 import { customer, transactionStatus } from "./common"
 
