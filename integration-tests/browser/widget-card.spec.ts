@@ -94,7 +94,7 @@ widgetSuite("storefront widget: cards", (s, shop) => {
     const acs = page.frameLocator("iframe.pgs-acs")
     const button = acs.getByRole("button", { name: decision === "approve" ? /Approve/ : /Decline/ })
     await button.waitFor()
-    expect(await page.getByRole("dialog").getAttribute("aria-label")).toBe("Confirm the payment with your bank")
+    expect(await page.getByRole("dialog", { name: "Confirm the payment with your bank" }).isVisible()).toBe(true)
     await screenshot(page, `widget-card-3ds-challenge-${decision}-acs`)
     await press(button)
     await widgetState(page, endState)
@@ -175,7 +175,7 @@ widgetSuite("storefront widget: cards", (s, shop) => {
     await payByCard(page, s.sandbox.testCard("frictionless_approved"))
     await widgetState(page, "done")
     expect((await orderOf(page))?.id).toMatch(/^order_/)
-    expect(requests.some((u) => u.includes("/store/payment-providers"))).toBe(true) // the widget did ask the store
+    expect(requests.some((u) => u.includes("/store/pgs/payment-methods"))).toBe(true) // the widget did ask the store
     expect(requests.filter((u) => u.includes("/store/pgs/saved-cards"))).toEqual([])
     expect(errors).toEqual([])
     await context.close()

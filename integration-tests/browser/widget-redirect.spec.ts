@@ -1,6 +1,6 @@
 /**
  * The storefront widget with redirect methods, in Chromium against a running store: the picker lists the methods
- * enabled in the cart's region, the shopper leaves for the sandbox provider page, comes back to the shop's
+ * that can serve the cart, the shopper leaves for the sandbox provider page, comes back to the shop's
  * /checkout/return page, and the widget's return helper shows progress until the webhook has decided.
  */
 import type { Page } from "playwright-core"
@@ -25,14 +25,14 @@ widgetSuite("storefront widget: redirect methods", (s, shop) => {
     return res.data.cart.payment_collection.payment_sessions.find((p: any) => p.provider_id === providerId).data.transaction_id
   }
 
-  it("lists the PGS methods enabled in the cart's region, on a phone-sized screen", async () => {
+  it("lists the PGS methods that can serve the cart, on a phone-sized screen", async () => {
     const { page, context } = await shop().checkout({}, { currency_code: "pln" }, { width: 360, height: 740 })
     await page.getByRole("radio", { name: "Card", exact: true }).waitFor()
     const values = await page.locator('input[name="pgs-method"]').evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value))
     expect(values[0]).toBe("card") // cards first
-    expect(values).toEqual(expect.arrayContaining(["pp_pgs-open-banking_pgs", "pp_pgs-upi_pgs", "pp_pgs-provider-instant_pgs", "pp_pgs-hosted_pgs"]))
+    expect(values).toEqual(expect.arrayContaining(["pp_pgs-open-banking_pgs", "pp_pgs-provider-instant_pgs", "pp_pgs-hosted_pgs", "pp_pgs-voucher-redirect_pgs"]))
     expect(values).not.toContain("pp_system_default")
-    expect(values).not.toContain("pp_pgs-voucher-redirect_pgs") // a voucher needs the store to name it (methodData)
+    expect(values).not.toContain("pp_pgs-upi_pgs") // rupees only: the server leaves it out of a PLN cart
     expect(await page.getByRole("group", { name: "Payment method" }).count()).toBe(1)
     await page.locator(".pgs-card iframe").waitFor()
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true) // nothing overflows sideways
@@ -77,6 +77,20 @@ widgetSuite("storefront widget: redirect methods", (s, shop) => {
     expect(await page.getByRole("alert").textContent()).toBe("Plata a fost refuzată. Încercați altă metodă de plată.")
     expect(await page.getByRole("link", { name: "Înapoi la plată" }).getAttribute("href")).toBe("/checkout")
     await screenshot(page, "widget-redirect-declined-ro")
+    await context.close()
+  })
+
+  it("pays with the voucher the shopper picks in the voucher's row", async () => {
+    const { cart, page, context } = await shop().checkout()
+    await page.getByRole("radio", { name: "Voucher" }).check()
+    await page.getByLabel("Choose your voucher").selectOption("gir")
+    await page.getByRole("button", { name: "Pay" }).press("Enter")
+    await page.waitForURL(/\/provider\//)
+    await page.getByRole("button", { name: "Approve" }).click()
+    await result(page, "approved")
+    const transactionId = await transactionOf(cart.id, "pp_pgs-voucher-redirect_pgs")
+    const tx = (await s.sandbox.control("GET", `/_sandbox/transactions/${transactionId}`)).body
+    expect(JSON.stringify(tx)).toContain("voucher-redirect-gir") // the picked voucher reached the gateway
     await context.close()
   })
 

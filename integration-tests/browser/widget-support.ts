@@ -48,6 +48,10 @@ export type ShopConfig = {
   walletToken?: string
   sessionData?: Record<string, unknown>
   methodData?: Record<string, Record<string, unknown>>
+  /** The widget's appearance option (theme and variables); a dark theme gets a dark page. */
+  appearance?: { theme?: "light" | "dark"; variables?: Record<string, string> }
+  /** A stylesheet of the host page's own, placed before the widget (e.g. a hostile reset). */
+  hostCss?: string
 }
 
 type Viewport = { width: number; height: number }
@@ -108,9 +112,10 @@ export async function startWidgetShop(s: StoreSuite): Promise<WidgetShop> {
 
 const json = (v: unknown) => JSON.stringify(v).replace(/</g, "\\u003c")
 
-const LAYOUT = (title: string, body: string) => `<!doctype html>
+const LAYOUT = (title: string, body: string, c: ShopConfig) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${title}</title><style>body{font-family:system-ui,sans-serif;margin:0 auto;padding:16px;max-width:560px;color:#222}</style></head>
+<title>${title}</title><style>body{font-family:system-ui,sans-serif;margin:0 auto;padding:16px;max-width:560px;color:#222}
+${c.appearance?.theme === "dark" ? "body{background:#121316;color:#eee}" : ""}</style>${c.hostCss ? `<style>${c.hostCss}</style>` : ""}</head>
 <body><main>${body}</main></body></html>`
 
 /** The storefront's payment step: a language picker of its own and the widget. */
@@ -131,12 +136,14 @@ function checkoutPage(connection: Record<string, string>, c: ShopConfig): string
     sessionData: c.sessionData,
     methodData: c.methodData,
     wallet: c.walletToken ? { getToken: async () => c.walletToken } : undefined,
+    appearance: c.appearance,
     onOrder: (order) => { window.shopOrder = order },
     onError: (e) => console.error("widget error", e && e.status, e && e.message),
   })
   document.getElementById("shop-locale").addEventListener("change", (e) => widget.setLocale(e.target.value))
   window.shopWidget = widget
 </script>`,
+    c,
   )
 }
 
@@ -177,6 +184,7 @@ function reactCheckoutPage(connection: Record<string, string>, c: ShopConfig): s
     `<h1>Payment</h1><div id="app"></div>
 <script>window.shopConfig = ${json({ ...c, connection })}</script>
 <script type="module" src="/widget/shop-react.js"></script>`,
+    c,
   )
 }
 
@@ -188,9 +196,10 @@ function returnPage(connection: Record<string, string>, c: ShopConfig): string {
 <script type="module">
   import { mountReturn } from "/widget/index.js"
   const c = ${json(c)}
-  mountReturn("#result", { ...${json(connection)}, authToken: () => c.token, locale: c.locale, checkoutUrl: "/checkout", pollMs: 300,
+  mountReturn("#result", { ...${json(connection)}, authToken: () => c.token, locale: c.locale, appearance: c.appearance, checkoutUrl: "/checkout", pollMs: 300,
     onResult: (r) => { window.shopResult = r } })
 </script>`,
+    c,
   )
 }
 

@@ -62,6 +62,7 @@ const shop = {
   get cartId() { return localStorage.getItem("demo:cart") },
   set cartId(id) { id ? localStorage.setItem("demo:cart", id) : localStorage.removeItem("demo:cart") },
   money(amount, currency) { return new Intl.NumberFormat("en", { style: "currency", currency }).format(amount) },
+  appearance: { theme: matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light" },
 }
 `
 
@@ -77,6 +78,7 @@ const layout = (title: string, body: string) => `<!doctype html>
   input,select{font:inherit;padding:6px 8px;width:100%;box-sizing:border-box}
   .row{display:grid;grid-template-columns:1fr 1fr;gap:8px}
   [role=alert]{color:#b00020}
+  @media (prefers-color-scheme: dark){body{background:#121316;color:#eee}header{border-color:#333}.product{border-color:#222}}
 </style></head>
 <body><header><a href="/"><strong>PGS demo shop</strong></a><a href="/checkout">Checkout</a></header><main>${body}</main></body></html>`
 
@@ -142,7 +144,9 @@ document.getElementById("address").addEventListener("submit", async (e) => {
   const address = { first_name: v("first_name"), last_name: v("last_name"), address_1: v("address_1"), city: v("city"), postal_code: v("postal_code"), country_code: v("country_code") }
   await shop.api("/store/carts/" + shop.cartId, { method: "POST", body: JSON.stringify({ email: v("email"), billing_address: address, shipping_address: address }) })
   document.getElementById("address").hidden = true
-  mountCheckout("#payment", { ...shop.c, cartId: shop.cartId, methodData: { "pp_pgs-voucher-redirect_pgs": { voucher_code: "ali" } },
+  // The widget renders in its own shadow root: this page's input{width:100%} cannot reach it. It lists what can
+  // serve this cart (the server decides), the voucher with its picker, and follows the shopper's light or dark mode.
+  mountCheckout("#payment", { ...shop.c, cartId: shop.cartId, appearance: shop.appearance,
     onOrder: (order) => { shop.cartId = null; location.href = "/order/" + order.id } })
 })
 // Enabled once the cart is loaded and the form is wired (a click before would reload the page).
@@ -155,7 +159,7 @@ document.querySelector("#address button").disabled = false
 <script type="module">
 ${SHOP_JS(c)}
 import { mountReturn } from "/widget/index.js"
-mountReturn("#result", { ...shop.c, cartId: shop.cartId || undefined, checkoutUrl: "/checkout", pollMs: 1000,
+mountReturn("#result", { ...shop.c, cartId: shop.cartId || undefined, appearance: shop.appearance, checkoutUrl: "/checkout", pollMs: 1000,
   onResult: (r) => { if (r.order) { shop.cartId = null; setTimeout(() => (location.href = "/order/" + r.order.id), 1500) } } })
 </script>`,
   },

@@ -55,20 +55,3 @@ export function connect(c: Connection): Api {
 export const statusOf = (e: unknown) => (e as HttpError)?.status
 
 export const wait = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
-
-/**
- * Repeats a call that is safe to repeat (idempotent on the server) after a network failure or a 5xx, with capped
- * backoff; any other error is thrown at once.
- */
-export async function retrying<T>(call: () => Promise<T>, onRetry?: () => void, attempts = 6): Promise<T> {
-  for (let i = 0; ; i++) {
-    try {
-      return await call()
-    } catch (e) {
-      const s = statusOf(e)
-      if (i + 1 >= attempts || (s !== undefined && s < 500)) throw e
-      onRetry?.()
-      await wait(Math.min(400 * 2 ** i, 4000))
-    }
-  }
-}

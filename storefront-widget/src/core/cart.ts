@@ -1,22 +1,59 @@
 /** Cart, payment session and our store/pgs routes, through the store API. */
-import { retrying, statusOf, wait, type Api } from "./api"
+import { statusOf, wait, type Api } from "./api"
+import { delayOf, initialFlow, next, type Flow } from "./flow"
+import type { NextAction } from "./three-ds"
 
-export type PaymentSession = { id: string; provider_id: string; status: string; data: Record<string, any> }
+/** The session data the widget reads (public by design: the provider never puts a secret there). */
+export type SessionData = {
+  integration?: string
+  transaction_id?: string | null
+  gateway_status?: string | null
+  error?: { code?: string | null } | null
+  next_action?: NextAction | null
+  locale?: string | null
+  script_url?: string
+  client_key?: string
+  gateway_session_id?: string
+  environment?: string
+  css_variables?: Record<string, string> | null
+}
+export type PaymentSession = { id: string; provider_id: string; status: string; data: SessionData }
+/** Medusa's order as the store API returns it (the fields a confirmation page reads typed); handed on untouched. */
+export type Order = {
+  id: string
+  display_id?: number
+  email?: string | null
+  currency_code?: string
+  total?: number
+  shipping_address?: { country_code?: string | null } | null
+  [field: string]: unknown
+}
 export type Cart = {
   id: string
   email?: string | null
   region_id?: string | null
   currency_code?: string
+  /** Major units, as Medusa answers. */
+  total?: number
   billing_address?: Record<string, string | null> | null
   payment_collection?: { id: string; payment_sessions?: PaymentSession[] } | null
 }
 
-const CART_FIELDS = "id,email,region_id,currency_code,*billing_address,*payment_collection,*payment_collection.payment_sessions"
+const CART_FIELDS = "id,email,region_id,currency_code,total,*billing_address,*payment_collection,*payment_collection.payment_sessions"
 
-export const readCart = (api: Api, cartId: string): Promise<Cart> =>
-  retrying(() => api.fetch(`/store/carts/${cartId}`, { query: { fields: CART_FIELDS } })).then((r) => r.cart)
+export const readCart = (api: Api, cartId: string): Promise<Cart> => api.fetch(`/store/carts/${cartId}`, { query: { fields: CART_FIELDS } }).then((r) => r.cart)
 
 export const sessionOf = (cart: Cart, providerId: string) => cart.payment_collection?.payment_sessions?.find((s) => s.provider_id === providerId)
+
+/** What submitPayment may tell the gateway about the shopper: the cart's billing address and email, never card data. */
+export function payerOf(cart: Cart): Record<string, string> {
+  const a = cart.billing_address ?? {}
+  const fields: Record<string, string | null | undefined> = {
+    firstName: a.first_name, lastName: a.last_name, address: a.address_1, city: a.city, postalCode: a.postal_code,
+    country: a.country_code?.toUpperCase(), email: cart.email, phone: a.phone?.startsWith("+") ? a.phone : null,
+  }
+  return Object.fromEntries(Object.entries(fields).filter((e): e is [string, string] => !!e[1]))
+}
 
 /** Creates the payment session (and the collection if the cart has none); Medusa replaces the cart's other sessions. */
 export async function initiateSession(api: Api, cart: Cart, providerId: string, data?: Record<string, unknown>): Promise<PaymentSession> {
@@ -27,27 +64,26 @@ export async function initiateSession(api: Api, cart: Cart, providerId: string, 
   return res.payment_collection.payment_sessions.find((s: PaymentSession) => s.provider_id === providerId)
 }
 
-/** One of our store/pgs session routes; each is safe to repeat after a lost answer, so network failures retry. */
-export const sessionRoute = (api: Api, sessionId: string, path: string, body: unknown, onRetry?: () => void): Promise<PaymentSession> =>
-  retrying(() => api.fetch(`/store/pgs/payment-sessions/${sessionId}/${path}`, { method: "POST", body }), onRetry).then((r) => r.payment_session)
+/** One of our store/pgs session routes (the flow decides what a lost answer means: flow.ts). */
+export const sessionRoute = (api: Api, sessionId: string, path: string, body: unknown): Promise<PaymentSession> =>
+  api.fetch(`/store/pgs/payment-sessions/${sessionId}/${path}`, { method: "POST", body }).then((r) => r.payment_session)
 
-export type Completion = { type: "order"; order: any } | { type: "cart"; cart: any; error: { type: string; message: string } }
+export type Completion = { type: "order"; order: Order } | { type: "cart"; cart: Cart; error: { type: string; message: string } }
 
 /**
  * sdk.store.cart.complete until it answers. Medusa completes a cart at most once (cart lock + order_cart lookup)
- * and the gateway authorizes once per reference, so repeating is safe: on 409 (another completion is running) we
- * wait and ask again, which then returns that completion's order; after a network failure or 5xx we ask again.
+ * and the gateway authorizes once per reference, so repeating is safe; which failures are repeated, and how
+ * often, is the checkout flow's rule (flow.ts): a 409 (another completion is running) and lost answers.
  */
-export async function completeCart(api: Api, cartId: string, onWait: (why: "busy" | "retrying") => void, deadlineMs = 60_000): Promise<Completion> {
-  const end = Date.now() + deadlineMs
-  for (let i = 0; ; i++) {
+export async function completeCart(api: Api, cartId: string, onWait: (why: "busy" | "retrying") => void): Promise<Completion> {
+  for (let f: Flow = { ...initialFlow, state: "completing" }; ; ) {
     try {
       return await api.complete(cartId)
     } catch (e) {
-      const s = statusOf(e)
-      if ((s !== undefined && s !== 409 && s < 500) || Date.now() > end) throw e
-      onWait(s === 409 ? "busy" : "retrying")
-      await wait(Math.min(300 * 2 ** i, 3000))
+      f = next(f, { type: "fault", status: statusOf(e) })
+      if (f.state !== "completing") throw e
+      onWait(f.note!.key as "busy" | "retrying")
+      await wait(delayOf(f.tries))
     }
   }
 }

@@ -1,10 +1,14 @@
-/** Tiny DOM helpers and the widget's default styles (class names prefixed `pgs-`; pass `styles: false` to skip). */
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, props: Record<string, any> = {}, ...children: (Node | string | null | false)[]): HTMLElementTagNameMap[K] {
+/** Tiny DOM helpers and the widget's shell: a shadow root with its own styles, so host stylesheets stay outside. */
+import { CSS, themeVars, type Appearance } from "./theme"
+
+type Props = Record<string, unknown>
+
+export function h<K extends keyof HTMLElementTagNameMap>(tag: K, props: Props = {}, ...children: (Node | string | null | false | undefined)[]): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag)
   for (const [k, v] of Object.entries(props)) {
     if (v == null || v === false) continue
-    if (k.startsWith("on")) el.addEventListener(k.slice(2), v)
-    else if (k in el && k !== "list") (el as any)[k] = v
+    if (k.startsWith("on")) el.addEventListener(k.slice(2), v as EventListener)
+    else if (k in el && k !== "list") (el as unknown as Props)[k] = v
     else el.setAttribute(k, v === true ? "" : String(v))
   }
   for (const c of children) if (c) el.append(c)
@@ -17,17 +21,22 @@ export const resolveTarget = (t: Element | string): Element => {
   return el
 }
 
-const CSS =
-  ".pgs [hidden]{display:none!important}.pgs{display:grid;gap:12px;font:inherit;max-width:100%}.pgs fieldset{border:0;margin:0;padding:0;display:grid;gap:8px}" +
-  ".pgs legend{font-weight:600;margin-bottom:4px}.pgs-opt{display:flex;align-items:center;gap:8px;flex-wrap:wrap;padding:10px 12px;border:1px solid #d0d0d7;border-radius:8px}" +
-  ".pgs-opt:focus-within{outline:2px solid #2f6fde;outline-offset:1px}.pgs-opt label{flex:1;min-width:12em}" +
-  ".pgs button{font:inherit;min-height:44px;padding:0 16px;border-radius:8px;border:1px solid #888;background:#fff;cursor:pointer}" +
-  ".pgs .pgs-pay{background:#1a1a1a;color:#fff;border-color:#1a1a1a}.pgs button:disabled{opacity:.6;cursor:default}" +
-  ".pgs-error:empty,.pgs-status:empty{display:none}.pgs-error{color:#b00020;margin:0}.pgs-status{margin:0}" +
-  ".pgs input[type=text]{font:inherit;min-height:40px;padding:0 10px;border:1px solid #888;border-radius:6px;width:100%;box-sizing:border-box}" +
-  ".pgs-acs{display:block;width:100%;max-width:600px;height:min(600px,80vh);border:1px solid #d0d0d7;border-radius:8px;background:#fff}"
+export type ShellOptions = { appearance?: Appearance; styles?: boolean }
 
-export function injectStyles(): void {
-  if (document.getElementById("pgs-css")) return
-  document.head.append(h("style", { id: "pgs-css" }, CSS))
+/**
+ * The widget's box (`.pgs`) inside `target`: in a shadow root whose host resets every inherited property
+ * (`:host{all:initial!important}` outranks any page rule), themed by the appearance's variables.
+ * `styles: false` renders into the page itself, unstyled, for a store that styles the `pgs-` classes itself.
+ */
+export function shell(target: Element, o: ShellOptions): HTMLElement {
+  const box = h("div", { className: `pgs pgs-${o.appearance?.theme ?? "light"}` })
+  if (o.styles === false) {
+    target.replaceChildren(box)
+    return box
+  }
+  for (const [k, v] of Object.entries(themeVars(o.appearance))) box.style.setProperty(k, v)
+  const host = h("div", { "data-pgs-host": true })
+  host.attachShadow({ mode: "open" }).append(h("style", {}, CSS), box)
+  target.replaceChildren(host)
+  return box
 }

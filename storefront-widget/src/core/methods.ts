@@ -1,4 +1,4 @@
-/** The methods to offer: the PGS providers enabled in the cart's region, the customer's saved cards, a wallet. */
+/** The methods to offer: those the server says can serve the cart, the customer's saved cards, a wallet. */
 import type { Api } from "./api"
 import type { Cart } from "./cart"
 import type { TextKey, Translate } from "./i18n"
@@ -8,7 +8,7 @@ export type Method =
   | { kind: "card"; key: "card" }
   | { kind: "saved"; key: string; card: SavedCard }
   | { kind: "wallet"; key: "wallet" }
-  | { kind: "redirect"; key: string; id: string }
+  | { kind: "redirect"; key: string; id: string; family: string; vouchers?: string[] }
 
 const LABELS: Record<string, TextKey> = {
   "open-banking": "openBanking",
@@ -35,31 +35,34 @@ export function providerLabel(id: string, t: Translate): string {
   return NAMES[family] ?? t(LABELS[family] ?? "bankRedirect")
 }
 
+/** A served method as GET /store/pgs/payment-methods answers (identifier `pgs` for cards, `pgs-{family}`). */
+type Served = { provider_id: string; identifier: string; voucher_codes?: string[] }
+
+/**
+ * The methods that can serve this cart, as the server decides (region, currency rules, the terminal's methods),
+ * narrowed to `providers` when given; a logged-in customer's saved cards first, then the card, then the rest.
+ */
 export async function listMethods(
   api: Api,
   cart: Cart,
-  o: { providers?: string[]; wallet?: unknown; methodData?: Record<string, unknown> },
+  o: { providers?: string[]; wallet?: unknown; methodData?: Record<string, Record<string, unknown>> },
 ): Promise<[Method[], SavedCard[] | null]> {
-  const [providers, cards] = await Promise.all([
-    api.fetch("/store/payment-providers", { query: { region_id: cart.region_id ?? "", limit: "100" } }).then((r) => (r.payment_providers as { id: string }[]).map((p) => p.id)),
+  const [served, cards] = await Promise.all([
+    api.fetch("/store/pgs/payment-methods", { query: { cart_id: cart.id } }).then((r: { payment_methods: Served[] }) => r.payment_methods),
     listSavedCards(api),
   ])
-  // Cards first; the instant method takes PLN only; a voucher needs the store to say which (methodData).
-  const ids = (o.providers ?? [...providers].sort((a, b) => +(b === "pp_pgs_pgs") - +(a === "pp_pgs_pgs"))).filter(
-    (id) =>
-      id.startsWith("pp_pgs") &&
-      providers.includes(id) &&
-      (!id.includes("-provider-instant_") || cart.currency_code === "pln") &&
-      (!id.includes("-voucher-") || o.methodData?.[id]),
-  )
+  const chosen = o.providers ? o.providers.flatMap((id) => served.filter((m) => m.provider_id === id)) : served
   const methods: Method[] = []
-  for (const id of ids) {
-    if (id !== "pp_pgs_pgs") methods.push({ kind: "redirect", key: id, id })
-    else {
-      for (const card of cards ?? []) methods.push({ kind: "saved", key: `saved:${card.id}`, card })
+  for (const m of chosen) {
+    if (m.identifier === "pgs") {
+      methods.unshift(...(cards ?? []).map((card): Method => ({ kind: "saved", key: `saved:${card.id}`, card })))
       methods.push({ kind: "card", key: "card" })
       if (o.wallet) methods.push({ kind: "wallet", key: "wallet" })
+      continue
     }
+    // A voucher the store already named needs no picker.
+    const vouchers = o.methodData?.[m.provider_id]?.voucher_code ? undefined : m.voucher_codes
+    methods.push({ kind: "redirect", key: m.provider_id, id: m.provider_id, family: m.identifier.slice(4), vouchers })
   }
   return [methods, cards]
 }

@@ -3,19 +3,20 @@
  * the cart again (idempotent) and shows progress until the webhook has decided the payment. `pgs_outcome` is only
  * a hint; the server's answer decides.
  */
-import { connect, retrying, statusOf, wait, type Api, type Connection } from "./api"
-import { completeCart } from "./cart"
-import { h, injectStyles, resolveTarget } from "./dom"
-import { declineKey, english, resolveLocale, translator, type TextKey } from "./i18n"
+import { connect, statusOf, wait, type Api, type Connection } from "./api"
+import { lost } from "./flow"
+import { completeCart, type Order } from "./cart"
+import { h, resolveTarget, shell, type ShellOptions } from "./dom"
+import { declineKey, english, resolveLocale, translator, type Locale, type TextKey } from "./i18n"
 
 const KEY = "pgs:return"
 
 /** Kept for the return page before the browser leaves for a redirect or form step. */
 export const rememberReturn = (p: { cartId: string; sessionId: string }) => sessionStorage.setItem(KEY, JSON.stringify(p))
 
-export type ReturnResult = { status: "approved" | "pending" | "declined" | "canceled" | "error"; order?: any; key?: TextKey }
+export type ReturnResult = { status: "approved" | "pending" | "declined" | "canceled" | "error"; order?: Order; key?: TextKey }
 
-export type ReturnOptions = Connection & {
+export type ReturnOptions = Connection & ShellOptions & {
   /** Default: the cart remembered before leaving. */
   cartId?: string
   locale?: string
@@ -24,7 +25,6 @@ export type ReturnOptions = Connection & {
   /** How long to follow a pending payment (default 10 minutes), polling every `pollMs` (default 2 s). */
   timeoutMs?: number
   pollMs?: number
-  styles?: boolean
   onResult?(result: ReturnResult): void
 }
 
@@ -32,18 +32,18 @@ const SETTLED: Record<string, ReturnResult["status"]> = { authorized: "approved"
 
 export function mountReturn(target: Element | string, o: ReturnOptions): { result: Promise<ReturnResult>; setLocale(l: string): Promise<void> } {
   const api = connect(o)
-  if (o.styles !== false) injectStyles()
   const root = resolveTarget(target)
   const q = new URLSearchParams(location.search)
   const kept = JSON.parse(sessionStorage.getItem(KEY) ?? "{}")
   const cartId: string | undefined = o.cartId ?? kept.cartId
   const sessionId: string | undefined = q.get("pgs_session") ?? kept.sessionId
   let t = english
+  let locale: Locale = "en-US"
   let key: TextKey = "confirming"
   const text = h("p", { className: "pgs-status", role: "status" })
   const back = h("a", { href: o.checkoutUrl ?? "", hidden: true })
-  const box = h("div", { className: "pgs" }, text, back)
-  root.replaceChildren(box)
+  const box = shell(root, o)
+  box.append(text, back)
   const show = (k: TextKey, state: string, alert = false) => {
     key = k
     root.setAttribute("data-pgs-result", state)
@@ -51,25 +51,26 @@ export function mountReturn(target: Element | string, o: ReturnOptions): { resul
     paint()
   }
   const paint = () => {
+    box.lang = locale
     text.textContent = t(key)
     back.textContent = t("back")
   }
   const setLocale = async (l: string) => {
-    t = await translator(resolveLocale(l))
+    locale = resolveLocale(l)
+    t = await translator(locale)
     paint()
   }
 
   const result = (async (): Promise<ReturnResult> => {
     await setLocale(o.locale ?? navigator.language)
     if (!cartId) return { status: "error" }
-    let order: any
+    let order: Order | undefined
     try {
       const r = await completeCart(api, cartId, (why) => show(why, "confirming"))
       if (r.type === "order") order = r.order
     } catch (e) {
       // A refused cart (400: the webhook already failed the session) is answered by the session's status below.
-      const st = statusOf(e)
-      if (st === undefined || st >= 500 || !sessionId) throw e
+      if (lost(statusOf(e)) || !sessionId) throw e
     }
     if (!sessionId) return { status: order ? "approved" : "declined", order }
     const s = await follow(api, sessionId, () => show("pending", "pending"), o)
@@ -103,8 +104,13 @@ type SessionStatus = { status: string; gateway_status: string | null; error: { c
 async function follow(api: Api, sessionId: string, onPending: () => void, o: ReturnOptions): Promise<SessionStatus> {
   const end = Date.now() + (o.timeoutMs ?? 600_000)
   for (;;) {
-    const s: SessionStatus = (await retrying(() => api.fetch(`/store/pgs/payment-sessions/${sessionId}/status`))).payment_session
-    if (SETTLED[s.status] || Date.now() > end) return s
+    let s: SessionStatus | null = null
+    try {
+      s = (await api.fetch(`/store/pgs/payment-sessions/${sessionId}/status`)).payment_session
+    } catch (e) {
+      if (!lost(statusOf(e)) || Date.now() > end) throw e // a lost answer: asked again at the next poll
+    }
+    if (s && (SETTLED[s.status] || Date.now() > end)) return s
     onPending()
     await wait(o.pollMs ?? 2000)
   }

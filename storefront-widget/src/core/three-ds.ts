@@ -11,8 +11,11 @@ export type NextAction =
 
 let frames = 0
 
-/** A form posting `fields` to `url` in `target` (an iframe name, or the page itself). */
-export function postForm(url: string, fields: Record<string, string>, target = "_self"): void {
+/**
+ * A form posting `fields` to `url` in `target` (an iframe name, or the page itself). A frame's form goes next to
+ * it (`parent`): inside the widget's shadow root, where the frame is.
+ */
+export function postForm(url: string, fields: Record<string, string>, target = "_self", parent: Element = document.body): void {
   const form = document.createElement("form")
   form.method = "POST"
   form.action = url
@@ -25,7 +28,7 @@ export function postForm(url: string, fields: Record<string, string>, target = "
     input.value = value
     form.appendChild(input)
   }
-  document.body.appendChild(form)
+  parent.appendChild(form)
   form.submit()
   form.remove()
 }
@@ -67,7 +70,7 @@ export function runFingerprint(step: Extract<NextAction, { type: "fingerprint" }
         if (++loads >= 2) done()
       }
     }
-    postForm(step.method_url!, { threeDSMethodData: step.three_ds_method_data! }, f.name)
+    postForm(step.method_url!, { threeDSMethodData: step.three_ds_method_data! }, f.name, host)
   })
 }
 
@@ -98,7 +101,7 @@ export function runChallenge(
     f.remove()
   }
   result.then(cancel)
-  postForm(step.acs_url, { creq: step.creq }, f.name)
+  postForm(step.acs_url, { creq: step.creq }, f.name, host)
   f.focus()
   return { result, cancel }
 }

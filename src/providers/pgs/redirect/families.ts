@@ -5,13 +5,15 @@
  * choices), so a refused payment never reaches the gateway.
  */
 import { PAYMENT_METHODS, type VoucherCode } from "../../../gateway/schemas"
-import type { PgsProviderOptions } from "../options"
+import type { PgsProviderOptions } from "../../../modules/pgs/options"
 
 export type PaymentEndpointFamily = {
   kind: "payment"
   identifier: string
   /** The payment endpoint's `method` value (the bank redirects read it from the options). */
   method: (options: PgsProviderOptions) => string
+  /** The only currency the method takes, when it has one. */
+  currency?: string
 }
 
 export type AuthorizeRedirectFamily = {
@@ -29,15 +31,17 @@ export type HostedFamily = { kind: "hosted"; identifier: string }
 
 export type MethodFamily = PaymentEndpointFamily | AuthorizeRedirectFamily | HostedFamily
 
-const paymentFamily = (identifier: string, method: (typeof PAYMENT_METHODS)[number]): PaymentEndpointFamily => ({
+const paymentFamily = (identifier: string, method: (typeof PAYMENT_METHODS)[number], currency?: string): PaymentEndpointFamily => ({
   kind: "payment",
   identifier,
   method: () => method,
+  ...(currency ? { currency } : {}),
 })
 
 export const FAMILIES = {
   openBanking: paymentFamily("pgs-open-banking", "OPEN_BANKING"),
-  upi: paymentFamily("pgs-upi", "UPI"),
+  // UPI is India's payment system: rupees only.
+  upi: paymentFamily("pgs-upi", "UPI", "inr"),
   wallets: paymentFamily("pgs-wallets", "WALLETS"),
   bankTransfer: paymentFamily("pgs-bank-transfer", "BANK_TRANSFER"),
   qrCode: paymentFamily("pgs-qr-code", "QR_CODE"),
@@ -68,6 +72,18 @@ export const FAMILIES = {
   },
   hosted: { kind: "hosted", identifier: "pgs-hosted" },
 } satisfies Record<string, MethodFamily>
+
+/** Whether the family's currency rule lets it serve a cart in this currency (the one check, at initiate and in the store's method list). */
+export function takesCurrency(family: MethodFamily, currencyCode: string): boolean {
+  const only = onlyCurrency(family)
+  return !only || only === currencyCode.toLowerCase()
+}
+
+/** The only currency a family takes (lower case), when it has one. */
+export const onlyCurrency = (family: MethodFamily): string | undefined => ("currency" in family ? family.currency : undefined)
+
+/** The family with this provider identifier (`pgs-upi`), if any. */
+export const familyOf = (identifier: string): MethodFamily | undefined => Object.values(FAMILIES).find((f) => f.identifier === identifier)
 
 /** The gateway type/method value a session of this family pays with. */
 export function gatewayMethodOf(family: MethodFamily, options: PgsProviderOptions, voucherCode?: VoucherCode): string {

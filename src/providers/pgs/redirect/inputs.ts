@@ -6,7 +6,7 @@ import { MedusaError } from "@medusajs/framework/utils"
 import { z } from "zod"
 import { e164Phone, VOUCHER_CODES, type VoucherCode } from "../../../gateway/schemas"
 import { describeIssues } from "../initiate-input"
-import type { MethodFamily } from "./families"
+import { onlyCurrency, takesCurrency, type MethodFamily } from "./families"
 
 export const familyInitiateInput = z.object({
   session_id: z.string().min(1),
@@ -31,8 +31,8 @@ export function checkFamilyInput(family: MethodFamily, raw: Record<string, unkno
   const currency = currencyCode.toLowerCase()
   const method_data: Record<string, string> = {}
 
-  if (family.kind === "authorize" && family.currency && currency !== family.currency)
-    throw invalid(`${family.identifier} takes ${family.currency.toUpperCase()} only; this cart is in ${currency.toUpperCase()}`)
+  if (!takesCurrency(family, currency))
+    throw invalid(`${family.identifier} takes ${onlyCurrency(family)!.toUpperCase()} only; this cart is in ${currency.toUpperCase()}`)
 
   if (family.kind === "authorize" && family.paymentType === "voucher-redirect") {
     const code = input.voucher_code

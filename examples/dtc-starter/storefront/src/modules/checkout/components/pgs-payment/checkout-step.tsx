@@ -12,7 +12,9 @@ import { PgsCheckout } from "medusa-payment-pgs-storefront/react"
 import { useParams, useSearchParams } from "next/navigation"
 import { pgsConnection } from "./connection"
 import { sandboxWallet } from "./sandbox-wallet"
-import "./pgs.css"
+
+/** The starter's look (Inter, near-black buttons, small radius); the widget's shadow root keeps Tailwind's reset out. */
+export const appearance = { variables: { fontFamily: "Inter, ui-sans-serif, system-ui, sans-serif", colorPrimary: "#18181b", borderRadius: "6px" } }
 
 type Props = { cartId: string; deliveryChosen: boolean; token?: string }
 
@@ -41,6 +43,7 @@ export default function PgsCheckoutStep({ cartId, deliveryChosen, token }: Props
           authToken={() => token}
           cartId={cartId}
           wallet={wallet}
+          appearance={appearance}
           onOrder={(order) => pgsOrderPlaced(order.id, order.shipping_address?.country_code ?? countryCode)}
         />
       )}

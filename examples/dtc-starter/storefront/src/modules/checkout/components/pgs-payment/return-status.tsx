@@ -7,6 +7,7 @@
  */
 import { pgsOrderPlaced } from "@lib/data/pgs"
 import { PgsReturn } from "medusa-payment-pgs-storefront/react"
+import { appearance } from "./checkout-step"
 import { pgsConnection } from "./connection"
 
 type Props = { countryCode: string; cartId?: string; token?: string }
@@ -17,6 +18,7 @@ export default function PgsReturnStatus({ countryCode, cartId, token }: Props) {
       {...pgsConnection}
       id="pgs-return"
       authToken={() => token}
+      appearance={appearance}
       cartId={cartId}
       checkoutUrl={`/${countryCode}/checkout?step=payment`}
       onResult={(r) => {

@@ -1,0 +1,29 @@
+/**
+ * Which PGS providers can serve a cart: enabled in its region, allowed by their family's currency rule, and
+ * taken by the terminal that would serve its currency. Decided here, on the server, so a storefront never offers
+ * a method that initiate would refuse.
+ */
+import { VOUCHER_CODES } from "../../../../gateway/schemas"
+import { familyOf, takesCurrency } from "../../../../providers/pgs/redirect/families"
+
+export type ServableMethod = { provider_id: string; identifier: string; voucher_codes?: readonly string[] }
+
+/** pp_{identifier}_{registration id}: identifier `pgs` for cards, `pgs-{family}` for the others. */
+const identifierOf = (providerId: string) => /^pp_(pgs(?:-[a-z-]+)?)_./.exec(providerId)?.[1]
+
+/** `enabledMethods` null: the terminal takes every method. Card first, then the region's order. */
+export function servableMethods(regionProviders: string[], currencyCode: string, enabledMethods: string[] | null): ServableMethod[] {
+  const methods: ServableMethod[] = []
+  for (const provider_id of regionProviders) {
+    const identifier = identifierOf(provider_id)
+    if (!identifier || (enabledMethods && !enabledMethods.includes(identifier))) continue
+    if (identifier === "pgs") {
+      methods.unshift({ provider_id, identifier })
+      continue
+    }
+    const family = familyOf(identifier)
+    if (!family || !takesCurrency(family, currencyCode)) continue
+    methods.push({ provider_id, identifier, ...(identifier === "pgs-voucher-redirect" ? { voucher_codes: VOUCHER_CODES } : {}) })
+  }
+  return methods
+}

@@ -1,0 +1,40 @@
+/**
+ * The gateway's card fields (embedded-fields.js) in the widget: mounted into a host inside the shadow root, themed
+ * through the spec's --lib-* variables. Card data stays inside the gateway's iframe.
+ */
+import type { SessionData } from "./cart"
+import type { Event } from "./flow"
+import { loadScript, type CardComponent, type PaymentCore } from "./script"
+
+export type CardFields = { pay(customer: Record<string, string>): Promise<Event>; validate(): boolean; changeLocale(l: string): void; destroy(): void }
+
+export async function mountCardFields(
+  host: HTMLElement,
+  d: SessionData,
+  locale: string,
+  vars: Record<string, string>,
+  customerConfig?: Record<string, boolean>,
+): Promise<CardFields> {
+  for (const [k, v] of Object.entries(vars)) host.style.setProperty(k, v)
+  const PaymentComponent = await loadScript(d.script_url!)
+  const core: PaymentCore = await PaymentComponent({ clientKey: d.client_key!, sessionId: d.gateway_session_id!, environment: d.environment!, locale })
+  const c: CardComponent = core.create("card", {
+    componentConfig: { customerConfig: { hasHolderName: true, holderNameRequired: true, ...customerConfig } },
+    // The frame shows its own field errors; the widget's one message says what to do.
+    componentListeners: { onError: () => {} },
+  })
+  await c.mount(host)
+  return {
+    // Whatever the answer, the server decides what it means once told of the transaction (flow.ts).
+    pay: (customer) =>
+      new Promise((resolve) =>
+        c.submitPayment({ customer, callback: (r, e) => resolve({ type: "submitted", transaction_id: r?.transaction_id, busy: e?.code === "IN_PROGRESS" }) }),
+      ),
+    validate: () => c.validate(),
+    changeLocale: (l) => c.changeLocale(l),
+    destroy() {
+      c.unmount()
+      core.destroy()
+    },
+  }
+}
