@@ -2,7 +2,7 @@
  * `import { pgsOptionsFromEnv } from "medusa-payment-pgs/config"` in a store's medusa-config: the plugin's options
  * read from PGS_* environment variables, so the same object goes to the plugin and to the payment providers and
  * every value lives in .env. This only reads; the options are validated at boot, where each error names the
- * variable to set (providers/pgs/options.ts). `npx medusa-payment-pgs sandbox --write-env .env` writes these names.
+ * variable to set (modules/pgs/options.ts). `npx medusa-payment-pgs sandbox --write-env .env` writes these names.
  */
 
 /** Option name → environment variable, for the options that are plain strings. */
@@ -27,9 +27,22 @@ export const PGS_ENV_VARIABLES = {
   locale: "PGS_LOCALE",
 } as const
 
+/** Options that are numbers or booleans, read from these variables ("true"/"false" for booleans). */
+export const PGS_ENV_SETTINGS = {
+  refundLateApprovals: "PGS_REFUND_LATE_APPROVALS",
+  reconcileAfterMinutes: "PGS_RECONCILE_AFTER_MINUTES",
+  giveUpRedirectOrdersAfterHours: "PGS_GIVE_UP_REDIRECT_AFTER_HOURS",
+} as const
+
+/** Every option that has its own variable. */
+export const PGS_ENV = { ...PGS_ENV_VARIABLES, ...PGS_ENV_SETTINGS }
+
 type Env = Record<string, string | undefined>
 type StringOption = keyof typeof PGS_ENV_VARIABLES
 export type PgsOptionsFromEnv = Partial<Record<StringOption, string>> & {
+  refundLateApprovals?: boolean | string
+  reconcileAfterMinutes?: number
+  giveUpRedirectOrdersAfterHours?: number
   timeouts?: Partial<Record<(typeof TIMEOUT_KINDS)[number], number>>
   webhookReceiver?: { port: number; host?: string }
 }
@@ -48,6 +61,13 @@ export function pgsOptionsFromEnv(env: Env = process.env): PgsOptionsFromEnv {
   for (const [option, variable] of Object.entries(PGS_ENV_VARIABLES) as [StringOption, string][]) {
     const value = read(env, variable)
     if (value !== undefined) options[option] = value
+  }
+  const refund = read(env, PGS_ENV_SETTINGS.refundLateApprovals)
+  // Anything but true/false is passed on as written, for the boot check to name.
+  if (refund !== undefined) options.refundLateApprovals = refund === "true" ? true : refund === "false" ? false : refund
+  for (const key of ["reconcileAfterMinutes", "giveUpRedirectOrdersAfterHours"] as const) {
+    const value = read(env, PGS_ENV_SETTINGS[key])
+    if (value !== undefined) options[key] = Number(value)
   }
   const timeouts = Object.fromEntries(
     TIMEOUT_KINDS.flatMap((kind) => {

@@ -14,6 +14,7 @@ import path from "node:path"
 import { Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { chromium, type Browser, type Page } from "playwright-core"
+import type { StoreSuite } from "../http/support/store"
 import { CHROMIUM } from "./support"
 
 const ROOT = path.join(__dirname, "../..")
@@ -109,4 +110,30 @@ export async function signIn(browser: Browser, adminUrl: string, user: { email: 
   await page.locator('button[type="submit"]').click()
   await page.waitForURL((u) => !u.pathname.startsWith("/app/login"), { timeout: 30_000 })
   return page
+}
+
+/**
+ * The dashboard beside the suite's store for the whole suite, and a new admin signed in on a fresh page for each
+ * test (the runner restores the database before each test). Read `page` and `url` inside the tests.
+ */
+export function dashboardForEachTest(s: StoreSuite): { page: Page; url: string } {
+  const d = {} as { page: Page; url: string }
+  let browser: Browser | undefined
+  let server: Awaited<ReturnType<typeof serveAdmin>> | undefined
+  beforeAll(async () => {
+    server = await serveAdmin(buildAdmin(), s.medusaUrl)
+    d.url = server.url
+    browser = await launchChromium()
+  }, 300_000)
+  afterAll(async () => {
+    await browser?.close()
+    await server?.close()
+  })
+  beforeEach(async () => {
+    d.page = await signIn(browser!, d.url, await createAdminUser(s.container()))
+  })
+  afterEach(async () => {
+    await d.page?.context().close()
+  })
+  return d
 }

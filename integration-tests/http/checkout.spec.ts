@@ -3,6 +3,7 @@
  * session → the shopper pays inside the gateway frame → our route records the verified transaction →
  * cart completion → order; then capture, refund and cancel from the admin API, checked against the sandbox ledger.
  */
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { pgsStoreSuite, SYSTEM_PROVIDER_ID } from "./support/store"
 import { waitFor } from "../support/sandbox"
 import {
@@ -282,6 +283,13 @@ pgsStoreSuite("card checkout with Embedded Fields", (s) => {
         return p.captures.length ? p : null
       }, { what: "the capture recorded from the management webhook", timeoutMs: 15_000 })
       expect(recorded.captures.map((c: any) => minor(Number(c.amount)))).toEqual([1000])
+      // The lost answer was listed for the shop admin, and the webhook settled it.
+      const knex = s.container().resolve(ContainerRegistrationKeys.PG_CONNECTION)
+      const listed = await waitFor(async () => {
+        const row = await knex("pgs_follow_up").where({ kind: "unknown_management", transaction_id: transactionId }).first()
+        return row?.state === "done" ? row : null
+      }, { what: "the lost capture answer settled on the admin's list" })
+      expect(listed.note).toMatch(/capture of 10(\.00)? EUR .* answer was lost.*confirmed it/)
     })
 
     it("after the gateway refunded but the answer was lost: the admin is told, and the management webhook records the refund once", async () => {

@@ -112,16 +112,18 @@ pgsStoreSuite(
     })
   })
 
-  it("does not complete a cart changed after the redirect with the old amount", async () => {
+  it("does not complete a cart changed after the redirect with the old amount, and gives the old amount back", async () => {
     const r = await startRedirect(s, "pgs-bank-transfer", { currency: "eur" })
     // The shopper adds another item in another tab, then the first payment is approved at the provider.
     await s.api.post(`/store/carts/${r.cartId}/line-items`, { variant_id: s.seed.variantId, quantity: 1 }, { headers: s.storeHeaders })
     await choose(r.url, "approve")
-    // The money taken for the old cart is flagged for the merchant (event log and admin timeline), not applied.
-    const outcome = await waitFor(async () => (await eventRows(s, { subject_id: r.transactionId })).find((e) => e.outcome?.startsWith("attention:"))?.outcome, {
-      what: `the approval of ${r.transactionId} flagged`,
+    // The money taken for the old cart is not applied to the cart: it is refunded at the gateway, once.
+    const outcome = await waitFor(async () => (await eventRows(s, { subject_id: r.transactionId })).find((e) => e.processed_at && e.outcome?.includes("late_money"))?.outcome, {
+      what: `the approval of ${r.transactionId} given back`,
     })
-    expect(outcome).toBe("attention:approved_without_payment")
+    expect(outcome).toBe("applied:late_money_refund")
+    const children = (await s.sandbox.control("GET", `/_sandbox/transactions/${r.transactionId}`)).body.children
+    expect(children.filter((c: { transaction_type: string }) => c.transaction_type === "REFUND")).toHaveLength(1)
     expect(await orderOfCart(s, r.cartId)).toBeNull()
     const done = await s.completeCart(r.cartId)
     expect(done.data.type).not.toBe("order")

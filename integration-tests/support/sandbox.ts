@@ -11,6 +11,7 @@ export type RawResponse = { status: number; headers: Record<string, string | str
 
 export class SandboxHarness {
   private token: string | null = null
+  private tokenExpiresAt = 0
   constructor(readonly sandbox: RunningSandbox) {}
 
   get url() {
@@ -29,11 +30,13 @@ export class SandboxHarness {
       form: { grant_type: "client_credentials", client_id: this.config.client_id, client_secret: this.config.client_secret },
     })
     if (res.status !== 200) throw new Error(`token request failed: ${res.status} ${res.text}`)
+    this.tokenExpiresAt = Date.now() + Number(res.body.expires_in) * 1000
     return res.body.access_token
   }
 
+  /** The harness's token, fetched again before it expires (the sandbox's live 300 s; a slow machine runs a suite longer). */
   async bearer(): Promise<string> {
-    if (!this.token) this.token = await this.fetchToken()
+    if (!this.token || Date.now() > this.tokenExpiresAt - 30_000) this.token = await this.fetchToken()
     return this.token
   }
 

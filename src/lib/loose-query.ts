@@ -5,6 +5,8 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 
-export type LooseQuery = { graph(input: { entity: string; fields: string[]; filters?: Record<string, unknown> }): Promise<{ data: unknown[] }> }
+export type LooseQuery = {
+  graph(input: { entity: string; fields: string[]; filters?: Record<string, unknown>; pagination?: Record<string, unknown> }): Promise<{ data: unknown[] }>
+}
 
 export const looseQuery = (container: MedusaContainer) => container.resolve<LooseQuery>(ContainerRegistrationKeys.QUERY)

@@ -1,4 +1,6 @@
 /** What the /admin/pgs/* routes answer (the server's views, as the browser receives them). */
+import type { MedusaPaymentState } from "./words"
+
 export type Catalog = {
   css_variables: string[]
   locales: string[]
@@ -33,10 +35,13 @@ export type Terminal = {
 export type TimelineEvent = {
   id: string
   event: string
+  source: "webhook" | "reconciliation"
+  transaction_type: string | null
   transaction_id: string | null
   status: string | null
   processing_code: string | null
   amount: number | null
+  money: { amount: string; currency_code: string } | null
   received_at: string
   processed_at: string | null
   outcome: string | null
@@ -73,10 +78,31 @@ export type OrderPayment = {
   gateway: GatewayTransaction | null
   gateway_error: string | null
   in_sync: boolean | null
+  /** Medusa's state of the payment now, amounts in major units. */
+  medusa: { state: MedusaPaymentState; amount: string; captured_amount: string; refunded_amount: string; currency_code: string }
   events: TimelineEvent[]
 }
 
-export type OrderGateway = { order_id: string; payments: OrderPayment[]; read_at: string; synced?: boolean }
+export type OrderGateway = { order_id: string; payments: OrderPayment[]; needs_attention: number; read_at: string; synced?: boolean }
+
+export type AttentionAction = "reread" | "process_again" | "resolve"
+
+export type AttentionItem = {
+  id: string
+  source: "follow_up" | "event"
+  kind: string
+  title: string
+  needs_person: boolean
+  sentence: string
+  order_id: string | null
+  transaction_id: string | null
+  amount: string | null
+  currency_code: string | null
+  at: string
+  actions: AttentionAction[]
+}
+
+export type AttentionList = { items: AttentionItem[]; count: number; needs_person: number }
 
 export type SavedCard = { id: string; brand: string | null; masked: string | null; last_4: string | null; exp_month: number | null; exp_year: number | null }
 

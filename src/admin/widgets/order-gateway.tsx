@@ -1,16 +1,18 @@
 /**
- * Order page: the gateway transaction(s) behind the order's PGS payments and the webhooks received for them.
- * Capture, refund and cancel stay Medusa's own buttons (they go through the provider); "Sync from gateway" reads the
- * status endpoint again.
+ * Order page: Medusa's current state of the order's PGS payments, the gateway transaction(s) behind them and what
+ * the gateway told us, in a shop admin's words (lib/words.ts). Capture, refund and cancel stay Medusa's own buttons
+ * (they go through the provider); "Sync from gateway" reads the status endpoint again.
  */
 import { defineWidgetConfig } from "@medusajs/admin-sdk"
 import type { AdminOrder, DetailWidgetProps } from "@medusajs/framework/types"
 import { Badge, Button, Container, Heading, StatusBadge, Text, toast } from "@medusajs/ui"
+import { Link } from "react-router-dom"
 import { api } from "../lib/api"
-import { dateTime, statusColor } from "../lib/format"
+import { dateTime, money, statusColor } from "../lib/format"
 import { useAction } from "../lib/use-action"
 import { useLoad } from "../lib/use-load"
-import type { OrderGateway, OrderPayment } from "../lib/types"
+import type { OrderGateway, OrderPayment, TimelineEvent } from "../lib/types"
+import { eventWords, gatewayStatusWords, outcomeWords, sourceWords, stateColor, stateWords, transactionTypeWords } from "../lib/words"
 
 function Row({ label, value }: { label: string; value: string | number | null | undefined }) {
   return (
@@ -21,13 +23,44 @@ function Row({ label, value }: { label: string; value: string | number | null | 
   )
 }
 
+const nonZero = (decimal: string) => !/^0(\.0*)?$/.test(decimal)
+
+/** One event: what happened (with its amount), what it did here, and when and how it came. */
+function TimelineItem({ e }: { e: TimelineEvent }) {
+  const did = outcomeWords(e.outcome, e.error)
+  return (
+    <li data-testid="pgs-timeline-event">
+      <Text size="small">
+        <span className="font-medium">{eventWords(e.event, e.transaction_type)}</span>
+        {e.money ? ` · ${money(e.money.amount, e.money.currency_code)}` : ""}
+        {did ? ` — ${did}` : " — not processed yet"}
+      </Text>
+      <Text size="xsmall" className="text-ui-fg-subtle" title={`${e.event} · ${e.outcome ?? ""} · ${e.transaction_id ?? ""}`}>
+        {dateTime(e.received_at)} · {sourceWords(e.source)}
+        {e.error ? ` · ${e.error}` : ""}
+      </Text>
+    </li>
+  )
+}
+
 function PaymentBlock({ p }: { p: OrderPayment }) {
   const g = p.gateway
+  const m = p.medusa
   return (
     <div className="flex flex-col gap-y-3 px-6 py-4" data-testid="pgs-order-payment">
-      <div className="flex items-center gap-x-2">
-        <Text weight="plus">{p.transaction_id ?? "No gateway transaction yet"}</Text>
-        {g ? <StatusBadge color={statusColor(g.status)}>{g.status}</StatusBadge> : null}
+      <div className="flex flex-wrap items-center gap-2" data-testid="pgs-medusa-state">
+        <Text size="small" className="text-ui-fg-subtle">In Medusa</Text>
+        <StatusBadge color={stateColor(m.state)}>{stateWords(m.state)}</StatusBadge>
+        <Text size="small">
+          {money(m.amount, m.currency_code)}
+          {nonZero(m.captured_amount) ? ` · captured ${money(m.captured_amount, m.currency_code)}` : ""}
+          {nonZero(m.refunded_amount) ? ` · refunded ${money(m.refunded_amount, m.currency_code)}` : ""}
+        </Text>
+      </div>
+      <div className="flex flex-wrap items-center gap-2">
+        <Text size="small" className="text-ui-fg-subtle">At the gateway</Text>
+        {g ? <StatusBadge color={statusColor(g.status)}>{gatewayStatusWords(g.status)}</StatusBadge> : null}
+        <Text size="small" className="font-mono">{p.transaction_id ?? "No gateway transaction yet"}</Text>
         {p.in_sync === false ? <Badge color="orange">Medusa differs: waiting for the webhook</Badge> : null}
       </div>
       {p.gateway_error ? (
@@ -37,38 +70,23 @@ function PaymentBlock({ p }: { p: OrderPayment }) {
       ) : null}
       {g ? (
         <dl className="grid grid-cols-1 gap-x-8 gap-y-1 md:grid-cols-2">
-          <Row label="Approved / pending" value={`${g.approved ? "approved" : "not approved"} / ${g.pending ? "pending" : "final"}`} />
-          <Row label="Transaction type" value={g.transaction_type} />
-          <Row label="Processing code" value={g.processing_code} />
-          <Row label="Message" value={g.response_message ?? g.outcome.message} />
+          <Row label="Transaction type" value={transactionTypeWords(g.transaction_type)} />
+          <Row label="Gateway's answer" value={g.pending ? `${g.outcome.message} Not final yet.` : g.outcome.message} />
           <Row label="3-D Secure" value={g.three_ds} />
           <Row label="Card" value={[g.brand, g.masked].filter(Boolean).join(" ")} />
           <Row label="Approval code" value={g.approval_code} />
-          <Row label="Retries" value={g.retry ? `${g.retry.count ?? 0} (${g.retry.status ?? "—"})` : "none"} />
+          <Row label="Retries by the gateway" value={g.retry?.count ? `${g.retry.count} (${g.retry.status ?? "—"})` : "none"} />
           <Row label="Terminal" value={g.terminal_id} />
-          <Row label="Medusa session" value={`${p.session_status} · ${String(p.recorded.gateway_status ?? "—")}`} />
         </dl>
       ) : null}
       <div>
-        <Text size="small" weight="plus">Webhook timeline</Text>
+        <Text size="small" weight="plus">What the gateway told us</Text>
         {p.events.length ? (
-          <ol className="mt-2 flex flex-col gap-y-2 border-l pl-4" aria-label="Webhook timeline">
-            {p.events.map((e) => (
-              <li key={e.id} data-testid="pgs-timeline-event">
-                <Text size="small">
-                  <span className="font-medium">{e.event}</span> · {e.status ?? "—"}
-                  {e.processing_code ? ` (${e.processing_code})` : ""} · {e.transaction_id}
-                </Text>
-                <Text size="xsmall" className="text-ui-fg-subtle">
-                  received {dateTime(e.received_at)} · {e.processed_at ? `processed ${dateTime(e.processed_at)}` : "not processed yet"}
-                  {e.outcome ? ` · ${e.outcome}` : ""}
-                  {e.error ? ` · error: ${e.error}` : ""}
-                </Text>
-              </li>
-            ))}
+          <ol className="mt-2 flex flex-col gap-y-2 border-l pl-4" aria-label="What the gateway told us">
+            {p.events.map((e) => <TimelineItem key={e.id} e={e} />)}
           </ol>
         ) : (
-          <Text size="small" className="text-ui-fg-subtle">No webhook received yet.</Text>
+          <Text size="small" className="text-ui-fg-subtle">Nothing from the gateway yet.</Text>
         )}
       </div>
     </div>
@@ -76,7 +94,8 @@ function PaymentBlock({ p }: { p: OrderPayment }) {
 }
 
 const OrderGatewayWidget = ({ data: order }: DetailWidgetProps<AdminOrder>) => {
-  const view = useLoad(() => api<OrderGateway>(`/admin/pgs/orders/${order.id}/gateway`), [order.id])
+  // Read again when Medusa's own buttons (capture, refund, cancel) change the order's payment.
+  const view = useLoad(() => api<OrderGateway>(`/admin/pgs/orders/${order.id}/gateway`), [order.id, order.payment_status])
   const syncing = useAction()
 
   const sync = () =>
@@ -103,6 +122,14 @@ const OrderGatewayWidget = ({ data: order }: DetailWidgetProps<AdminOrder>) => {
       </div>
       {view.error ? <Text className="px-6 py-4 text-ui-fg-error">{view.error.message}</Text> : null}
       {!view.data && !view.error ? <Text className="px-6 py-4">Loading…</Text> : null}
+      {view.data?.needs_attention ? (
+        <div className="flex items-center gap-x-2 px-6 py-3" data-testid="pgs-order-attention">
+          <Badge color="red">{view.data.needs_attention}</Badge>
+          <Text size="small">
+            This order needs attention: <Link to="/pgs/attention" className="text-ui-fg-interactive">see Needs attention</Link>
+          </Text>
+        </div>
+      ) : null}
       {view.data?.payments.map((p) => <PaymentBlock key={p.payment_session_id} p={p} />)}
     </Container>
   )

@@ -3,11 +3,14 @@
  * a connection test that really fetches a token, and the webhook events about a set of transactions.
  */
 import type { Knex } from "@medusajs/framework/mikro-orm/knex"
-import { parseOptions } from "../../providers/pgs/options"
-import { buildGatewayClient, payoutTerminalFrom } from "./gateway"
+import { parseOptions, payoutTerminalFrom } from "./options"
+import { buildGatewayClient } from "./gateway"
 import { WEBHOOK_EVENT_TABLE } from "./models/table-names"
 import type PgsModuleService from "./service"
 import { fromStorableJson, fromStorableText } from "./storable"
+import { fromMinorUnits } from "../../gateway"
+import { FOLLOW_UP_TABLE } from "./models/follow-up"
+import { WEBHOOK_RETRY } from "./webhook-queue"
 
 /** "••••••ab12": enough to tell two secrets apart, never enough to use one. Short values are hidden entirely. */
 export function maskSecret(value: string | null | undefined): string | null {
@@ -84,10 +87,16 @@ export async function testConnection(service: PgsModuleService): Promise<Connect
 export type EventSummary = {
   id: string
   event: string
+  /** webhook: the gateway sent it; reconciliation: read from the status endpoint because no webhook came. */
+  source: "webhook" | "reconciliation"
+  /** Names the operation of the gateway's generic management events. */
+  transaction_type: string | null
   transaction_id: string | null
   status: string | null
   processing_code: string | null
   amount: number | null
+  /** The amount in major units ("10.50") and its currency, for the dashboard; null when the event has none. */
+  money: { amount: string; currency_code: string } | null
   received_at: Date
   processed_at: Date | null
   outcome: string | null
@@ -121,10 +130,13 @@ export async function eventsFor(knex: Knex, input: { transaction_ids: string[]; 
     return {
       id: String(r.id),
       event: fromStorableText(String(r.event)),
+      source: isGatewayRead(String(r.delivery_key)) ? "reconciliation" : "webhook",
+      transaction_type: str(p.transaction_type),
       transaction_id: fromStorableText(r.subject_id ?? null),
       status: str(p.status),
       processing_code: str(p.processing_code),
       amount: typeof p.amount === "number" ? p.amount : null,
+      money: moneyOf(p.amount, p.currency),
       received_at: r.received_at,
       processed_at: r.processed_at ?? null,
       outcome: r.outcome ?? null,
@@ -144,4 +156,47 @@ export async function authenticationStatusOf(knex: Knex, transactionId: string):
     .orderBy("received_at", "desc")
     .first()
   return (row?.authentication_status as string | undefined) ?? null
+}
+
+function moneyOf(amount: unknown, currency: unknown): EventSummary["money"] {
+  if (typeof amount !== "number" || typeof currency !== "string") return null
+  try {
+    return { amount: fromMinorUnits(amount, currency), currency_code: currency.toLowerCase() }
+  } catch {
+    return null // an unknown currency or a malformed amount: the timeline shows no amount
+  }
+}
+
+/** Delivery keys of events read from the status endpoint (reconciliation) start so; a webhook's is a SHA-512 hex. */
+const isGatewayRead = (deliveryKey: string) => deliveryKey.startsWith("reconciliation:")
+
+/** Events a person must look at: flagged money (attention:*) and processing that failed after all its retries. */
+export function eventNeedsAPerson(q: Knex.QueryBuilder): void {
+  q.where("outcome", "like", "attention:%").orWhere((f) => f.where("outcome", "error").whereNull("processed_at").where("attempts", ">=", WEBHOOK_RETRY.maxAttempts))
+}
+
+/**
+ * How many "Needs attention" items are open about an order: follow-ups a person must act on (by order or
+ * transaction) and events about its transactions or references that were flagged or failed after their retries.
+ */
+export async function openAttentionFor(knex: Knex, input: { order_id: string; transaction_ids: string[]; references: string[] }): Promise<number> {
+  const { transaction_ids: ids, references: refs } = input
+  const [followUps] = await knex(FOLLOW_UP_TABLE)
+    .whereNull("deleted_at")
+    .where({ state: "needs_person" })
+    .andWhere((q) => {
+      q.where("order_id", input.order_id)
+      if (ids.length) q.orWhereIn("transaction_id", ids)
+    })
+    .count({ n: "*" })
+  if (!ids.length && !refs.length) return Number(followUps?.n ?? 0)
+  const [events] = await knex(WEBHOOK_EVENT_TABLE)
+    .whereNull("deleted_at")
+    .andWhere((q) => {
+      if (ids.length) q.orWhereIn("subject_id", ids)
+      if (refs.length) q.orWhereIn("reference", refs)
+    })
+    .andWhere(eventNeedsAPerson)
+    .count({ n: "*" })
+  return Number(followUps?.n ?? 0) + Number(events?.n ?? 0)
 }

@@ -1,21 +1,21 @@
 /**
- * The module's own gateway client, built once from the module options (the same `pgsOptions` the provider gets,
- * parsed by the provider's schema so the two never disagree). Built lazily: a store without PGS settings still
- * boots, and only the parts that need the gateway fail, with the option-by-option message.
+ * The one way a gateway client is made from the plugin's options (same user agent, same logging), and the one
+ * client per options the providers, the module (webhooks, payouts, admin) and the jobs share: one token cache and
+ * one connection pool per process. The dedicated webhook receiver runs in its own thread and only verifies, with
+ * the same parsed webhook key.
  */
-import { z } from "zod"
+import { createHash } from "node:crypto"
 import { PgsClient } from "../../gateway"
-import { parseOptions, type PgsProviderOptions } from "../../providers/pgs/options"
+import { parseOptions, PgsNotConfiguredError, type PgsProviderOptions } from "./options"
 
-export class PgsNotConfiguredError extends Error {
-  override name = "PgsNotConfiguredError"
-}
+export { PgsNotConfiguredError, payoutTerminalFrom } from "./options"
 
-export function buildGatewayClient(rawOptions: unknown): { client: PgsClient; options: PgsProviderOptions } {
-  const options = parseOptions(rawOptions)
-  if (!options.webhookPublicKey)
-    throw new PgsNotConfiguredError("medusa-payment-pgs: webhookPublicKey is missing: set PGS_WEBHOOK_PUBLIC_KEY to the gateway's webhook signing key (PEM)")
-  const client = new PgsClient({
+const USER_AGENT_SUFFIX = "medusa/2.21"
+
+export type ClientLogger = { warn(message: string): void; error(message: string): void }
+
+export function newGatewayClient(options: PgsProviderOptions, logger?: ClientLogger): PgsClient {
+  return new PgsClient({
     baseUrl: options.apiUrl,
     authUrl: options.authUrl,
     realm: options.realm,
@@ -23,23 +23,49 @@ export function buildGatewayClient(rawOptions: unknown): { client: PgsClient; op
     clientSecret: options.clientSecret,
     merchantPublicKey: options.merchantPublicKey,
     webhookPublicKeys: options.webhookPublicKey,
-    userAgentSuffix: "medusa/2.21.2",
+    userAgentSuffix: USER_AGENT_SUFFIX,
     ...(options.timeouts ? { timeouts: options.timeouts } : {}),
+    ...(logger
+      ? {
+          logger: (entry) => {
+            if (entry.level === "error") logger.error(`[pgs] ${entry.operation}: ${entry.message}`)
+            else if (entry.level === "warn") logger.warn(`[pgs] ${entry.operation}: ${entry.message}`)
+          },
+        }
+      : {}),
   })
-  return { client, options }
 }
 
-/**
- * The terminal payouts go to when a request names none: option `payoutTerminalId` (PGS_PAYOUT_TERMINAL_ID). Kept
- * apart from the provider's options, which the payment providers parse (and which drop keys they do not know).
+/*
+ * Keyed by the parsed options' content, not the object: Medusa hands each provider class, and the module, the options
+ * it was given, and they need not be one object (FRAMEWORK-NOTES 27). Equal options, one client.
  */
-const payoutOptions = z.object({ payoutTerminalId: z.string().min(5).max(20).optional() })
+const shared = new Map<string, PgsClient>()
+const keyOf = (options: PgsProviderOptions) => createHash("sha256").update(JSON.stringify(options)).digest("hex")
 
-export function payoutTerminalFrom(rawOptions: unknown): string | null {
-  const value = (rawOptions as { payoutTerminalId?: unknown } | null | undefined)?.payoutTerminalId
-  if (value === undefined || value === null || value === "") return null
-  const parsed = payoutOptions.safeParse({ payoutTerminalId: value })
-  if (!parsed.success)
-    throw new PgsNotConfiguredError("medusa-payment-pgs: payoutTerminalId must be 5 to 20 characters: set PGS_PAYOUT_TERMINAL_ID to the payout terminal from the gateway dashboard, or leave it unset and name terminal_id in each payout")
-  return parsed.data.payoutTerminalId ?? null
+export function sharedGatewayClient(options: PgsProviderOptions, logger?: ClientLogger): PgsClient {
+  const key = keyOf(options)
+  let client = shared.get(key)
+  if (!client) shared.set(key, (client = newGatewayClient(options, logger)))
+  return client
+}
+
+/** At shutdown: closes the shared client and forgets it, so a later start in this process makes a fresh one. */
+export async function closeSharedGatewayClient(client: PgsClient): Promise<void> {
+  for (const [key, value] of shared) if (value === client) shared.delete(key)
+  await client.close()
+}
+
+/** The options as the module uses them: the same parse as the providers, and webhooks need their key. */
+export function moduleGatewayOptions(rawOptions: unknown): PgsProviderOptions {
+  const options = parseOptions(rawOptions)
+  if (!options.webhookPublicKey)
+    throw new PgsNotConfiguredError("medusa-payment-pgs: webhookPublicKey is missing: set PGS_WEBHOOK_PUBLIC_KEY to the gateway's webhook signing key (PEM)")
+  return options
+}
+
+/** A client of its own (not shared), for a check that must not reuse a cached token: boot, the admin's connection test. */
+export function buildGatewayClient(rawOptions: unknown, logger?: ClientLogger): { client: PgsClient; options: PgsProviderOptions } {
+  const options = moduleGatewayOptions(rawOptions)
+  return { client: newGatewayClient(options, logger), options }
 }

@@ -11,18 +11,19 @@ import {
   PgsSavedCard,
   PgsTerminalSetting,
   PgsWebhookEvent,
+  PgsFollowUp,
+  PgsRetiredSession,
   type PayoutStatus,
 } from "./models"
 import type { Knex } from "@medusajs/framework/mikro-orm/knex"
 import type { InferTypeOf } from "@medusajs/framework/types"
 import { toMinorUnits, type PgsClient } from "../../gateway"
-import type { PgsProviderOptions } from "../../providers/pgs/options"
+import { payoutTerminalFrom, webhookReceiverFrom, type PgsProviderOptions } from "./options"
 import { insertDeliveries } from "./webhook-queue"
-import { buildGatewayClient, payoutTerminalFrom } from "./gateway"
+import { closeSharedGatewayClient, moduleGatewayOptions, sharedGatewayClient } from "./gateway"
 import type { IEventBusModuleService, Logger, ConfigModule } from "@medusajs/framework/types"
 import { emitWebhookReceived, type WebhookIntake } from "./webhook-intake/accept"
 import { superviseWebhookReceiver, type SupervisedReceiver } from "./webhook-intake/receiver-supervisor"
-import { webhookReceiverFrom } from "./webhook-intake/options"
 
 export type NewWebhookEvent = {
   delivery_key: string
@@ -66,11 +67,13 @@ const MOVABLE_FROM: Record<PayoutProgress["status"], PayoutStatus[]> = Object.fr
   ]),
 ) as Record<PayoutProgress["status"], PayoutStatus[]>
 
+export type FollowUpSettings = Pick<PgsProviderOptions, "refundLateApprovals" | "reconcileAfterMinutes" | "giveUpRedirectOrdersAfterHours">
+
 export type PayoutSettings = { terminalId: string | null; returnUrl: string; secret: string }
 
 type InjectedDependencies = { __pg_connection__: Knex; logger: Logger; event_bus: IEventBusModuleService; configModule: ConfigModule }
 
-export default class PgsModuleService extends MedusaService({ PgsTerminalSetting, PgsWebhookEvent, PgsSavedCard, PgsPayout }) {
+export default class PgsModuleService extends MedusaService({ PgsTerminalSetting, PgsWebhookEvent, PgsSavedCard, PgsPayout, PgsFollowUp, PgsRetiredSession }) {
   protected readonly knex_: Knex
   protected readonly rawOptions_: unknown
   private client_: PgsClient | null = null
@@ -105,7 +108,7 @@ export default class PgsModuleService extends MedusaService({ PgsTerminalSetting
       this.stopping_ = true
       await this.receiver_?.stop()
       this.receiver_ = null
-      await this.client_?.close()
+      if (this.client_) await closeSharedGatewayClient(this.client_)
       this.client_ = null
     },
   }
@@ -152,7 +155,11 @@ export default class PgsModuleService extends MedusaService({ PgsTerminalSetting
 
   /** The gateway client (and its webhook verifier). Throws a configuration error naming each missing option. */
   gateway(): PgsClient {
-    if (!this.client_) ({ client: this.client_, options: this.options_ } = buildGatewayClient(this.rawOptions_))
+    if (!this.client_) {
+      const options = moduleGatewayOptions(this.rawOptions_)
+      this.client_ = sharedGatewayClient(options, this.deps_.logger)
+      this.options_ = options
+    }
     return this.client_
   }
 
@@ -161,6 +168,13 @@ export default class PgsModuleService extends MedusaService({ PgsTerminalSetting
     this.gateway()
     const options = this.options_!
     return { terminalId: payoutTerminalFrom(this.rawOptions_), returnUrl: options.backendUrl, secret: options.clientSecret }
+  }
+
+  /** What happens after the shopper left: late refunds, when to re-read a payment, when to give up an order. */
+  followUpSettings(): FollowUpSettings {
+    this.gateway()
+    const { refundLateApprovals, reconcileAfterMinutes, giveUpRedirectOrdersAfterHours } = this.options_!
+    return { refundLateApprovals, reconcileAfterMinutes, giveUpRedirectOrdersAfterHours }
   }
 
   /**

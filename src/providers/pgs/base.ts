@@ -34,6 +34,7 @@ import type {
 } from "@medusajs/framework/types"
 import { AbstractPaymentProvider, MedusaError, PaymentActions, PaymentSessionStatus } from "@medusajs/framework/utils"
 import {
+  GatewayOutcomeUnknownError,
   fingerprintResult,
   isGatewayError,
   isPossibleE164,
@@ -51,26 +52,26 @@ import {
 import { listSavedCards } from "../../modules/pgs/queries"
 import { prepareDirectMethod } from "./direct-method"
 import { describeIssues, initiateInput, type InitiateInput } from "./initiate-input"
-import { captureAmountMinor, customerOfAccountHolder, externalRefundOf, saveSessionOutcome } from "./medusa-rows"
+import { recordRetiredSession } from "../../modules/pgs/retired-sessions"
+import { rememberLostAnswer } from "./lost-answers"
+import { captureAmountMinor, customerOfAccountHolder, externalRefundOf, saveSessionOutcome } from "../../modules/pgs/medusa-tables"
 import { finishedOutcome, stepOutcome, type StepOutcome } from "./next-step"
-import { parseOptions, type PgsProviderOptions } from "./options"
+import { parseOptions, type PgsProviderOptions } from "../../modules/pgs/options"
+import { sharedGatewayClient } from "../../modules/pgs/gateway"
 import { gatewayReferenceFor } from "./reference"
 import { Sealer, type SealedSecrets } from "./seal"
 import { blankUnissued } from "./storefront-data"
 import { PGS_REQUEST_KEY, serverRequest, type ServerRequest } from "./server-requests"
 import { cardTransactionType, isSingleStep, parseSessionData, type AttemptCore, type PgsSessionData } from "./session-data"
-import { gatewayTransactionType } from "./status-table"
+import { gatewayTransactionType, isFailedStatus, MEDUSA_ACCEPTED_AT_AUTHORIZE } from "./status-table"
 import { chooseTerminal } from "./terminal"
 import { toMedusaError } from "./to-medusa-error"
 import { authorizeHosted, type HostedPageDeps } from "./hosted-page"
 import type { ReturnUrls } from "./redirect/requests"
 import { definedOnly } from "./redirect/payer"
 
-const sharedClients = new WeakMap<object, PgsClient>()
-
 type Logger = { info(m: string): void; warn(m: string): void; error(m: string): void; debug?(m: string): void }
 
-const FINAL_FAILURES = new Set(["DECLINED", "INVALID", "SESSION_EXPIRED", "CANCELED"])
 
 export abstract class PgsBaseProvider extends AbstractPaymentProvider<PgsProviderOptions> {
   protected readonly options_: PgsProviderOptions
@@ -91,28 +92,8 @@ export abstract class PgsBaseProvider extends AbstractPaymentProvider<PgsProvide
     // The payment module's own connection: our module's tables and Medusa's capture rows are read through it.
     this.knex_ = optional<Knex>(cradle, "__pg_connection__")
     this.sealer = new Sealer(parsed.clientSecret)
-    // The card and method-family providers of one registration share one client: one token, one connection pool.
-    const shared = options && typeof options === "object" ? sharedClients.get(options) : undefined
-    this.client = shared ?? this.newClient(parsed)
-    if (!shared && options && typeof options === "object") sharedClients.set(options, this.client)
-  }
-
-  private newClient(parsed: PgsProviderOptions): PgsClient {
-    return new PgsClient({
-      baseUrl: parsed.apiUrl,
-      authUrl: parsed.authUrl,
-      realm: parsed.realm,
-      clientId: parsed.clientId,
-      clientSecret: parsed.clientSecret,
-      merchantPublicKey: parsed.merchantPublicKey,
-      webhookPublicKeys: parsed.webhookPublicKey,
-      userAgentSuffix: "medusa/2.21",
-      ...(parsed.timeouts ? { timeouts: parsed.timeouts } : {}),
-      logger: (entry) => {
-        if (entry.level === "error") this.logger_.error(`[pgs] ${entry.operation}: ${entry.message}`)
-        else if (entry.level === "warn") this.logger_.warn(`[pgs] ${entry.operation}: ${entry.message}`)
-      },
-    })
+    // The card and method-family providers, and the pgs module, share one client: one token, one connection pool.
+    this.client = sharedGatewayClient(parsed, this.logger_)
   }
 
   // ---------------------------------------------------------------- sessions
@@ -147,8 +128,27 @@ export abstract class PgsBaseProvider extends AbstractPaymentProvider<PgsProvide
   }
 
   async deletePayment(input: DeletePaymentInput): Promise<DeletePaymentOutput> {
-    // Gateway sessions cannot be deleted; an unpaid one simply never becomes a transaction.
+    // Gateway sessions cannot be deleted; an unpaid one simply never becomes a transaction. The session is kept on
+    // record, so that money the gateway takes for it later is provably ours and goes back (late refunds).
+    await this.retire(input.data)
     return { data: input.data ?? {} }
+  }
+
+  private async retire(raw: Record<string, unknown> | undefined): Promise<void> {
+    if (!this.knex_) return
+    try {
+      const d = this.verified(raw)
+      await recordRetiredSession(this.knex_, {
+        session_id: d.session_id,
+        reference: d.reference,
+        terminal_id: d.terminal_id,
+        transaction_id: d.transaction_id ?? null,
+        amount_minor: d.amount_minor,
+        currency_code: d.currency_code,
+      })
+    } catch (error) {
+      this.logger_.warn(`[pgs] a deleted payment session could not be kept on record: ${(error as Error).message}`)
+    }
   }
 
   async authorizePayment(input: AuthorizePaymentInput): Promise<AuthorizePaymentOutput> {
@@ -172,8 +172,7 @@ export abstract class PgsBaseProvider extends AbstractPaymentProvider<PgsProvide
    * re-reads the session and raises the documented requires_more / authorization error for the storefront.
    */
   private async reportUnauthorized(outcome: AuthorizePaymentOutput): Promise<void> {
-    const settled: string[] = [PaymentSessionStatus.AUTHORIZED, PaymentSessionStatus.CAPTURED, PaymentSessionStatus.PENDING_AUTHORIZATION]
-    if (settled.includes(outcome.status) || !this.knex_) return
+    if (MEDUSA_ACCEPTED_AT_AUTHORIZE.has(outcome.status) || !this.knex_) return
     const data = outcome.data as PgsSessionData
     try {
       await saveSessionOutcome(this.knex_, data.session_id, outcome.status, data)
@@ -243,7 +242,7 @@ export abstract class PgsBaseProvider extends AbstractPaymentProvider<PgsProvide
       if (!found) return { data: current }
       const tx = found.transaction
       if (tx.status === "CANCELED") return { data: { ...current, gateway_status: "CANCELED" } } // already done
-      if (FINAL_FAILURES.has(tx.status)) return { data: { ...current, gateway_status: tx.status } } // nothing to release
+      if (isFailedStatus(tx.status)) return { data: { ...current, gateway_status: tx.status } } // nothing to release
       const type = gatewayTransactionType(tx.transaction_type)
       if (isSingleStep(type))
         throw new MedusaError(
@@ -632,7 +631,7 @@ export abstract class PgsBaseProvider extends AbstractPaymentProvider<PgsProvide
     // Only where the shopper pays on a gateway page that does not tell us the transaction up front.
     if (current.integration !== "embedded_fields" && current.integration !== "hosted_payment_page")
       throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "Only Embedded Fields and hosted payment page sessions take a transaction from outside")
-    if (current.transaction_id && current.transaction_id !== transactionId && current.gateway_status && !FINAL_FAILURES.has(current.gateway_status))
+    if (current.transaction_id && current.transaction_id !== transactionId && current.gateway_status && !isFailedStatus(current.gateway_status))
       throw new MedusaError(MedusaError.Types.CONFLICT, "Another transaction is already attached to this payment session")
     const found = await this.client.status.transaction(transactionId)
     if (!found) throw new MedusaError(MedusaError.Types.NOT_FOUND, "The gateway does not know this transaction")
@@ -692,18 +691,23 @@ export abstract class PgsBaseProvider extends AbstractPaymentProvider<PgsProvide
    * names the idempotency key so the merchant can reconcile before retrying.
    */
   private async manage(type: "CAPTURE" | "REFUND" | "VOID", current: PgsSessionData, parent: string, amount: number, key: string | undefined): Promise<ManageResult> {
-    const result = await this.client.modifications.manage(
-      {
-        transaction_type: type,
-        terminal_id: current.terminal_id,
-        reference: current.reference,
-        parent_transaction_id: parent,
-        amount,
-        currency: current.currency_code.toUpperCase(),
-        metadata: { medusa_payment_session_id: current.session_id },
-      },
-      key ? { idempotencyKey: key } : {},
-    )
+    const result = await this.client.modifications
+      .manage(
+        {
+          transaction_type: type,
+          terminal_id: current.terminal_id,
+          reference: current.reference,
+          parent_transaction_id: parent,
+          amount,
+          currency: current.currency_code.toUpperCase(),
+          metadata: { medusa_payment_session_id: current.session_id },
+        },
+        key ? { idempotencyKey: key } : {},
+      )
+      .catch(async (error: unknown) => {
+        if (error instanceof GatewayOutcomeUnknownError) await rememberLostAnswer(this.knex_, this.logger_, error)
+        throw error
+      })
     if (result.kind === "applied" && result.transaction.status !== "APPROVED")
       throw new MedusaError(
         MedusaError.Types.NOT_ALLOWED,

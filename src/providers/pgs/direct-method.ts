@@ -8,7 +8,7 @@ import { MedusaError } from "@medusajs/framework/utils"
 import type { PgsClient, PaymentMethodInput } from "../../gateway"
 import { findSavedCard } from "../../modules/pgs/queries"
 import type { DirectPaymentMethodInput } from "./initiate-input"
-import type { PgsProviderOptions } from "./options"
+import type { PgsProviderOptions } from "../../modules/pgs/options"
 import type { PublicPaymentMethod } from "./session-data"
 
 export type PreparedMethod = { publicMethod: PublicPaymentMethod; gatewayMethod: PaymentMethodInput; gatewayCustomerId?: string }

@@ -4,8 +4,8 @@
  * Medusa status from the one status table.
  */
 import type { PaymentSessionStatus } from "@medusajs/framework/utils"
-import { challengeForm, fingerprintForm, outcomeOf, type ExecutionResult, type Transaction } from "../../gateway"
-import { medusaStatusFor } from "./status-table"
+import { challengeForm, FINAL_STATUSES, fingerprintForm, outcomeOf, type ExecutionResult, type Transaction } from "../../gateway"
+import { isFailedStatus, medusaStatusFor } from "./status-table"
 import type { GatewayTransactionType, NextAction, PgsSessionData } from "./session-data"
 
 export type StepOutcome = {
@@ -18,7 +18,6 @@ export type StepOutcome = {
 /** A finished transaction: status from the table, a shopper-safe message when it failed. */
 export function finishedOutcome(tx: Transaction, transactionType: GatewayTransactionType, awaitingShopper = false): StepOutcome {
   const status = medusaStatusFor({ status: tx.status, transactionType, awaitingShopper })
-  const failed = tx.status === "DECLINED" || tx.status === "INVALID" || tx.status === "SESSION_EXPIRED" || tx.status === "CANCELED"
   const outcome = outcomeOf(tx)
   return {
     status,
@@ -26,7 +25,7 @@ export function finishedOutcome(tx: Transaction, transactionType: GatewayTransac
       transaction_id: tx.id,
       gateway_status: tx.status,
       next_action: awaitingShopper ? undefined : null,
-      error: failed ? { code: outcome.code ?? tx.processing_code ?? null, message: outcome.shopperMessage } : null,
+      error: isFailedStatus(tx.status) ? { code: outcome.code ?? tx.processing_code ?? null, message: outcome.shopperMessage } : null,
     },
     paymentData: null,
   }
@@ -43,7 +42,7 @@ export function stepOutcome(result: ExecutionResult, transactionType: GatewayTra
       // A repeat of a reference may answer with the existing transaction instead of the redirect object: while it
       // is open and names a redirect_url, the shopper still has to go there.
       const tx = result.transaction
-      if ((tx.status === "CREATED" || tx.status === "PENDING") && tx.redirect_url) {
+      if (!FINAL_STATUSES.has(tx.status) && tx.redirect_url) {
         const step = pending({ type: "redirect", url: tx.redirect_url }, null)
         return { ...step, patch: { ...step.patch, gateway_status: tx.status } }
       }

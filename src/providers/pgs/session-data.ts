@@ -8,9 +8,9 @@
  */
 import { z } from "zod"
 import { browserInfo, TRANSACTION_STATUSES } from "../../gateway/schemas"
+import { GATEWAY_TRANSACTION_TYPES } from "../../modules/pgs/options"
 
 /** What a terminal may be set to for cards (options, terminal settings). */
-export const GATEWAY_TRANSACTION_TYPES = ["AUTHORIZE", "PURCHASE"] as const
 export type CardTransactionType = (typeof GATEWAY_TRANSACTION_TYPES)[number]
 /** What a session's transaction can be: the card types, or PAYMENT (the payment endpoint's alternative methods). */
 export const SESSION_TRANSACTION_TYPES = [...GATEWAY_TRANSACTION_TYPES, "PAYMENT"] as const

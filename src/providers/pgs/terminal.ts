@@ -4,7 +4,7 @@
  */
 import type { Knex } from "@medusajs/framework/mikro-orm/knex"
 import { resolveTerminal, type ResolvedTerminal } from "../../modules/pgs/queries"
-import type { PgsProviderOptions } from "./options"
+import type { PgsProviderOptions } from "../../modules/pgs/options"
 import type { CardTransactionType } from "./session-data"
 
 export type TerminalChoice = {

@@ -2,29 +2,34 @@
  * An approval (authorize:authorized, purchase:approved, transaction:authorized): re-read the transaction from the
  * gateway (the body is not trusted beyond naming it), then hand it to Medusa's processPaymentWorkflow, which
  * authorizes the session and completes the cart if the shopper never came back. It is idempotent: an order that
- * already exists is not created again.
+ * already exists is not created again. Money no order will keep (late-money.ts) goes back.
  */
 import { processPaymentWorkflow } from "@medusajs/core-flows"
-import { PaymentActions } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, PaymentActions } from "@medusajs/framework/utils"
 import { fromMinorUnits, type TransactionEventPayload } from "../../gateway"
 import type { EventContext, EventOutcome } from "./context"
-import { sameMoney, sessionAndTransaction } from "./lookup"
+import { findOrderIdForCollection, orderStatus, sameMoney, sessionAndTransaction } from "./lookup"
+import { giveBackLateMoney } from "./late-money"
+import { findRetiredSession } from "../../modules/pgs/retired-sessions"
+import { sessionIdFromReference } from "../../providers/pgs/reference"
 import { needsAttach, updateSession } from "./attach"
 
 export async function handleApproval(ctx: EventContext, payload: TransactionEventPayload): Promise<EventOutcome> {
   const found = await sessionAndTransaction(ctx, payload)
-  if (found === "ignored:unknown_session") return orphanApproval(ctx, payload, "its payment session no longer exists (the cart changed or another method was chosen)")
+  if (found === "ignored:unknown_session") return approvalForDeletedSession(ctx, payload)
   if (typeof found === "string") return found
   const { session, tx } = found
   if (tx.status !== "APPROVED") return `ignored:gateway_status_${tx.status.toLowerCase()}`
   if (session.data.reference !== undefined && session.data.reference !== tx.reference)
     // Money was taken for an attempt the session no longer points at (the amount changed since): completing the
-    // cart from it could charge the wrong amount.
-    return orphanApproval(ctx, payload, `it belongs to an older attempt of payment session ${session.id}`)
+    // cart from it could charge the wrong amount. It goes back.
+    return giveBackLateMoney(ctx, tx, "older_attempt")
   if (!sameMoney(session, tx)) {
     ctx.logger.warn(`PGS: approved transaction ${tx.id} is not for the amount of payment session ${session.id}; not applied`)
     return "ignored:amount_mismatch"
   }
+  const orderId = await findOrderIdForCollection(ctx.container, session.payment_collection_id)
+  if (orderId && (await orderStatus(ctx.container, orderId)) === "canceled") return giveBackLateMoney(ctx, tx, "canceled_order", orderId)
 
   if (needsAttach(session, tx.id)) await updateSession(ctx, session, { attach: tx.id })
   // PURCHASE and PAYMENT (alternative methods) take the money in one step: Medusa records it captured.
@@ -36,16 +41,19 @@ export async function handleApproval(ctx: EventContext, payload: TransactionEven
 }
 
 /**
- * The gateway took money for a reference of ours that no Medusa payment will ever record (the shopper paid at the
- * provider after the cart moved on). Nothing is applied automatically — a refund needs a merchant's decision — but
- * the event log says so (`attention:*`, shown in the admin's timeline) and the log names the transaction.
+ * The gateway took money for a reference of ours whose payment session Medusa deleted (the shopper paid at the
+ * provider after the cart moved on). It is ours only if the provider kept the session on record when Medusa
+ * deleted it; then it goes back. Otherwise a person is told: a reference that merely looks like ours is not proof.
  */
-async function orphanApproval(ctx: EventContext, payload: TransactionEventPayload, why: string): Promise<EventOutcome> {
+async function approvalForDeletedSession(ctx: EventContext, payload: TransactionEventPayload): Promise<EventOutcome> {
   const read = await ctx.client.status.transaction(payload.id)
   if (!read || read.transaction.status !== "APPROVED" || read.transaction.reference !== payload.reference) return "ignored:unknown_session"
   const tx = read.transaction
+  const knex = ctx.container.resolve(ContainerRegistrationKeys.PG_CONNECTION)
+  const retired = await findRetiredSession(knex, sessionIdFromReference(tx.reference)!)
+  if (retired && (!retired.terminal_id || retired.terminal_id === tx.terminal_id)) return giveBackLateMoney(ctx, tx, "deleted_session")
   ctx.logger.error(
-    `PGS: transaction ${tx.id} (${tx.reference}, ${tx.amount} ${tx.currency} minor units) was APPROVED but ${why}: no order will record it — refund it at the gateway`,
+    `PGS: transaction ${tx.id} (${tx.reference}, ${tx.amount} ${tx.currency} minor units) was APPROVED but its payment session is not on record: no order will record it — refund it at the gateway`,
   )
   return "attention:approved_without_payment"
 }

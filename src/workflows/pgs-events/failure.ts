@@ -7,21 +7,17 @@
  */
 import { Modules, PaymentCollectionStatus, PaymentSessionStatus } from "@medusajs/framework/utils"
 import type { IPaymentModuleService } from "@medusajs/framework/types"
-import type { TransactionEventPayload, TransactionStatus } from "../../gateway"
+import type { Outcome, Transaction, TransactionEventPayload, TransactionStatus } from "../../gateway"
 import type { EventContext, EventOutcome } from "./context"
-import { findOrderIdForCollection, sameMoney, sessionAndTransaction } from "./lookup"
+import { findCartIdForCollection, findOrderIdForCollection, findPgsSession, sameMoney, sessionAndTransaction } from "./lookup"
 import { needsAttach, updateSession } from "./attach"
-import { gatewayTransactionType, medusaStatusFor } from "../../providers/pgs/status-table"
-
-const FAILURES = new Set<TransactionStatus>(["DECLINED", "INVALID", "CANCELED", "SESSION_EXPIRED"])
+import { APPROVED_SESSION_STATUSES, gatewayTransactionType, isFailedStatus, medusaStatusFor } from "../../providers/pgs/status-table"
 
 /** The session status of a failed transaction: the one status table decides, as for the shopper's completion. */
 const failedStatus = (status: TransactionStatus, transactionType: string): PaymentSessionStatus | undefined =>
-  FAILURES.has(status)
+  isFailedStatus(status)
     ? (medusaStatusFor({ status, transactionType: gatewayTransactionType(transactionType), awaitingShopper: false }) as PaymentSessionStatus)
     : undefined
-
-const SETTLED = new Set<string>([PaymentSessionStatus.AUTHORIZED, PaymentSessionStatus.CAPTURED])
 
 export async function handleFailure(ctx: EventContext, payload: TransactionEventPayload): Promise<EventOutcome> {
   const found = await sessionAndTransaction(ctx, payload)
@@ -29,7 +25,27 @@ export async function handleFailure(ctx: EventContext, payload: TransactionEvent
   const { session, tx, outcome } = found
   const status = failedStatus(tx.status, tx.transaction_type)
   if (!status) return `ignored:gateway_status_${tx.status.toLowerCase()}`
-  if (SETTLED.has(session.status)) return "ignored:session_already_settled"
+  // Under the cart's lock, the one cart completion holds: a completion in flight either finishes first (then its
+  // order is found and marked) or starts after (then it reads the decline itself) — never an order left awaiting.
+  const cartId = await findCartIdForCollection(ctx.container, session.payment_collection_id)
+  const apply = () => applyFailure(ctx, session.id, tx, outcome, status)
+  if (!cartId) return apply()
+  return ctx.container.resolve(Modules.LOCKING).execute(cartId, apply, { timeout: CART_LOCK_TIMEOUT_SECONDS })
+}
+
+/** Medusa's cart completion holds the cart lock for at most 120 s (medusa-facts: acquireLockStep ttl). */
+const CART_LOCK_TIMEOUT_SECONDS = 120
+
+async function applyFailure(
+  ctx: EventContext,
+  sessionId: string,
+  tx: Transaction,
+  outcome: Outcome,
+  status: PaymentSessionStatus,
+): Promise<EventOutcome> {
+  const session = await findPgsSession(ctx.container, sessionId)
+  if (!session) return "ignored:unknown_session"
+  if (APPROVED_SESSION_STATUSES.has(session.status)) return "ignored:session_already_settled"
   if (session.data.reference !== undefined && session.data.reference !== tx.reference) return "ignored:stale_attempt"
   if (!sameMoney(session, tx)) return "ignored:amount_mismatch"
 

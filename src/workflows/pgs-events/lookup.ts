@@ -58,6 +58,22 @@ export async function findOrderIdForCollection(container: MedusaContainer, payme
   return (data[0] as { order_id?: string } | undefined)?.order_id ?? null
 }
 
+/** The order's status ("pending", "completed", "canceled", …), or null when there is no such order. */
+export async function orderStatus(container: MedusaContainer, orderId: string): Promise<string | null> {
+  const { data } = await looseQuery(container).graph({ entity: "order", fields: ["id", "status"], filters: { id: orderId } })
+  return (data[0] as { status?: string } | undefined)?.status ?? null
+}
+
+/** The cart whose payment collection this is (the cart lock's key), if any. */
+export async function findCartIdForCollection(container: MedusaContainer, paymentCollectionId: string): Promise<string | null> {
+  const { data } = await looseQuery(container).graph({
+    entity: "cart_payment_collection",
+    fields: ["cart_id"],
+    filters: { payment_collection_id: paymentCollectionId },
+  })
+  return (data[0] as { cart_id?: string } | undefined)?.cart_id ?? null
+}
+
 /** The transaction is for the amount and currency the session asked for (the provider's data, minor units). */
 export function sameMoney(session: SessionView, tx: { amount: number; currency: string }): boolean {
   const amount = session.data.amount_minor

@@ -16,9 +16,11 @@ import { sessionIdFromReference } from "../../providers/pgs/reference"
 import { managementOperationOf } from "./classify"
 import type { EventContext, EventOutcome } from "./context"
 import { findPaymentForSession, type PaymentView } from "./lookup"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { followUpByKey, updateFollowUp } from "../../modules/pgs/follow-ups"
+import { lostAnswerKey } from "../../providers/pgs/lost-answers"
+import { EXTERNAL_REFUND_METADATA_KEY } from "../../modules/pgs/medusa-tables"
 
-/** Refund metadata marking a refund that already happened at the gateway (contract with the provider). */
-export const EXTERNAL_REFUND_METADATA_KEY = "pgs_transaction_id"
 /** `captured_by` (the capture's `created_by`) of a capture recorded from the gateway. */
 export const externalCaptureBy = (transactionId: string) => `pgs:${transactionId}`
 
@@ -39,6 +41,8 @@ export async function handleManagement(ctx: EventContext, eventName: string, pay
   if (!payment) return "deferred:no_medusa_payment"
 
   const key = payload.metadata?.[IDEMPOTENCY_METADATA_KEY]
+  // A call whose answer was lost is settled now: the gateway says it happened (providers/pgs/lost-answers.ts).
+  if (typeof key === "string") await settleLostAnswer(ctx, key, tx.id)
   if (typeof key === "string" && madeByMedusa(payment, key)) {
     const settled = await settledMedusaCall(ctx, sessionId, payment, key)
     if (settled === "made_by_medusa") return "ignored:made_by_medusa"
@@ -138,4 +142,12 @@ async function markExternalCapture(ctx: EventContext, paymentId: string, earlier
   const captures = await paymentModule.listCaptures({ payment_id: paymentId })
   const recorded = captures.find((c) => !earlier.has(c.id) && !c.created_by)
   if (recorded) await paymentModule.updateCaptures({ id: recorded.id, created_by: by })
+}
+
+async function settleLostAnswer(ctx: EventContext, idempotencyKey: string, transactionId: string): Promise<void> {
+  const knex = ctx.container.resolve(ContainerRegistrationKeys.PG_CONNECTION)
+  const row = await followUpByKey(knex, lostAnswerKey(idempotencyKey))
+  if (!row || row.state === "done") return
+  const note = `${row.note ?? ""} The gateway has since confirmed it (transaction ${transactionId}); it is recorded here.`.trim()
+  await updateFollowUp(knex, row.id, { state: "done", resolved_at: new Date(), note })
 }

@@ -3,6 +3,7 @@ import { defineRouteConfig } from "@medusajs/admin-sdk"
 import { Button, Container, Heading, Input, Label, StatusBadge, Table, Text } from "@medusajs/ui"
 import { useState } from "react"
 import { Link } from "react-router-dom"
+import { Pager } from "../../components/pager"
 import { Choice } from "../../components/choice"
 import { api } from "../../lib/api"
 import { dateTime, money, statusColor } from "../../lib/format"
@@ -74,13 +75,7 @@ const PayoutsPage = () => {
             ))}
           </Table.Body>
         </Table>
-        <div className="flex items-center justify-between px-6 py-3">
-          <Text size="small" className="text-ui-fg-subtle">{list.data ? `${list.data.count} payouts` : "Loading…"}</Text>
-          <div className="flex gap-x-2">
-            <Button size="small" variant="secondary" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>Previous</Button>
-            <Button size="small" variant="secondary" disabled={!list.data || offset + PAGE >= list.data.count} onClick={() => setOffset(offset + PAGE)}>Next</Button>
-          </div>
-        </div>
+        <Pager count={list.data?.count ?? null} noun="payouts" offset={offset} page={PAGE} onOffset={setOffset} />
       </Container>
     </div>
   )

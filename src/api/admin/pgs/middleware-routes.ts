@@ -1,4 +1,5 @@
 import type { MiddlewareRoute } from "@medusajs/framework/http"
+import { listAttentionQuery, rereadBody } from "./attention/validators"
 import { createPayoutBody, listPayoutsQuery } from "./payouts/validators"
 import { createTerminalBody, updateTerminalBody } from "./settings/validators"
 import { validated } from "./validate"
@@ -7,6 +8,8 @@ import { validated } from "./validate"
 export const adminPgsMiddlewares: MiddlewareRoute[] = [
   { methods: ["POST"], matcher: "/admin/pgs/payouts", middlewares: [validated("body", createPayoutBody)] },
   { methods: ["GET"], matcher: "/admin/pgs/payouts", middlewares: [validated("query", listPayoutsQuery)] },
+  { methods: ["GET"], matcher: "/admin/pgs/attention", middlewares: [validated("query", listAttentionQuery)] },
+  { methods: ["POST"], matcher: "/admin/pgs/attention/reread", middlewares: [validated("body", rereadBody)] },
   { methods: ["POST"], matcher: "/admin/pgs/settings/terminals", middlewares: [validated("body", createTerminalBody)] },
   { methods: ["POST"], matcher: "/admin/pgs/settings/terminals/:id", middlewares: [validated("body", updateTerminalBody)] },
 ]

@@ -5,8 +5,8 @@
  */
 import type { LoaderOptions } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import { buildGatewayClient, payoutTerminalFrom } from "../gateway"
-import { webhookReceiverFrom } from "../webhook-intake/options"
+import { buildGatewayClient } from "../gateway"
+import { payoutTerminalFrom, webhookReceiverFrom } from "../options"
 
 export default async function checkOptions({ container, options }: LoaderOptions) {
   webhookReceiverFrom(options)

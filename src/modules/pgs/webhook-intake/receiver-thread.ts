@@ -7,7 +7,7 @@ import path from "node:path"
 import { Worker } from "node:worker_threads"
 import type { Knex } from "@medusajs/framework/mikro-orm/knex"
 import type { Logger } from "@medusajs/framework/types"
-import type { WebhookReceiverOptions } from "./options"
+import type { WebhookReceiverOptions } from "../options"
 import type { ReceiverWorkerData, ToMain, ToWorker } from "./receiver-messages"
 import { afterBurst } from "./after-burst"
 

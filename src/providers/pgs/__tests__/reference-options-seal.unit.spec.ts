@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from "node:crypto"
 import { gatewayReferenceFor, sessionIdFromReference } from "../reference"
 import { pgsOptionsFromEnv } from "../../../config"
-import { parseOptions } from "../options"
+import { parseOptions } from "../../../modules/pgs/options"
 import { FAMILIES, gatewayMethodOf } from "../redirect/families"
 import { Sealer } from "../seal"
 

@@ -1,6 +1,14 @@
 import { PaymentSessionStatus } from "@medusajs/framework/utils"
 import { TRANSACTION_STATUSES } from "../../../gateway/schemas"
-import { medusaStatusFor, gatewayTransactionType } from "../status-table"
+import {
+  APPROVED_SESSION_STATUSES,
+  FAILED_STATUSES,
+  MEDUSA_ACCEPTED_AT_AUTHORIZE,
+  UNSETTLED_SESSION_STATUSES,
+  gatewayTransactionType,
+  isFailedStatus,
+  medusaStatusFor,
+} from "../status-table"
 
 const S = PaymentSessionStatus
 type Row = [status: (typeof TRANSACTION_STATUSES)[number], type: "AUTHORIZE" | "PURCHASE" | "PAYMENT", awaiting: boolean, expected: PaymentSessionStatus]
@@ -48,5 +56,23 @@ describe("gateway status → Medusa payment session status", () => {
     expect(gatewayTransactionType("PURCHASE")).toBe("PURCHASE")
     expect(gatewayTransactionType("PAYMENT")).toBe("PAYMENT")
     expect(() => gatewayTransactionType("PAYOUT")).toThrow(/PAYOUT/)
+  })
+})
+
+describe("status sets read off the table", () => {
+  it("final failures are the statuses that end a session in error or canceled", () => {
+    expect([...FAILED_STATUSES].sort()).toEqual(["CANCELED", "DECLINED", "INVALID", "SESSION_EXPIRED"])
+    expect(isFailedStatus("APPROVED")).toBe(false)
+    expect(isFailedStatus("PENDING")).toBe(false)
+    expect(isFailedStatus("not a status")).toBe(false)
+  })
+
+  it("unsettled sessions are what an open gateway status maps to", () => {
+    expect([...UNSETTLED_SESSION_STATUSES].sort()).toEqual([S.PENDING, S.PENDING_AUTHORIZATION, S.REQUIRES_MORE].sort())
+  })
+
+  it("an approved payment is authorized or captured; Medusa also accepts pending_authorization at authorize", () => {
+    expect([...APPROVED_SESSION_STATUSES].sort()).toEqual([S.AUTHORIZED, S.CAPTURED].sort())
+    expect([...MEDUSA_ACCEPTED_AT_AUTHORIZE].sort()).toEqual([S.AUTHORIZED, S.CAPTURED, S.PENDING_AUTHORIZATION].sort())
   })
 })

@@ -7,13 +7,14 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import type { Knex } from "@medusajs/framework/mikro-orm/knex"
 import { PGS_MODULE } from "../../../../modules/pgs"
-import { authenticationStatusOf, eventsFor, type EventSummary } from "../../../../modules/pgs/admin-queries"
+import { authenticationStatusOf, eventsFor, openAttentionFor, type EventSummary } from "../../../../modules/pgs/admin-queries"
 import type PgsModuleService from "../../../../modules/pgs/service"
 import type { Transaction, Outcome } from "../../../../gateway"
 import { looseQuery } from "../../../../lib/loose-query"
+import { medusaPaymentView, type MedusaPaymentRow } from "./medusa-state"
 
 type SessionRow = { id: string; provider_id: string; status: string; amount: unknown; currency_code: string; data: Record<string, unknown> | null; created_at?: Date }
-type PaymentRow = { id: string; payment_session_id?: string | null; provider_id: string; data: Record<string, unknown> | null; captured_at?: Date | null; canceled_at?: Date | null }
+type PaymentRow = MedusaPaymentRow & { id: string; payment_session_id?: string | null; provider_id: string; data: Record<string, unknown> | null }
 type OrderRow = { id: string; payment_collections?: Array<{ id: string; payment_sessions?: SessionRow[]; payments?: PaymentRow[] }> }
 
 /** Session data fields the dashboard may see; everything else (sealed blob, integrity HMAC, client key, browser data) stays out. */
@@ -66,7 +67,8 @@ const managementIds = (data: Record<string, unknown>) =>
     .map((r) => r.transaction_id)
     .filter((id): id is string => typeof id === "string")
 
-export type OrderGatewayView = { order_id: string; payments: Array<Record<string, unknown> & { events: EventSummary[] }>; read_at: string }
+/** `needs_attention`: open items about this order on the "Needs attention" page. */
+export type OrderGatewayView = { order_id: string; payments: Array<Record<string, unknown> & { events: EventSummary[] }>; needs_attention: number; read_at: string }
 
 export async function orderGatewayView(scope: MedusaContainer, orderId: string): Promise<OrderGatewayView> {
   const query = looseQuery(scope)
@@ -77,6 +79,8 @@ export async function orderGatewayView(scope: MedusaContainer, orderId: string):
       "payment_collections.id",
       "payment_collections.payment_sessions.*",
       "payment_collections.payments.*",
+      "payment_collections.payments.captures.*",
+      "payment_collections.payments.refunds.*",
     ],
     filters: { id: orderId },
   })
@@ -86,6 +90,7 @@ export async function orderGatewayView(scope: MedusaContainer, orderId: string):
   const knex = scope.resolve<Knex>(ContainerRegistrationKeys.PG_CONNECTION)
 
   const payments = []
+  const attention = { transaction_ids: [] as string[], references: [] as string[] }
   for (const collection of order.payment_collections ?? []) {
     for (const session of collection.payment_sessions ?? []) {
       if (!session.provider_id?.startsWith("pp_pgs")) continue
@@ -95,7 +100,10 @@ export async function orderGatewayView(scope: MedusaContainer, orderId: string):
       const transactionId = typeof recorded.transaction_id === "string" ? recorded.transaction_id : null
       const { gateway, gateway_error } = transactionId ? await gatewayOf(pgs, knex, transactionId) : { gateway: null, gateway_error: null }
       const references = [session.id, recorded.reference].filter((r): r is string => typeof r === "string")
-      const events = await eventsFor(knex, { transaction_ids: [transactionId, ...managementIds(recorded)].filter((id): id is string => !!id), references })
+      const transactionIds = [transactionId, ...managementIds(recorded)].filter((id): id is string => !!id)
+      const events = await eventsFor(knex, { transaction_ids: transactionIds, references })
+      attention.transaction_ids.push(...transactionIds)
+      attention.references.push(...references)
       payments.push({
         payment_session_id: session.id,
         payment_id: payment?.id ?? null,
@@ -105,6 +113,8 @@ export async function orderGatewayView(scope: MedusaContainer, orderId: string):
         currency_code: session.currency_code,
         captured_at: payment?.captured_at ?? null,
         canceled_at: payment?.canceled_at ?? null,
+        // What Medusa holds now (captured, refunded, …), with amounts: the session's status stops at "authorized".
+        medusa: medusaPaymentView(session, payment),
         transaction_id: transactionId,
         recorded: pick(recorded),
         gateway,
@@ -115,5 +125,6 @@ export async function orderGatewayView(scope: MedusaContainer, orderId: string):
       })
     }
   }
-  return { order_id: order.id, payments, read_at: new Date().toISOString() }
+  const needs_attention = await openAttentionFor(knex, { order_id: order.id, ...attention })
+  return { order_id: order.id, payments, needs_attention, read_at: new Date().toISOString() }
 }

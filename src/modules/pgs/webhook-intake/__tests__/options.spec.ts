@@ -1,4 +1,4 @@
-import { webhookReceiverFrom, WebhookReceiverOptionsError } from "../options"
+import { webhookReceiverFrom, WebhookReceiverOptionsError } from "../../options"
 
 describe("the webhookReceiver option", () => {
   it("is off when not set", () => {

@@ -1,11 +1,12 @@
 /**
- * The provider's options (the `pgsOptions` object of medusa-config). validateOptions runs at boot for every
- * provider class, so a misconfigured store fails to start with one message naming every bad option and its fix.
+ * The plugin's options (the `pgsOptions` object of medusa-config), one schema for the providers, the module, the
+ * webhook receiver and payouts. validateOptions runs at boot for every provider class, so a misconfigured store
+ * fails to start with one message naming every bad option and its fix. The module's own options (payoutTerminalId,
+ * webhookReceiver) are read apart, where they are used: a bad one stops only that part.
  */
 import { createPublicKey } from "node:crypto"
 import { z } from "zod"
-import { PGS_ENV_VARIABLES as ENV } from "../../config"
-import { GATEWAY_TRANSACTION_TYPES } from "./session-data"
+import { PGS_ENV as ENV } from "../../config"
 
 const pem = (what: string) =>
   z.string().refine((value) => {
@@ -16,6 +17,9 @@ const pem = (what: string) =>
       return false
     }
   }, `is not a PEM public key (${what})`)
+
+/** The transaction types a card payment may start with (option defaultTransactionType). */
+export const GATEWAY_TRANSACTION_TYPES = ["AUTHORIZE", "PURCHASE"] as const
 
 const url = z.url({ protocol: /^https?$/, error: "is not an http(s) URL" })
 
@@ -52,6 +56,18 @@ export const pgsOptionsSchema = z.object({
     .default({ bankSchemeRedirect: "BANK_SCHEME_REDIRECT", openbankingRedirect: "OPENBANKING_REDIRECT" }),
   /** Sent as originator_url with alternative payments (else the gateway uses the terminal's website). */
   originatorUrl: url.optional(),
+  /**
+   * Money the gateway takes for a payment session Medusa deleted or replaced, or for an order already canceled, is
+   * given back automatically (refunded, or released when only authorized). false: listed for a person instead.
+   */
+  refundLateApprovals: z.boolean({ error: "must be true or false" }).default(true),
+  /** A payment or payout not final after this many minutes is re-read from the gateway's status endpoint. */
+  reconcileAfterMinutes: z.number({ error: "must be a number of minutes" }).positive().default(15),
+  /**
+   * An order awaiting a bank-redirect payment is canceled after this many hours (the gateway never cancels one
+   * itself; a later approval is then refunded). 0: never.
+   */
+  giveUpRedirectOrdersAfterHours: z.number({ error: "must be a number of hours" }).min(0).default(72),
   /** Per-call timeouts in ms (the client's defaults: token and read 10 s, write and manage 45 s). */
   timeouts: z
     .strictObject({
@@ -85,6 +101,9 @@ const FIX: Record<keyof PgsProviderOptions, string> = {
   bankRedirectMethods:
     'leave it unset (BANK_SCHEME_REDIRECT / OPENBANKING_REDIRECT) or give { bankSchemeRedirect?, openbankingRedirect? }, upper-case method names your gateway account manager gave you',
   originatorUrl: `leave ${ENV.originatorUrl} unset (the terminal's website is used) or give the http(s) URL of the shop the shopper buys from`,
+  refundLateApprovals: `leave ${ENV.refundLateApprovals} unset (true) or set it to false to list late money for a person instead of refunding it`,
+  reconcileAfterMinutes: `leave ${ENV.reconcileAfterMinutes} unset (15) or give a positive number of minutes`,
+  giveUpRedirectOrdersAfterHours: `leave ${ENV.giveUpRedirectOrdersAfterHours} unset (72) or give a number of hours, 0 for never`,
   timeouts:
     "leave PGS_TIMEOUT_{READ,WRITE,MANAGE,TOKEN}_MS unset (token and read 10 s, write and manage 45 s) or give { read?, write?, manage?, token? } in milliseconds, each a positive whole number",
 }
@@ -109,3 +128,47 @@ function stripEmpty(raw: Record<string, unknown>): Record<string, unknown> {
 
 /** PEMs from a .env file often carry literal "\n". */
 const unescape = (value: string | undefined) => (value?.includes("\\n") ? value.replace(/\\n/g, "\n") : value)
+
+export class PgsNotConfiguredError extends Error {
+  override name = "PgsNotConfiguredError"
+}
+
+/** Option `payoutTerminalId` (PGS_PAYOUT_TERMINAL_ID): where payouts go when a request names no terminal. */
+const payoutOptions = z.object({ payoutTerminalId: z.string().min(5).max(20).optional() })
+
+export function payoutTerminalFrom(rawOptions: unknown): string | null {
+  const value = (rawOptions as { payoutTerminalId?: unknown } | null | undefined)?.payoutTerminalId
+  if (value === undefined || value === null || value === "") return null
+  const parsed = payoutOptions.safeParse({ payoutTerminalId: value })
+  if (!parsed.success)
+    throw new PgsNotConfiguredError("medusa-payment-pgs: payoutTerminalId must be 5 to 20 characters: set PGS_PAYOUT_TERMINAL_ID to the payout terminal from the gateway dashboard, or leave it unset and name terminal_id in each payout")
+  return parsed.data.payoutTerminalId ?? null
+}
+
+/**
+ * Option `webhookReceiver` ({ port, host }; PGS_WEBHOOK_RECEIVER_PORT / _HOST in the example config): run the
+ * dedicated webhook receiver (webhook-intake/receiver.ts) on its own port. Unset: webhooks go to the Medusa route only.
+ */
+const receiverOptions = z
+  .object({
+    port: z.number({ message: "must be a port number (0 picks a free port)" }).int().min(0).max(65535),
+    host: z.string().min(1).default("0.0.0.0"),
+  })
+  .strict()
+
+export type WebhookReceiverOptions = z.infer<typeof receiverOptions>
+
+export class WebhookReceiverOptionsError extends Error {
+  override name = "WebhookReceiverOptionsError"
+}
+
+export function webhookReceiverFrom(rawOptions: unknown): WebhookReceiverOptions | null {
+  const value = (rawOptions as { webhookReceiver?: unknown } | null | undefined)?.webhookReceiver
+  if (value === undefined || value === null) return null
+  const parsed = receiverOptions.safeParse(value)
+  if (parsed.success) return parsed.data
+  const problems = parsed.error.issues.map((i) => `webhookReceiver${i.path.length ? "." + i.path.join(".") : ""} ${i.message}`)
+  throw new WebhookReceiverOptionsError(
+    `medusa-payment-pgs: ${problems.join("; ")}. Set PGS_WEBHOOK_RECEIVER_PORT to the port the gateway's webhooks should reach (e.g. 9100), or leave it unset to receive them on the Medusa route only`,
+  )
+}

@@ -1,0 +1,57 @@
+/** The dashboard's words for the event log (src/admin/lib/words.ts), against the names the server really writes. */
+import { eventWords, gatewayStatusWords, outcomeWords, sourceWords, stateWords, transactionTypeWords } from "../../src/admin/lib/words"
+
+describe("the dashboard's words for gateway events", () => {
+  it.each([
+    ["transaction-svc:transaction:purchase:approved", null, "Payment approved"],
+    ["transaction-svc:transaction:authorize:authorized", null, "Payment approved"],
+    ["transaction-svc:transaction:authorized", null, "Payment approved"],
+    ["transaction-svc:transaction:purchase:declined", null, "Declined"],
+    ["transaction-svc:transaction:pending", null, "Pending"],
+    ["transaction-svc:transaction:management:capture:approved", null, "Captured at the gateway"],
+    ["transaction-svc:transaction:management:refund:approved", null, "Refunded at the gateway"],
+    ["transaction-svc:transaction:management:void:approved", null, "Voided at the gateway"],
+    // The generic management event names its operation only in the transaction type.
+    ["transaction-svc:transaction:management:approved", "REFUND", "Refunded at the gateway"],
+    ["transaction-svc:transaction:management:declined", "CAPTURE", "Capture refused by the gateway"],
+    ["transaction-svc:transaction:management:refund:declined", null, "Refund refused by the gateway"],
+    ["tokenization-webhook:payment-method:tokenized", null, "Card saved at the gateway"],
+  ])("names %s (%s) %j", (event, type, words) => {
+    expect(eventWords(event, type)).toBe(words)
+  })
+
+  it.each([
+    ["applied:captured", "Recorded in Medusa"],
+    ["applied:successful", "Recorded in Medusa"],
+    ["applied:authorized", "Recorded in Medusa (authorized)"],
+    ["ignored:made_by_medusa", "Made from this dashboard"],
+    ["applied:external_refund", "Refund made in the gateway dashboard, recorded here"],
+    ["applied:external_capture", "Capture made in the gateway dashboard, recorded here"],
+    ["applied:late_money_refund", "Given back automatically"],
+    ["applied:late_money_void", "Given back automatically"],
+    ["attention:approved_without_payment", "Needs attention"],
+    ["ignored:already_recorded", "Already recorded"],
+    ["ignored:gateway_status_declined", "Not applied: the gateway says declined"],
+    ["applied:declined_order_failed", "Payment marked failed in Medusa"],
+    ["applied:session_error", "Payment marked failed in Medusa"],
+    ["ignored:something_new", "Nothing to do"],
+    ["error", "Not processed: it failed and is tried again"],
+  ])("says %s as %j", (outcome, words) => {
+    expect(outcomeWords(outcome)).toBe(words)
+  })
+
+  it("says nothing for an event not processed yet, and that it failed when it did", () => {
+    expect(outcomeWords(null)).toBeNull()
+    expect(outcomeWords(null, "timeout")).toBe("Not processed: it failed and is tried again")
+  })
+
+  it("says where an event came from, Medusa's payment state and the gateway's status", () => {
+    expect(sourceWords("reconciliation")).toBe("Read from the gateway by reconciliation (no webhook came)")
+    expect(sourceWords("webhook")).toBe("Webhook from the gateway")
+    expect(stateWords("partially_refunded")).toBe("Partially refunded")
+    expect(stateWords("awaiting")).toBe("Awaiting payment")
+    expect(gatewayStatusWords("SESSION_EXPIRED")).toBe("Session expired")
+    expect(transactionTypeWords("AUTHORIZE")).toBe("Authorize, capture later")
+    expect(transactionTypeWords("OCT")).toBe("OCT")
+  })
+})

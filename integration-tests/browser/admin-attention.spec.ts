@@ -1,0 +1,84 @@
+/**
+ * Payment gateway → Needs attention and the order widget's words, in the real dashboard (built with Medusa's
+ * bundler, served next to the store) in Chromium. What the page lists is made the real way: bank-redirect
+ * checkouts whose webhooks never arrive and the reconciliation job run for later times (a late payment given back,
+ * an order given up, a transaction still not final after days). Screenshots land in artifacts/screenshots/admin-*.png.
+ */
+import { paidOrder } from "../http/support/admin-pgs"
+import { HOUR, MINUTE, decideAtGateway, manageAtGateway, orderAwaitingBank, paidAfterTheCartMovedOn, runReconcile, unreachable } from "../http/support/attention"
+import { adminPost, paymentOfOrder } from "../http/support/checkout"
+import { pgsStoreSuite } from "../http/support/store"
+import { processedEvent } from "../http/support/webhooks"
+import { dashboardForEachTest } from "./admin-support"
+import { describeBrowser, screenshot } from "./support"
+
+jest.setTimeout(240_000)
+
+describeBrowser("needs attention in the dashboard", () => {
+  pgsStoreSuite("needs attention in the dashboard", (s) => {
+    const d = dashboardForEachTest(s)
+
+    it("lists a late payment given back and an order given up, and re-reads a transaction stuck at the gateway", async () => {
+      const gateway = await unreachable(s)
+      try {
+        const late = await paidAfterTheCartMovedOn(s)
+        const abandoned = await orderAwaitingBank(s)
+        // Every 6 hours for 4 days: the late payment goes back at once, the order is given up after 72 hours, and
+        // after 16 reads still PENDING the transaction is handed to a person.
+        for (let run = 0; run <= 16; run++) await runReconcile(s, 16 * MINUTE + run * 6 * HOUR)
+
+        await d.page.goto(`${d.url}/app/orders`)
+        // The sidebar: "Payment gateway", and under it "Needs attention".
+        await d.page.getByRole("link", { name: "Payment gateway" }).click()
+        await d.page.getByRole("heading", { name: "Payment gateway" }).waitFor()
+        await d.page.getByRole("link", { name: /Needs attention.*1$/ }).waitFor()
+        await screenshot(d.page, "admin-payment-gateway")
+        await d.page.getByRole("link", { name: "Needs attention" }).first().click()
+        await d.page.waitForURL((u) => u.pathname === "/app/pgs/attention")
+        const rows = d.page.getByTestId("pgs-attention-item")
+        const stuck = rows.filter({ hasText: "Still not final" })
+        await stuck.waitFor({ timeout: 30_000 })
+        await rows.filter({ hasText: "Late payment given back" }).filter({ hasText: late.transactionId }).waitFor()
+        const gaveUp = rows.filter({ hasText: "Order given up" })
+        await gaveUp.getByText(/never finished paying \d+\.\d{2} EUR at their bank/).waitFor()
+        expect(await d.page.getByTestId("pgs-attention-open-count").textContent()).toBe("1")
+        // Open first.
+        await expect(rows.first().textContent()).resolves.toContain("Still not final")
+        expect(await gaveUp.getByRole("link", { name: "Order" }).getAttribute("href")).toBe(`/app/orders/${abandoned.orderId}`)
+        await screenshot(d.page, "admin-attention-list")
+
+        // The bank pays after all; the admin re-reads it instead of waiting for the next run.
+        await decideAtGateway(s, abandoned.transactionId, "APPROVED")
+        await stuck.getByRole("button", { name: "Re-read from gateway" }).click()
+        await d.page.getByText(/reconciliation recorded it \(the money was given back/).waitFor()
+        await d.page.getByTestId("pgs-attention-empty").getByText("Nothing needs attention.").waitFor()
+        await rows.filter({ hasText: "Late payment given back" }).filter({ hasText: abandoned.transactionId }).waitFor()
+        expect(await d.page.getByTestId("pgs-attention-open-count").textContent()).toBe("0")
+        await screenshot(d.page, "admin-attention-reread")
+      } finally {
+        await gateway.reachable()
+      }
+    })
+
+    it("shows the order's payment in a shop admin's words after a capture here and a refund in the gateway dashboard", async () => {
+      const { orderId, session, transactionId } = await paidOrder(s)
+      const payment = await paymentOfOrder(s, orderId)
+      expect((await adminPost(s, `/admin/payments/${payment.id}/capture`, {})).status).toBe(200)
+      const refundId = await manageAtGateway(s, session, transactionId, "REFUND", 500)
+      await processedEvent(s, refundId)
+
+      await d.page.goto(`${d.url}/app/orders/${orderId}`)
+      const widget = d.page.locator('[aria-label="Payment gateway"]').first()
+      await widget.getByTestId("pgs-medusa-state").getByText("Partially refunded").waitFor({ timeout: 30_000 })
+      await widget.getByTestId("pgs-medusa-state").getByText(/captured \d+\.\d{2} EUR · refunded 5\.00 EUR/).waitFor()
+      const events = widget.getByTestId("pgs-timeline-event")
+      await events.filter({ hasText: "Payment approved" }).filter({ hasText: "Recorded in Medusa" }).first().waitFor()
+      await events.filter({ hasText: "Captured at the gateway" }).filter({ hasText: "Made from this dashboard" }).waitFor()
+      await events.filter({ hasText: "Refunded at the gateway · 5.00 EUR" }).filter({ hasText: "Refund made in the gateway dashboard, recorded here" }).waitFor()
+      const text = (await widget.textContent()) ?? ""
+      for (const internal of ["transaction-svc:", "applied:", "ignored:", "Medusa session"]) expect(text).not.toContain(internal)
+      await events.last().scrollIntoViewIfNeeded()
+      await screenshot(d.page, "admin-order-words")
+    })
+  })
+})

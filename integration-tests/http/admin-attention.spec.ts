@@ -1,0 +1,148 @@
+/**
+ * The "Needs attention" admin routes (issue 17): the list of what needs a person and what the plugin settled by
+ * itself, "Re-read from gateway", "Process again" and "Mark as handled"; and the order view's words for Medusa's
+ * current payment state. Late refunds and given-up orders are made the real way: a bank-redirect checkout whose
+ * webhooks never arrive, and the reconciliation job run for a later time.
+ */
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { openFollowUp } from "../../src/modules/pgs/follow-ups"
+import { admin, paidOrder } from "./support/admin-pgs"
+import { HOUR, MINUTE, decideAtGateway, orderAwaitingBank, paidAfterTheCartMovedOn, runReconcile, unreachable } from "./support/attention"
+import { adminPost, paymentOfOrder } from "./support/checkout"
+import { capturedPayments } from "./support/redirect"
+import { pgsStoreSuite } from "./support/store"
+import { eventRows, processedEvent } from "./support/webhooks"
+
+pgsStoreSuite("admin: needs attention", (s) => {
+  const runJob = (msFromNow: number) => runReconcile(s, msFromNow)
+  const knex = () => s.container().resolve(ContainerRegistrationKeys.PG_CONNECTION)
+  const list = async (query = "") => {
+    const res = await admin(s, "get", `/admin/pgs/attention${query}`)
+    expect(res.status).toBe(200)
+    return res.data as { items: any[]; count: number; needs_person: number }
+  }
+
+  describe("while the gateway's webhooks never arrive", () => {
+    let gateway: Awaited<ReturnType<typeof unreachable>>
+    beforeEach(async () => {
+      gateway = await unreachable(s)
+    })
+    afterEach(async () => {
+      await gateway.reachable()
+    })
+
+    it("lists a late payment given back and an order given up with order, amount and a sentence, open items first", async () => {
+      const late = await paidAfterTheCartMovedOn(s)
+      const abandoned = await orderAwaitingBank(s)
+      await runJob(16 * MINUTE)
+      await runJob(73 * HOUR)
+      // Seeded (a transaction still not final after days takes 16 job runs): an item a person must act on.
+      await openFollowUp(knex(), { key: "stuck:trx_seeded", kind: "stuck", state: "needs_person", transaction_id: "trx_seeded", amount_minor: 1250, currency_code: "eur", note: "Still PENDING after 16 reads." })
+
+      const all = await list()
+      // The late payment is listed once, as given back (reconciliation found it, but that is not a second item).
+      expect(all).toMatchObject({ count: 3, needs_person: 1 })
+      expect(all.items.map((i) => i.kind).sort()).toEqual(["gave_up", "late_refund", "stuck"])
+      expect(all.items[0].kind).toBe("stuck")
+      expect(all.items[0]).toMatchObject({ source: "follow_up", title: "Still not final", needs_person: true, amount: "12.50", currency_code: "eur", actions: ["reread", "resolve"] })
+      const refund = all.items.find((i) => i.kind === "late_refund")
+      expect(refund).toMatchObject({ title: "Late payment given back", needs_person: false, transaction_id: late.transactionId, currency_code: "eur", actions: [] })
+      expect(refund.amount).toMatch(/^\d+\.\d{2}$/)
+      expect(refund.sentence).toMatch(/was paid, but the shopper paid after the cart moved on.*refunded automatically|released automatically/)
+      const gaveUp = all.items.find((i) => i.kind === "gave_up")
+      expect(gaveUp).toMatchObject({ title: "Order given up", order_id: abandoned.orderId, needs_person: false, actions: [] })
+      expect(gaveUp.sentence).toMatch(/never finished paying .* EUR at their bank: the order was canceled after 72 hours/)
+      expect(Date.parse(gaveUp.at)).not.toBeNaN()
+
+      const open = await list("?show=open")
+      expect(open.items.map((i) => i.id)).toEqual([all.items[0].id])
+      expect((await list("?limit=1&offset=1")).items.map((i) => i.id)).toEqual([all.items[1].id])
+    })
+
+    it("re-reads a transaction from the gateway: still pending, then approved and recorded", async () => {
+      const r = await orderAwaitingBank(s)
+      // Reconciliation watches it from its first run on: only a transaction the store follows can be re-read.
+      await runJob(16 * MINUTE)
+      const pending = await admin(s, "post", "/admin/pgs/attention/reread", { transaction_id: r.transactionId })
+      expect(pending.status).toBe(200)
+      expect(pending.data).toMatchObject({ transaction_id: r.transactionId, result: "still_pending", gateway_status: "PENDING" })
+      expect(pending.data.sentence).toMatch(/not final yet/)
+
+      await decideAtGateway(s, r.transactionId, "APPROVED")
+      const approved = await admin(s, "post", "/admin/pgs/attention/reread", { transaction_id: r.transactionId })
+      expect(approved.data).toMatchObject({ result: "applied", gateway_status: "APPROVED" })
+      expect(approved.data.sentence).toMatch(/webhook had not come: reconciliation recorded it/)
+      expect(await capturedPayments(s, r.orderId)).toHaveLength(1)
+      const [event] = await eventRows(s, { subject_id: r.transactionId })
+      expect(event.delivery_key).toMatch(/^reconciliation:/)
+
+      // The order's view says where that came from.
+      const view = await admin(s, "get", `/admin/pgs/orders/${r.orderId}/gateway`)
+      expect(view.data.payments[0].events).toEqual([expect.objectContaining({ source: "reconciliation", outcome: "applied:captured" })])
+      expect(view.data.payments[0].medusa).toMatchObject({ state: "captured" })
+    })
+  })
+
+  it("answers 404 for a transaction the store never heard of and 400 naming the field for a bad body", async () => {
+    const unknown = await admin(s, "post", "/admin/pgs/attention/reread", { transaction_id: "trx_never_seen" })
+    expect(unknown.status).toBe(404)
+    expect(unknown.data.message).toMatch(/trx_never_seen/)
+
+    const missing = await admin(s, "post", "/admin/pgs/attention/reread", {})
+    expect(missing.status).toBe(400)
+    expect(missing.data.errors).toEqual([{ field: "transaction_id", message: "Required" }])
+    const long = await admin(s, "post", "/admin/pgs/attention/reread", { transaction_id: "x".repeat(101) })
+    expect(long.data.errors).toEqual([{ field: "transaction_id", message: "At most 100 characters" }])
+    const badQuery = await admin(s, "get", "/admin/pgs/attention?show=some")
+    expect(badQuery.status).toBe(400)
+    expect(badQuery.data.errors[0].field).toBe("show")
+
+    expect((await admin(s, "post", "/admin/pgs/events/pgswh_unknown/process")).status).toBe(404)
+    expect((await admin(s, "post", "/admin/pgs/attention/pgsfu_unknown/resolve")).status).toBe(404)
+  })
+
+  it("only reads a transaction whose webhook was applied: nothing is recorded again, and no reconciliation is claimed", async () => {
+    const { transactionId } = await paidOrder(s)
+    const r = await admin(s, "post", "/admin/pgs/attention/reread", { transaction_id: transactionId })
+    expect(r.data).toMatchObject({ transaction_id: transactionId, result: "settled", gateway_status: "APPROVED" })
+    expect(r.data.sentence).toBe("The gateway says APPROVED; this store already has it, nothing changed.")
+    expect(await eventRows(s, { subject_id: transactionId })).toHaveLength(1)
+    expect(await list()).toMatchObject({ items: [], count: 0 })
+  })
+
+  it("processes a recorded event again through the same workflow, without a second payment", async () => {
+    const { orderId, transactionId } = await paidOrder(s)
+    const event = await processedEvent(s, transactionId)
+    const res = await admin(s, "post", `/admin/pgs/events/${event.id}/process`)
+    expect(res.status).toBe(200)
+    expect(res.data).toMatchObject({ id: event.id, previous_outcome: event.outcome, outcome: expect.stringMatching(/^applied:/), error: null })
+    const [after] = await eventRows(s, { subject_id: transactionId })
+    expect(after.processed_at).not.toBeNull()
+    expect(new Date(after.processed_at!).getTime()).toBeGreaterThan(new Date(event.processed_at!).getTime())
+    expect((await admin(s, "get", `/admin/orders/${orderId}?fields=id,*payment_collections.payments`)).data.order.payment_collections[0].payments).toHaveLength(1)
+  })
+
+  it("marks an item handled: it leaves the open list and says who handled it", async () => {
+    const { row } = await openFollowUp(knex(), { key: "refund:trx_by_hand", kind: "late_refund", state: "needs_person", transaction_id: "trx_by_hand", note: "Refund it at the gateway." })
+    expect((await list("?show=open")).items[0]).toMatchObject({ id: row.id, title: "Late payment to give back", actions: ["resolve"] })
+    expect((await admin(s, "post", `/admin/pgs/attention/${row.id}/resolve`)).data).toEqual({ id: row.id, state: "done" })
+    expect(await list("?show=open")).toMatchObject({ items: [], needs_person: 0 })
+    expect((await list()).items[0].sentence).toMatch(/Refund it at the gateway\. Marked as handled by user_/)
+  })
+
+  it("tells the order view Medusa's current payment state after a capture and a refund, and what needs attention", async () => {
+    const { orderId, transactionId } = await paidOrder(s)
+    const before = (await admin(s, "get", `/admin/pgs/orders/${orderId}/gateway`)).data
+    expect(before.needs_attention).toBe(0)
+    expect(before.payments[0].medusa).toMatchObject({ state: "authorized", captured_amount: "0.00", refunded_amount: "0.00", currency_code: "eur" })
+    expect(before.payments[0].events[0]).toMatchObject({ source: "webhook", money: { amount: before.payments[0].medusa.amount, currency_code: "eur" } })
+
+    const payment = await paymentOfOrder(s, orderId)
+    expect((await adminPost(s, `/admin/payments/${payment.id}/capture`, {})).status).toBe(200)
+    expect((await adminPost(s, `/admin/payments/${payment.id}/refund`, { amount: 4 })).status).toBe(200)
+    await openFollowUp(knex(), { key: "stuck:order-view", kind: "stuck", state: "needs_person", transaction_id: transactionId, note: "Seeded." })
+    const after = (await admin(s, "get", `/admin/pgs/orders/${orderId}/gateway`)).data
+    expect(after.payments[0].medusa).toMatchObject({ state: "partially_refunded", captured_amount: before.payments[0].medusa.amount, refunded_amount: "4.00" })
+    expect(after.needs_attention).toBe(1)
+  })
+})

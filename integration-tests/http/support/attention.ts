@@ -1,0 +1,53 @@
+/**
+ * What lands on the admin's "Needs attention" page, made the real way: bank-redirect checkouts whose webhooks never
+ * arrive, and the reconciliation job run for a later time instead of waiting for it.
+ */
+import reconcilePgsTransactions from "../../../src/jobs/reconcile-pgs-transactions"
+import { providerId, startRedirect } from "./redirect"
+import type { StoreSuite } from "./store"
+
+export const MINUTE = 60_000
+export const HOUR = 60 * MINUTE
+const BANK = "pgs-open-banking"
+
+export const runReconcile = (s: StoreSuite, msFromNow: number) => reconcilePgsTransactions(s.container(), { scheduledFor: new Date(Date.now() + msFromNow) })
+
+/** The sandbox decides a pending transaction (the shopper's bank answers). */
+export const decideAtGateway = (s: StoreSuite, transactionId: string, status: "APPROVED" | "DECLINED") =>
+  s.sandbox.control("POST", `/_sandbox/transactions/${transactionId}/outcome`, { status })
+
+/** The gateway cannot reach the store: no webhook arrives until `reachable()`. */
+export async function unreachable(s: StoreSuite) {
+  await s.sandbox.control("DELETE", "/_sandbox/webhooks")
+  return { reachable: () => s.sandbox.control("POST", "/_sandbox/webhooks", { url: s.webhookUrl }) }
+}
+
+/** A bank-redirect order awaiting its payment: the shopper came back before the bank decided. */
+export async function orderAwaitingBank(s: StoreSuite) {
+  const r = await startRedirect(s, BANK)
+  const done = await s.completeCart(r.cartId)
+  if (done.data?.type !== "order") throw new Error(`no order: ${JSON.stringify(done.data).slice(0, 300)}`)
+  return { ...r, orderId: done.data.order.id as string }
+}
+
+/** The shopper switched to another method, then the bank paid after all: money no order keeps (once reconciled). */
+export async function paidAfterTheCartMovedOn(s: StoreSuite) {
+  const r = await startRedirect(s, BANK)
+  await s.initiatePaymentSession(r.cartId, providerId("pgs-wallets"))
+  await decideAtGateway(s, r.transactionId, "APPROVED")
+  return r
+}
+
+/** A capture, refund or void made in the gateway's own dashboard (not through Medusa); answers its transaction id. */
+export async function manageAtGateway(s: StoreSuite, session: any, parentId: string, type: "CAPTURE" | "REFUND" | "VOID", amount: number) {
+  const res = await s.sandbox.api("POST", "/api/transactions/manage", {
+    terminal_id: session.data.terminal_id,
+    reference: session.data.reference,
+    parent_transaction_id: parentId,
+    transaction_type: type,
+    amount,
+    currency: String(session.data.currency_code).toUpperCase(),
+  })
+  if (res.status !== 200 || res.body.status !== "APPROVED") throw new Error(`manage ${type}: ${res.status} ${res.text}`)
+  return res.body.id as string
+}

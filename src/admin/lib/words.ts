@@ -1,0 +1,127 @@
+/**
+ * What the gateway and the event log call things, in a shop admin's words. The one place the dashboard turns
+ * event names, outcomes and payment states into sentences (the server keeps its own names for logs and tests).
+ */
+
+/** Management events name their operation, except the generic ones: their transaction type says it then. */
+const MANAGEMENT: Record<string, [done: string, refused: string]> = {
+  capture: ["Captured at the gateway", "Capture refused by the gateway"],
+  refund: ["Refunded at the gateway", "Refund refused by the gateway"],
+  void: ["Voided at the gateway", "Void refused by the gateway"],
+}
+
+export function eventWords(event: string, transactionType: string | null = null): string {
+  if (event.startsWith("tokenization-webhook:")) return "Card saved at the gateway"
+  const management = /:management(?::(capture|refund|void))?:(approved|declined)$/.exec(event)
+  if (management) {
+    const words = MANAGEMENT[(management[1] ?? transactionType ?? "").toLowerCase()] ?? ["Changed at the gateway", "Change refused by the gateway"]
+    return management[2] === "approved" ? words[0] : words[1]
+  }
+  if (/:(authorized|approved)$/.test(event)) return "Payment approved"
+  if (/:declined$/.test(event)) return "Declined"
+  if (/:pending$/.test(event)) return "Pending"
+  return event
+}
+
+/** Short reasons for outcomes that changed nothing, by their name after "ignored:". */
+const IGNORED: Record<string, string> = {
+  made_by_medusa: "Made from this dashboard",
+  already_recorded: "Already recorded",
+  already_captured: "Already captured",
+  already_canceled: "Already canceled",
+  already_saved: "Card already saved",
+  amount_mismatch: "Not applied: the amount differs from the order's",
+  foreign_reference: "Not a payment of this store",
+  reference_mismatch: "Not applied: it belongs to another payment attempt",
+  stale_attempt: "Not applied: an older payment attempt",
+  unknown_session: "Not applied: the payment no longer exists here",
+  unknown_transaction: "Not applied: the gateway does not know it",
+  session_already_settled: "Nothing to do: the payment was already settled",
+  late_money_already_handled: "Already given back",
+  management_declined: "The gateway refused it: nothing changed",
+  pending: "Waiting for the final answer",
+  operation_mismatch: "Not applied: the gateway reports another operation",
+  unknown_operation: "Not applied: unknown operation",
+  unsupported: "Not something this store acts on",
+  unreachable: "Not something this store acts on",
+}
+
+const APPLIED: Record<string, string> = {
+  authorized: "Recorded in Medusa (authorized)",
+  captured: "Recorded in Medusa",
+  successful: "Recorded in Medusa",
+  external_capture: "Capture made in the gateway dashboard, recorded here",
+  external_refund: "Refund made in the gateway dashboard, recorded here",
+  external_void: "Void made in the gateway dashboard, recorded here",
+  card_saved: "Card saved for the customer",
+}
+
+/** What processing an event did; null while it was not processed yet. */
+export function outcomeWords(outcome: string | null, error: string | null = null): string | null {
+  if (!outcome) return error ? "Not processed: it failed and is tried again" : null
+  if (outcome === "error") return "Not processed: it failed and is tried again"
+  const [kind, name = ""] = splitOutcome(outcome)
+  if (kind === "attention") return "Needs attention"
+  if (kind === "handled") return "Handled by a person"
+  if (kind === "deferred") return "Waiting for an earlier event"
+  if (kind === "applied") {
+    if (name.startsWith("late_money_")) return "Given back automatically"
+    if (name.startsWith("payout_")) return `Payout ${name.slice("payout_".length)}`
+    const failed = /^(\w+?)_order_(\w+)$/.exec(name) ?? /^session_(\w+)$/.exec(name)
+    if (failed) return `Payment marked ${failed[failed.length - 1] === "error" ? "failed" : failed[failed.length - 1]} in Medusa`
+    return APPLIED[name] ?? "Recorded in Medusa"
+  }
+  if (kind === "ignored") {
+    if (name.startsWith("gateway_status_")) return `Not applied: the gateway says ${name.slice("gateway_status_".length)}`
+    if (name.startsWith("payout_")) return "Payout already up to date"
+    return IGNORED[name] ?? "Nothing to do"
+  }
+  return outcome
+}
+
+function splitOutcome(outcome: string): [string, string?] {
+  const i = outcome.indexOf(":")
+  return i < 0 ? [outcome] : [outcome.slice(0, i), outcome.slice(i + 1)]
+}
+
+/** Where an event came from: the gateway's webhook, or reconciliation reading the status endpoint. */
+export const sourceWords = (source: "webhook" | "reconciliation") =>
+  source === "reconciliation" ? "Read from the gateway by reconciliation (no webhook came)" : "Webhook from the gateway"
+
+/** Medusa's own state of one payment (gateway-view.ts computes it). */
+export type MedusaPaymentState = "awaiting" | "authorized" | "partially_captured" | "captured" | "partially_refunded" | "refunded" | "canceled" | "failed"
+
+const STATES: Record<MedusaPaymentState, string> = {
+  awaiting: "Awaiting payment",
+  authorized: "Authorized, not captured yet",
+  partially_captured: "Partially captured",
+  captured: "Captured",
+  partially_refunded: "Partially refunded",
+  refunded: "Refunded",
+  canceled: "Canceled",
+  failed: "Payment failed",
+}
+
+export const stateWords = (state: MedusaPaymentState) => STATES[state] ?? state
+
+export function stateColor(state: MedusaPaymentState): "green" | "orange" | "red" | "grey" | "blue" {
+  if (state === "captured" || state === "partially_captured") return "green"
+  if (state === "awaiting" || state === "authorized") return "orange"
+  if (state === "failed") return "red"
+  if (state === "canceled" || state === "refunded" || state === "partially_refunded") return "grey"
+  return "blue"
+}
+
+/** The gateway's status of a transaction, in words (the badge). */
+export function gatewayStatusWords(status: string): string {
+  const s = status.toLowerCase().replace(/_/g, " ")
+  return s.charAt(0).toUpperCase() + s.slice(1)
+}
+
+const TYPES: Record<string, string> = {
+  AUTHORIZE: "Authorize, capture later",
+  PURCHASE: "Purchase, captured at once",
+  PAYMENT: "Payment, captured at once",
+}
+
+export const transactionTypeWords = (type: string) => TYPES[type.toUpperCase()] ?? type

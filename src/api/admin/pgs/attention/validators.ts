@@ -1,0 +1,13 @@
+/** Queries and bodies of /admin/pgs/attention and the actions on its items. */
+import { z } from "zod"
+
+export const listAttentionQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  offset: z.coerce.number().int().min(0).default(0),
+  /** open: only what needs a person; all: also what the plugin settled by itself (the record). */
+  show: z.enum(["open", "all"]).default("all"),
+})
+export type ListAttentionQuery = z.output<typeof listAttentionQuery>
+
+export const rereadBody = z.object({ transaction_id: z.string().min(1).max(100) })
+export type RereadBody = z.output<typeof rereadBody>

@@ -1,0 +1,59 @@
+/**
+ * Medusa's current state of one PGS payment, for the order widget: what the order's payment collection and payment
+ * hold now (captures and refunds summed exactly), not the session's status at authorization, which stays
+ * "authorized" after a capture and a refund.
+ */
+import type { BigNumberInput } from "@medusajs/framework/types"
+import { MathBN } from "@medusajs/framework/utils"
+import { fromMinorUnits, toMinorUnits } from "../../../../gateway"
+
+type Amount = { amount?: unknown; raw_amount?: unknown }
+export type MedusaPaymentRow = Amount & { captured_at?: Date | string | null; canceled_at?: Date | string | null; captures?: Amount[] | null; refunds?: Amount[] | null }
+
+export type MedusaPaymentState = "awaiting" | "authorized" | "partially_captured" | "captured" | "partially_refunded" | "refunded" | "canceled" | "failed"
+
+export type MedusaPaymentView = {
+  state: MedusaPaymentState
+  /** Major units as decimal strings, in the payment's currency. */
+  amount: string
+  captured_amount: string
+  refunded_amount: string
+  currency_code: string
+}
+
+/** "10.50" with the currency's decimals, as the gateway's amounts show; as it is when the currency is unknown. */
+function decimal(n: ReturnType<typeof MathBN.convert>, currency: string): string {
+  try {
+    return fromMinorUnits(toMinorUnits(n.toFixed(), currency), currency)
+  } catch {
+    return n.toFixed()
+  }
+}
+
+const value = (a: Amount): BigNumberInput => ((a.raw_amount ?? a.amount ?? 0) as BigNumberInput)
+const sum = (rows: Amount[] | null | undefined) => MathBN.add(0, ...(rows ?? []).map(value))
+
+/** No payment yet: the session says whether the shopper is still paying, failed or gave up. */
+function sessionOnly(sessionStatus: string): MedusaPaymentState {
+  if (sessionStatus === "error") return "failed"
+  if (sessionStatus === "canceled") return "canceled"
+  if (sessionStatus === "authorized" || sessionStatus === "captured") return "authorized"
+  return "awaiting"
+}
+
+export function medusaPaymentView(session: { status: string; amount: unknown; currency_code: string }, payment: MedusaPaymentRow | null): MedusaPaymentView {
+  const currency_code = session.currency_code
+  if (!payment) {
+    const zero = decimal(MathBN.convert(0), currency_code)
+    return { state: sessionOnly(session.status), amount: decimal(MathBN.convert(session.amount as BigNumberInput), currency_code), captured_amount: zero, refunded_amount: zero, currency_code }
+  }
+  const amount = MathBN.convert(value(payment))
+  const captured = sum(payment.captures)
+  const refunded = sum(payment.refunds)
+  let state: MedusaPaymentState
+  if (payment.canceled_at) state = "canceled"
+  else if (MathBN.gt(refunded, 0)) state = MathBN.gte(refunded, captured) ? "refunded" : "partially_refunded"
+  else if (MathBN.gt(captured, 0) || payment.captured_at) state = MathBN.lt(captured, amount) && !payment.captured_at ? "partially_captured" : "captured"
+  else state = "authorized"
+  return { state, amount: decimal(amount, currency_code), captured_amount: decimal(captured, currency_code), refunded_amount: decimal(refunded, currency_code), currency_code }
+}

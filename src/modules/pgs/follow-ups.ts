@@ -1,0 +1,115 @@
+/**
+ * The follow-up list (models/follow-up.ts) in plain knex: opening one exactly once per key (INSERT … ON CONFLICT DO
+ * NOTHING on the unique index, so two processes cannot both open it), the checks that are due, and moving one on.
+ */
+import type { Knex } from "@medusajs/framework/mikro-orm/knex"
+import { factory } from "ulid"
+import { FOLLOW_UP_TABLE, type FollowUpKind, type FollowUpState } from "./models/follow-up"
+
+const ulid = factory()
+
+export type FollowUpRow = {
+  id: string
+  key: string
+  kind: FollowUpKind
+  state: FollowUpState
+  transaction_id: string | null
+  reference: string | null
+  order_id: string | null
+  amount_minor: string | null
+  currency_code: string | null
+  note: string | null
+  checks: number
+  next_check_at: Date | null
+  last_status: string | null
+  resolved_at: Date | null
+  created_at: Date
+  updated_at: Date
+}
+
+export type NewFollowUp = {
+  key: string
+  kind: FollowUpKind
+  state?: FollowUpState
+  transaction_id?: string | null
+  reference?: string | null
+  order_id?: string | null
+  amount_minor?: number | null
+  currency_code?: string | null
+  note?: string | null
+  next_check_at?: Date | null
+}
+
+/** Opens the follow-up unless one with its key exists. `opened` is true only for the caller that created it. */
+export async function openFollowUp(knex: Knex, input: NewFollowUp): Promise<{ opened: boolean; row: FollowUpRow }> {
+  const now = new Date()
+  const { amount_minor, ...rest } = input
+  const inserted: FollowUpRow[] = await knex(FOLLOW_UP_TABLE)
+    .insert({
+      ...rest,
+      id: `pgsfu_${ulid()}`,
+      state: input.state ?? "watching",
+      amount_minor: amount_minor ?? null,
+      raw_amount_minor: amount_minor === null || amount_minor === undefined ? null : JSON.stringify({ value: String(amount_minor), precision: 20 }),
+      created_at: now,
+      updated_at: now,
+    })
+    .onConflict(knex.raw('("key") where "deleted_at" is null'))
+    .ignore()
+    .returning("*")
+  if (inserted[0]) return { opened: true, row: inserted[0] }
+  return { opened: false, row: (await followUpByKey(knex, input.key))! }
+}
+
+export async function followUpByKey(knex: Knex, key: string): Promise<FollowUpRow | null> {
+  return (await knex(FOLLOW_UP_TABLE).where({ key }).whereNull("deleted_at").first()) ?? null
+}
+
+export async function followUpById(knex: Knex, id: string): Promise<FollowUpRow | null> {
+  return (await knex(FOLLOW_UP_TABLE).where({ id }).whereNull("deleted_at").first()) ?? null
+}
+
+export type FollowUpPatch = Partial<Pick<FollowUpRow, "kind" | "state" | "note" | "checks" | "next_check_at" | "last_status" | "resolved_at" | "order_id">>
+
+export async function updateFollowUp(knex: Knex, id: string, patch: FollowUpPatch): Promise<void> {
+  await knex(FOLLOW_UP_TABLE).where({ id }).update({ ...patch, updated_at: new Date() })
+}
+
+/**
+ * Claims a due check for one runner: one conditional UPDATE moves its next check a lease ahead, so another process
+ * (or a second run in this one) finds it not due. A runner that dies mid-check leaves it to be claimed after the lease.
+ */
+export async function claimDueCheck(knex: Knex, id: string, now: Date, leaseMs: number): Promise<FollowUpRow | null> {
+  const [row] = await knex(FOLLOW_UP_TABLE)
+    .where({ id, state: "watching" })
+    .whereNull("deleted_at")
+    .where((q) => q.whereNull("next_check_at").orWhere("next_check_at", "<=", now))
+    .update({ next_check_at: new Date(now.getTime() + leaseMs), updated_at: new Date() })
+    .returning("*")
+  return (row as FollowUpRow | undefined) ?? null
+}
+
+/** Checks still watched whose time has come, oldest first. */
+export async function dueChecks(knex: Knex, now: Date, limit: number): Promise<FollowUpRow[]> {
+  return knex(FOLLOW_UP_TABLE)
+    .where({ kind: "check", state: "watching" })
+    .whereNull("deleted_at")
+    .where((q) => q.whereNull("next_check_at").orWhere("next_check_at", "<=", now))
+    .orderBy("next_check_at", "asc")
+    .limit(limit)
+}
+
+/** What the admin's "Needs attention" page lists: open items first, then the latest records, newest first. */
+export async function listFollowUps(knex: Knex, opts: { limit: number; offset: number; states?: FollowUpState[] }): Promise<{ rows: FollowUpRow[]; count: number }> {
+  const base = () => {
+    const q = knex(FOLLOW_UP_TABLE).whereNull("deleted_at").whereNot("kind", "check")
+    return opts.states?.length ? q.whereIn("state", opts.states) : q
+  }
+  const rows: FollowUpRow[] = await base()
+    .orderByRaw("case state when 'needs_person' then 0 else 1 end")
+    .orderBy("updated_at", "desc")
+    .limit(opts.limit)
+    .offset(opts.offset)
+  const [{ count }] = await base().count({ count: "*" })
+  return { rows, count: Number(count) }
+}

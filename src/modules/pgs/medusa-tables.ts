@@ -1,0 +1,72 @@
+/**
+ * Every raw read and write of Medusa's own tables (the plugin's pgs_* tables are not here). Each exists because
+ * Medusa does not hand the provider something it needs; each read failure degrades to "unknown" (null) and is
+ * logged by the caller. A Medusa release may rename what these use, so MEDUSA_COLUMNS lists every table and column
+ * named below and the module's loader checks them against the live schema at boot (loaders/check-medusa-tables.ts).
+ */
+import type { Knex } from "@medusajs/framework/mikro-orm/knex"
+import { toMinorUnits } from "../../gateway"
+
+/** Keep in step with the queries below: the boot check reads only this list. */
+export const MEDUSA_COLUMNS = {
+  capture: ["id", "raw_amount"],
+  refund: ["id", "metadata"],
+  customer_account_holder: ["account_holder_id", "customer_id", "deleted_at"],
+  payment_session: ["id", "data", "status", "updated_at"],
+} as const satisfies Record<string, readonly string[]>
+
+/** Where these were checked (package.json's peer range). */
+export const SUPPORTED_MEDUSA = "2.18 to 2.21"
+
+/**
+ * Refund metadata naming a gateway refund made outside Medusa: the webhook workflow writes it
+ * (workflows/pgs-events/management.ts), the provider's refundPayment reads it and does not refund again.
+ */
+export const EXTERNAL_REFUND_METADATA_KEY = "pgs_transaction_id"
+
+const json = (value: unknown) => (typeof value === "string" ? JSON.parse(value) : value)
+
+/** Medusa passes capturePayment no amount: it is on the capture row created just before (id = idempotency key). */
+export async function captureAmountMinor(knex: Knex, captureId: string, currency: string): Promise<number | null> {
+  const row = await knex("capture").where({ id: captureId }).first("raw_amount")
+  const raw = json(row?.raw_amount)
+  return raw?.value !== undefined ? toMinorUnits({ value: raw.value }, currency) : null
+}
+
+/** The gateway refund a refund row records (see EXTERNAL_REFUND_METADATA_KEY), or null for Medusa's own. */
+export async function externalRefundOf(knex: Knex, refundId: string): Promise<string | null> {
+  const row = await knex("refund").where({ id: refundId }).first("metadata")
+  const id = json(row?.metadata)?.[EXTERNAL_REFUND_METADATA_KEY]
+  return typeof id === "string" && id ? id : null
+}
+
+/** listPaymentMethods gets the account holder, not the customer: follow Medusa's customer ↔ account holder link. */
+export async function customerOfAccountHolder(knex: Knex, accountHolderId: string): Promise<string | null> {
+  const row = await knex("customer_account_holder").where({ account_holder_id: accountHolderId }).whereNull("deleted_at").first("customer_id")
+  return row?.customer_id ?? null
+}
+
+/** Saves a session's data and status (see PgsBaseProvider.reportUnauthorized for why). */
+export async function saveSessionOutcome(knex: Knex, sessionId: string, status: string, data: Record<string, unknown>): Promise<void> {
+  await knex("payment_session").where({ id: sessionId }).update({ data: JSON.stringify(data), status, updated_at: new Date() })
+}
+
+export type ColumnRow = { table_name: string; column_name: string }
+
+/** What MEDUSA_COLUMNS names that `found` lacks, one line each ("table payment_session", "column refund.metadata"). */
+export function missingMedusaColumns(found: readonly ColumnRow[]): string[] {
+  const have = new Set(found.map((r) => `${r.table_name}.${r.column_name}`))
+  const tables = new Set(found.map((r) => r.table_name))
+  return Object.entries(MEDUSA_COLUMNS).flatMap(([table, columns]) =>
+    tables.has(table) ? columns.filter((c) => !have.has(`${table}.${c}`)).map((c) => `column ${table}.${c}`) : [`table ${table}`],
+  )
+}
+
+/** Reads the live columns of MEDUSA_COLUMNS' tables (schemas on the connection's search path). */
+export async function liveMedusaColumns(knex: Knex): Promise<ColumnRow[]> {
+  const { rows } = await knex.raw(
+    "select table_name, column_name from information_schema.columns where table_schema = any(current_schemas(false)) and table_name = any(?)",
+    [Object.keys(MEDUSA_COLUMNS)],
+  )
+  return rows
+}

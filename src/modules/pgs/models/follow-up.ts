@@ -1,0 +1,48 @@
+import { model } from "@medusajs/framework/utils"
+import { NOT_SCOPED_TO_DELETED_AT } from "./plain-unique"
+
+export const FOLLOW_UP_TABLE = "pgs_follow_up"
+
+/**
+ * What the plugin did or watches after the shopper left, for the shop admin's "Needs attention" page:
+ * - check: a gateway transaction not final yet, re-read from the status endpoint with backoff (reconciliation);
+ * - reconciled: a final status found by reconciliation and applied through the webhook path;
+ * - late_refund: money taken for a session Medusa retired or an order already canceled, given back once;
+ * - gave_up: an order whose redirect payment the shopper abandoned, canceled after the configured time;
+ * - unknown_management: a capture or refund whose answer was lost (the status endpoint cannot prove it);
+ * - stuck: a transaction still not final after days of checks.
+ */
+export const FOLLOW_UP_KINDS = ["check", "reconciled", "late_refund", "gave_up", "unknown_management", "stuck"] as const
+export type FollowUpKind = (typeof FOLLOW_UP_KINDS)[number]
+
+/** watching: the plugin is on it. done: nothing left to do (kept as a record). needs_person: a person must act. */
+export const FOLLOW_UP_STATES = ["watching", "done", "needs_person"] as const
+export type FollowUpState = (typeof FOLLOW_UP_STATES)[number]
+
+export const PgsFollowUp = model
+  .define(
+    { name: "PgsFollowUp", tableName: FOLLOW_UP_TABLE },
+    {
+      id: model.id({ prefix: "pgsfu" }).primaryKey(),
+      // One row per thing followed up ("refund:<transaction id>", "check:<transaction id>", "give-up:<order id>"):
+      // the unique index is what makes an automatic refund happen once, whichever process gets there first.
+      key: model.text(),
+      kind: model.enum([...FOLLOW_UP_KINDS]),
+      state: model.enum([...FOLLOW_UP_STATES]).default("watching"),
+      transaction_id: model.text().nullable(),
+      reference: model.text().nullable(),
+      order_id: model.text().nullable(),
+      amount_minor: model.bigNumber().nullable(),
+      currency_code: model.text().nullable(),
+      // A plain sentence for the shop admin.
+      note: model.text().nullable(),
+      checks: model.number().default(0),
+      next_check_at: model.dateTime().nullable(),
+      last_status: model.text().nullable(),
+      resolved_at: model.dateTime().nullable(),
+    },
+  )
+  .indexes([
+    { name: "IDX_pgs_follow_up_key_unique", on: ["key"], unique: true, where: NOT_SCOPED_TO_DELETED_AT },
+    { name: "IDX_pgs_follow_up_open", on: ["next_check_at"], where: "state = 'watching'" },
+  ])

@@ -1,0 +1,35 @@
+/**
+ * A capture, refund or void whose answer was lost (GatewayOutcomeUnknownError): the status endpoint cannot prove a
+ * capture or refund happened, so it is not retried; Medusa drops its row when the provider throws. It is put on the
+ * shop admin's "Needs attention" list until the gateway's management webhook (which echoes the idempotency key)
+ * settles it (workflows/pgs-events/management.ts closes it).
+ */
+import type { Knex } from "@medusajs/framework/mikro-orm/knex"
+type Logger = { warn(message: string): void }
+import { fromMinorUnits, type GatewayOutcomeUnknownError } from "../../gateway"
+import { openFollowUp } from "../../modules/pgs/follow-ups"
+
+const WORDS = { CAPTURE: "capture", REFUND: "refund", VOID: "void" } as Record<string, string>
+
+export const lostAnswerKey = (idempotencyKey: string) => `manage:${idempotencyKey}`
+
+export async function rememberLostAnswer(knex: Knex | null, logger: Logger, error: GatewayOutcomeUnknownError): Promise<void> {
+  if (!knex) return
+  const a = error.attempt
+  const what = WORDS[a.transactionType] ?? a.transactionType.toLowerCase()
+  const money = `${fromMinorUnits(a.amount, a.currency)} ${a.currency.toUpperCase()}`
+  try {
+    await openFollowUp(knex, {
+      key: lostAnswerKey(a.idempotencyKey),
+      kind: "unknown_management",
+      state: "needs_person",
+      transaction_id: a.parentTransactionId,
+      reference: a.reference,
+      amount_minor: a.amount,
+      currency_code: a.currency.toLowerCase(),
+      note: `A ${what} of ${money} was sent to the gateway, but its answer was lost, so Medusa did not record it. If the gateway's dashboard shows it, it is recorded here when the gateway's message arrives; if not, try the ${what} again.`,
+    })
+  } catch (cause) {
+    logger.warn(`[pgs] a lost ${what} answer could not be listed for the admin: ${(cause as Error).message}`)
+  }
+}

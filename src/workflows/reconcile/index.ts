@@ -1,0 +1,47 @@
+/**
+ * Reconciliation, one run: watch what is unsettled, re-read what is due (bounded per run), give up orders abandoned
+ * at the bank. Run by the scheduled job (src/jobs/reconcile-pgs-transactions.ts) and the admin's "Re-read" action.
+ */
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { PGS_MODULE } from "../../modules/pgs"
+import { dueChecks } from "../../modules/pgs/follow-ups"
+import type PgsModuleService from "../../modules/pgs/service"
+import { checkTransaction, type CheckDeps, type CheckResult } from "./check"
+import { giveUpAbandonedOrders } from "./give-up"
+import { RECONCILE } from "./policy"
+import { watchUnsettled } from "./watch"
+
+export type ReconcileSummary = { watched: number; checked: number; applied: number; gave_up: number }
+
+export function checkDeps(container: MedusaContainer): CheckDeps {
+  const pgs = container.resolve<PgsModuleService>(PGS_MODULE)
+  return {
+    container,
+    knex: container.resolve(ContainerRegistrationKeys.PG_CONNECTION),
+    client: pgs.gateway(),
+    logger: container.resolve(ContainerRegistrationKeys.LOGGER),
+  }
+}
+
+export async function reconcileWithGateway(container: MedusaContainer, now: Date): Promise<ReconcileSummary> {
+  const pgs = container.resolve<PgsModuleService>(PGS_MODULE)
+  const settings = pgs.followUpSettings()
+  const deps = checkDeps(container)
+  const watched = await watchUnsettled(container, deps.knex, pgs, now, settings.reconcileAfterMinutes)
+  const due = await dueChecks(deps.knex, now, RECONCILE.batch)
+  let applied = 0
+  for (const row of due) {
+    let result: CheckResult = "skipped"
+    try {
+      result = await checkTransaction(deps, row.id, now)
+    } catch (error) {
+      deps.logger.error(`PGS reconciliation: checking transaction ${row.transaction_id} failed: ${(error as Error).message}`)
+    }
+    if (result === "applied") applied++
+  }
+  const gaveUp = settings.giveUpRedirectOrdersAfterHours > 0 ? await giveUpAbandonedOrders(deps, now, settings.giveUpRedirectOrdersAfterHours) : 0
+  const summary = { watched, checked: due.length, applied, gave_up: gaveUp }
+  if (applied || gaveUp) deps.logger.info(`PGS reconciliation: ${JSON.stringify(summary)}`)
+  return summary
+}

@@ -1,0 +1,82 @@
+/**
+ * Finds the gateway transactions the plugin knows that are not final — payment sessions pending or waiting for the
+ * shopper longer than the configured minutes, payouts PENDING, sessions Medusa deleted that had a transaction — and puts each on the follow-up list as a check
+ * (once per transaction). A session without a transaction id cannot be read: the status endpoint needs the id.
+ */
+import type { Knex } from "@medusajs/framework/mikro-orm/knex"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { openFollowUp } from "../../modules/pgs/follow-ups"
+import { RETIRED_SESSION_TABLE } from "../../modules/pgs/models"
+import type PgsModuleService from "../../modules/pgs/service"
+import { isPgsProviderId } from "../../providers/pgs/session-data"
+import { UNSETTLED_SESSION_STATUSES } from "../../providers/pgs/status-table"
+import { looseQuery } from "../../lib/loose-query"
+import { RECONCILE } from "./policy"
+
+
+type Unsettled = { transaction_id: string; reference: string; amount_minor: number; currency_code: string }
+
+async function unsettledSessions(container: MedusaContainer, before: Date): Promise<Unsettled[]> {
+  const { data } = await looseQuery(container).graph({
+    entity: "payment_session",
+    fields: ["id", "provider_id", "status", "data", "updated_at"],
+    filters: { status: UNSETTLED_SESSION_STATUSES, updated_at: { $lt: before } },
+    pagination: { take: RECONCILE.scan, order: { updated_at: "ASC" } },
+  })
+  return (data as Array<{ provider_id: string; data: Record<string, unknown> | null }>).flatMap((s) => {
+    const d = s.data ?? {}
+    if (!isPgsProviderId(s.provider_id) || typeof d.transaction_id !== "string" || typeof d.reference !== "string") return []
+    return [{ transaction_id: d.transaction_id, reference: d.reference, amount_minor: Number(d.amount_minor), currency_code: String(d.currency_code) }]
+  })
+}
+
+async function pendingPayouts(pgs: PgsModuleService, before: Date): Promise<Unsettled[]> {
+  const rows = await pgs.listPgsPayouts({ status: "PENDING", updated_at: { $lt: before } }, { take: RECONCILE.scan, order: { updated_at: "ASC" } })
+  return rows.flatMap((p) =>
+    p.transaction_id ? [{ transaction_id: p.transaction_id, reference: p.reference, amount_minor: NaN, currency_code: p.currency_code }] : [],
+  )
+}
+
+/** How long money taken for a session Medusa deleted is still looked for. */
+const RETIRED_WATCH_DAYS = 7
+
+/** Deleted sessions that had a transaction: the shopper may still pay it (then the money goes back). */
+async function retiredWithTransaction(knex: Knex, before: Date): Promise<Unsettled[]> {
+  const rows = await knex(RETIRED_SESSION_TABLE)
+    .whereNotNull("transaction_id")
+    .whereNull("deleted_at")
+    .where("retired_at", "<", before)
+    .where("retired_at", ">", new Date(before.getTime() - RETIRED_WATCH_DAYS * 86_400_000))
+    .orderBy("retired_at", "asc")
+    .limit(RECONCILE.scan)
+  return rows.map((r: Record<string, unknown>) => ({
+    transaction_id: String(r.transaction_id),
+    reference: String(r.reference),
+    amount_minor: Number(r.amount_minor),
+    currency_code: String(r.currency_code),
+  }))
+}
+
+/** Puts what has been unsettled for longer than `afterMinutes` on the list; answers how many were new. */
+export async function watchUnsettled(container: MedusaContainer, knex: Knex, pgs: PgsModuleService, now: Date, afterMinutes: number): Promise<number> {
+  const before = new Date(now.getTime() - afterMinutes * 60_000)
+  const found = [
+    ...(await unsettledSessions(container, before)),
+    ...(await pendingPayouts(pgs, before)),
+    ...(await retiredWithTransaction(knex, before)),
+  ]
+  let opened = 0
+  for (const u of found) {
+    const result = await openFollowUp(knex, {
+      key: `check:${u.transaction_id}`,
+      kind: "check",
+      transaction_id: u.transaction_id,
+      reference: u.reference,
+      amount_minor: Number.isInteger(u.amount_minor) ? u.amount_minor : null,
+      currency_code: u.currency_code,
+      next_check_at: now,
+    })
+    if (result.opened) opened++
+  }
+  return opened
+}
