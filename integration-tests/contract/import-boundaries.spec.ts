@@ -1,8 +1,10 @@
 /**
  * The sandbox is a second, independent reading of the spec (design/architecture.md: "sandbox/ imports nothing
- * from src/"), and the plugin's code does not lean on the sandbox either: both are checked on every import.
+ * from src/"), and the plugin's code does not lean on the sandbox either: both are checked on every import. The
+ * house plan's other arrows too: gateway/ free of Medusa, modules/ and providers/ below api/ and workflows/, the
+ * admin extension and the widget free of server code, and no import circle in src/.
  */
-import { readdirSync, readFileSync } from "node:fs"
+import { existsSync, readdirSync, readFileSync } from "node:fs"
 import { join, relative, resolve } from "node:path"
 
 const ROOT = resolve(__dirname, "../..")
@@ -36,6 +38,43 @@ function crossings(from: string, into: string): string[] {
   )
 }
 
+/** Value imports between files of `dir` (relative specifiers resolved to .ts files; `import type` left out). */
+function valueImportGraph(dir: string): Map<string, string[]> {
+  const graph = new Map<string, string[]>()
+  for (const file of sourceFiles(dir).filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"))) {
+    const text = readFileSync(file, "utf8")
+    const deps: string[] = []
+    for (const m of text.matchAll(/^(?:import|export)\s+(?!type\b)[^"']*?from\s+["'](\.[^"']+)["']/gm)) {
+      const base = resolve(file, "..", m[1]!)
+      const target = [`${base}.ts`, join(base, "index.ts")].find((candidate) => existsSync(candidate))
+      if (target) deps.push(relative(ROOT, target))
+    }
+    graph.set(relative(ROOT, file), deps)
+  }
+  return graph
+}
+
+/** Each circle once, as "a -> b -> a", found by depth-first search. */
+function cyclesOf(graph: Map<string, string[]>): string[] {
+  const found = new Set<string>()
+  const state = new Map<string, "open" | "done">()
+  const stack: string[] = []
+  const visit = (node: string) => {
+    state.set(node, "open")
+    stack.push(node)
+    for (const next of graph.get(node) ?? []) {
+      if (state.get(next) === "open") found.add([...stack.slice(stack.indexOf(next)), next].join(" -> "))
+      else if (!state.has(next)) visit(next)
+    }
+    stack.pop()
+    state.set(node, "done")
+  }
+  for (const node of graph.keys()) if (!state.has(node)) visit(node)
+  return [...found]
+}
+
+const importCycles = (dir: string) => cyclesOf(valueImportGraph(dir))
+
 describe("import boundaries", () => {
   it("sandbox/ imports nothing from src/", () => {
     expect(crossings("sandbox", "src")).toEqual([])
@@ -43,6 +82,35 @@ describe("import boundaries", () => {
 
   it("src/ imports nothing from sandbox/ (the package's ./sandbox export points at the built sandbox, not through src/)", () => {
     expect(crossings("src", "sandbox")).toEqual([])
+  })
+
+  it("src/gateway/ imports no Medusa package (the client knows nothing of Medusa)", () => {
+    const medusa = sourceFiles(join(ROOT, "src/gateway")).flatMap((file) =>
+      specifiers(readFileSync(file, "utf8"))
+        .filter((s) => s.startsWith("@medusajs/"))
+        .map((s) => `${relative(ROOT, file)}: ${s}`),
+    )
+    expect(medusa).toEqual([])
+  })
+
+  it("arrows point down: modules/ and providers/ import nothing from api/, workflows/, jobs/ or subscribers/", () => {
+    const up = ["src/modules", "src/providers"].flatMap((from) => ["src/api", "src/workflows", "src/jobs", "src/subscribers"].flatMap((into) => crossings(from, into)))
+    expect(up).toEqual([])
+  })
+
+  it("the admin extension and the storefront widget import no server code", () => {
+    const adminOut = ["src/gateway", "src/modules", "src/providers", "src/api", "src/workflows", "src/jobs", "src/lib"].flatMap((into) => crossings("src/admin", into))
+    expect(adminOut).toEqual([])
+    expect(crossings("storefront-widget/src", "src")).toEqual([])
+  })
+
+  it("no two files of src/ import each other in a circle (value imports; `import type` is erased)", () => {
+    expect(importCycles(join(ROOT, "src"))).toEqual([])
+  })
+
+  it("finds a circle when there is one (the cycle search itself works)", () => {
+    const graph = new Map([["a", ["b"]], ["b", ["c"]], ["c", ["a"]], ["d", ["a"]]])
+    expect(cyclesOf(graph)).toEqual(["a -> b -> c -> a"])
   })
 
   it("sees an import when there is one (the scan itself works)", () => {
