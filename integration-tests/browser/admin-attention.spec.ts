@@ -50,7 +50,7 @@ describeBrowser("needs attention in the dashboard", () => {
         // The bank pays after all; the admin re-reads it instead of waiting for the next run.
         await decideAtGateway(s, abandoned.transactionId, "APPROVED")
         await stuck.getByRole("button", { name: "Re-read from gateway" }).click()
-        await d.page.getByText(/reconciliation recorded it \(the money was given back/).waitFor()
+        await d.page.getByText(/webhook had not come: the money was given back/).waitFor()
         await d.page.getByTestId("pgs-attention-empty").getByText("Nothing needs attention.").waitFor()
         await rows.filter({ hasText: "Late payment given back" }).filter({ hasText: abandoned.transactionId }).waitFor()
         expect(await d.page.getByTestId("pgs-attention-open-count").textContent()).toBe("0")

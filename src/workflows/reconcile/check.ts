@@ -43,10 +43,13 @@ export async function checkTransaction(deps: CheckDeps, followUpId: string, now:
   }
   const money = `${fromMinorUnits(tx.amount, tx.currency)} ${tx.currency.toUpperCase()}`
   await closeStuck(deps, row, now, tx.status)
-  // Late money is its own item (late-money.ts): the check only records that it found it.
-  if (outcome.startsWith("applied:") && !outcome.startsWith("applied:late_money_")) {
-    const note = `${money} was ${tx.status} at the gateway, and its webhook had not come: reconciliation recorded it (${describeOutcome(outcome)}).`
-    await updateFollowUp(deps.knex, row.id, { kind: "reconciled", state: "done", last_status: tx.status, resolved_at: now, note })
+  if (outcome.startsWith("applied:")) {
+    // Late money is its own item on the admin's list (late-money.ts): then this check is kept as a record only.
+    const lateMoney = outcome.startsWith("applied:late_money_")
+    const note = lateMoney
+      ? `${money} was ${tx.status} at the gateway and its webhook had not come: ${describeOutcome(outcome)}.`
+      : `${money} was ${tx.status} at the gateway, and its webhook had not come: reconciliation recorded it (${describeOutcome(outcome)}).`
+    await updateFollowUp(deps.knex, row.id, { kind: lateMoney ? "check" : "reconciled", state: "done", last_status: tx.status, resolved_at: now, note })
     deps.logger.info(`PGS reconciliation: transaction ${tx.id} (${tx.reference}) is ${tx.status} at the gateway; applied (${outcome})`)
     return "applied"
   }
