@@ -35,3 +35,11 @@ export const serverRequest = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("cres"), cres: z.string().min(1).max(10_000), ...common }),
 ])
 export type ServerRequest = z.infer<typeof serverRequest>
+
+/**
+ * The one way to put a request in session data (the store routes' and the webhook workflow's), typed by the schema
+ * the provider parses it with; the provider's check answers a malformed one as invalid data, naming the field.
+ */
+export function withServerRequest(data: Record<string, unknown>, request: ServerRequest): Record<string, unknown> {
+  return { ...data, [PGS_REQUEST_KEY]: request }
+}

@@ -6,7 +6,7 @@
  */
 import { Modules } from "@medusajs/framework/utils"
 import type { IPaymentModuleService, UpdatePaymentSessionDTO } from "@medusajs/framework/types"
-import { PGS_REQUEST_KEY } from "../../providers/pgs/server-requests"
+import { withServerRequest } from "../../providers/pgs/server-requests"
 import type { EventContext } from "./context"
 import type { SessionView } from "./lookup"
 
@@ -21,11 +21,8 @@ export async function updateSession(
   change: { attach?: string; data?: Record<string, unknown>; status?: UpdatePaymentSessionDTO["status"] },
 ) {
   const payment = ctx.container.resolve<IPaymentModuleService>(Modules.PAYMENT)
-  const data = {
-    ...session.data,
-    ...change.data,
-    ...(change.attach ? { [PGS_REQUEST_KEY]: { kind: "attach_transaction", transaction_id: change.attach } } : {}),
-  }
+  const plain = { ...session.data, ...change.data }
+  const data = change.attach ? withServerRequest(plain, { kind: "attach_transaction", transaction_id: change.attach }) : plain
   return payment.updatePaymentSession({
     id: session.id,
     data,

@@ -7,7 +7,7 @@ import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { MedusaError, Modules } from "@medusajs/framework/utils"
 import { isIP } from "node:net"
-import { PGS_REQUEST_KEY, type ServerRequest } from "../../../../providers/pgs/server-requests"
+import { withServerRequest, type ServerRequest } from "../../../../providers/pgs/server-requests"
 import { isPgsProviderId } from "../../../../providers/pgs/session-data"
 
 export type SessionView = { id: string; status: string; data: Record<string, unknown> }
@@ -60,7 +60,7 @@ export async function runSessionRequest(scope: MedusaContainer, sessionId: strin
     // The stored amount as Medusa keeps it (raw, exact), so the provider sees no amount change.
     amount: session.raw_amount ?? session.amount,
     currency_code: session.currency_code,
-    data: { ...session.data, [PGS_REQUEST_KEY]: request },
+    data: withServerRequest(session.data ?? {}, request),
   })
   return { id: updated.id, status: updated.status, data: updated.data ?? {} }
 }
