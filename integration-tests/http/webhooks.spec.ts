@@ -25,6 +25,7 @@ import {
   eventRows,
   gatewayWebhookKey,
   linkGatewayCustomer,
+  manageAtGateway,
   orderOfCart,
   paymentSession,
   processedEvent,
@@ -478,25 +479,12 @@ pgsStoreSuite("gateway webhooks", (s) => {
     return { cart, session, transactionId, orderId, payment }
   }
 
-  /** A management operation made directly at the gateway (its dashboard, another system): not through Medusa. */
-  async function manageAtGateway(session: any, parentId: string, type: "CAPTURE" | "REFUND" | "VOID", amount: number) {
-    const res = await s.sandbox.api("POST", "/api/transactions/manage", {
-      terminal_id: session.data.terminal_id,
-      reference: session.data.reference,
-      parent_transaction_id: parentId,
-      transaction_type: type,
-      amount,
-      currency: String(session.data.currency_code).toUpperCase(),
-    })
-    if (res.status !== 200 || res.body.status !== "APPROVED") throw new Error(`manage ${type}: ${res.status} ${res.text}`)
-    return res.body.id as string
-  }
 
   describe("operations made outside Medusa", () => {
     it("records a capture made at the gateway as a capture of the order's payment, once", async () => {
       const { session, transactionId, payment } = await orderPaidByWebhook()
       expect(payment.captured_at).toBeNull()
-      const captureId = await manageAtGateway(session, transactionId, "CAPTURE", session.data.amount_minor)
+      const captureId = await manageAtGateway(s, session, transactionId, "CAPTURE", session.data.amount_minor)
       const event = await processedEvent(s, captureId)
       expect(event).toMatchObject({ outcome: "applied:external_capture", error: null })
       const after = await adminPayment(s, payment.id)
@@ -527,7 +515,7 @@ pgsStoreSuite("gateway webhooks", (s) => {
 
     it("records a void made at the gateway as a canceled payment", async () => {
       const { session, transactionId, payment } = await orderPaidByWebhook()
-      const voidId = await manageAtGateway(session, transactionId, "VOID", session.data.amount_minor)
+      const voidId = await manageAtGateway(s, session, transactionId, "VOID", session.data.amount_minor)
       const event = await processedEvent(s, voidId)
       expect(event).toMatchObject({ outcome: "applied:external_void", error: null })
       expect((await adminPayment(s, payment.id)).canceled_at).not.toBeNull()
@@ -535,9 +523,9 @@ pgsStoreSuite("gateway webhooks", (s) => {
 
     it("records a refund made at the gateway as one refund of the payment, without refunding again at the gateway", async () => {
       const { session, transactionId, payment } = await orderPaidByWebhook()
-      await manageAtGateway(session, transactionId, "CAPTURE", session.data.amount_minor)
+      await manageAtGateway(s, session, transactionId, "CAPTURE", session.data.amount_minor)
       await waitFor(async () => (await adminPayment(s, payment.id)).captures.length === 1, { what: "the capture made at the gateway" })
-      const refundId = await manageAtGateway(session, transactionId, "REFUND", 500)
+      const refundId = await manageAtGateway(s, session, transactionId, "REFUND", 500)
       const event = await processedEvent(s, refundId)
       expect(event).toMatchObject({ outcome: "applied:external_refund", error: null })
       const recorded = await waitFor(async () => {
@@ -586,7 +574,7 @@ pgsStoreSuite("gateway webhooks", (s) => {
       const session = await s.initiatePaymentSession(cart.id, PGS_PROVIDER_ID)
       await s.sandbox.control("POST", "/_sandbox/faults", { target: "webhook", kind: "out_of_order" })
       const { transactionId } = await payInFrame(s.sandbox, session, s.sandbox.testCard("frictionless_approved"))
-      const captureId = await manageAtGateway(session, transactionId, "CAPTURE", session.data.amount_minor)
+      const captureId = await manageAtGateway(s, session, transactionId, "CAPTURE", session.data.amount_minor)
       const orderId = await waitFor(() => orderOfCart(s, cart.id), { timeoutMs: 20_000 })
       const payment = await paymentOfOrder(s, orderId)
       const capture = await waitFor(

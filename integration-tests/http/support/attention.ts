@@ -4,6 +4,7 @@
  */
 import reconcilePgsTransactions from "../../../src/jobs/reconcile-pgs-transactions"
 import { providerId, startRedirect } from "./redirect"
+export { manageAtGateway } from "./webhooks"
 import type { StoreSuite } from "./store"
 
 export const MINUTE = 60_000
@@ -38,16 +39,3 @@ export async function paidAfterTheCartMovedOn(s: StoreSuite) {
   return r
 }
 
-/** A capture, refund or void made in the gateway's own dashboard (not through Medusa); answers its transaction id. */
-export async function manageAtGateway(s: StoreSuite, session: any, parentId: string, type: "CAPTURE" | "REFUND" | "VOID", amount: number) {
-  const res = await s.sandbox.api("POST", "/api/transactions/manage", {
-    terminal_id: session.data.terminal_id,
-    reference: session.data.reference,
-    parent_transaction_id: parentId,
-    transaction_type: type,
-    amount,
-    currency: String(session.data.currency_code).toUpperCase(),
-  })
-  if (res.status !== 200 || res.body.status !== "APPROVED") throw new Error(`manage ${type}: ${res.status} ${res.text}`)
-  return res.body.id as string
-}

@@ -118,3 +118,17 @@ export async function paymentSession(s: StoreSuite, sessionId: string) {
   const { data } = await query.graph({ entity: "payment_session", fields: ["id", "status", "data", "payment_collection_id"], filters: { id: sessionId } })
   return data[0]
 }
+
+/** A capture, refund or void made in the gateway's own dashboard (not through Medusa); answers its transaction id. */
+export async function manageAtGateway(s: StoreSuite, session: any, parentId: string, type: "CAPTURE" | "REFUND" | "VOID", amount: number) {
+  const res = await s.sandbox.api("POST", "/api/transactions/manage", {
+    terminal_id: session.data.terminal_id,
+    reference: session.data.reference,
+    parent_transaction_id: parentId,
+    transaction_type: type,
+    amount,
+    currency: String(session.data.currency_code).toUpperCase(),
+  })
+  if (res.status !== 200 || res.body.status !== "APPROVED") throw new Error(`manage ${type}: ${res.status} ${res.text}`)
+  return res.body.id as string
+}

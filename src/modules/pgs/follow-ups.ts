@@ -3,10 +3,8 @@
  * NOTHING on the unique index, so two processes cannot both open it), the checks that are due, and moving one on.
  */
 import type { Knex } from "@medusajs/framework/mikro-orm/knex"
-import { factory } from "ulid"
+import { generateEntityId } from "@medusajs/framework/utils"
 import { FOLLOW_UP_TABLE, type FollowUpKind, type FollowUpState } from "./models/follow-up"
-
-const ulid = factory()
 
 export type FollowUpRow = {
   id: string
@@ -47,7 +45,7 @@ export async function openFollowUp(knex: Knex, input: NewFollowUp): Promise<{ op
   const inserted: FollowUpRow[] = await knex(FOLLOW_UP_TABLE)
     .insert({
       ...rest,
-      id: `pgsfu_${ulid()}`,
+      id: generateEntityId(undefined, "pgsfu"),
       state: input.state ?? "watching",
       amount_minor: amount_minor ?? null,
       raw_amount_minor: amount_minor === null || amount_minor === undefined ? null : JSON.stringify({ value: String(amount_minor), precision: 20 }),
@@ -59,6 +57,13 @@ export async function openFollowUp(knex: Knex, input: NewFollowUp): Promise<{ op
     .returning("*")
   if (inserted[0]) return { opened: true, row: inserted[0] }
   return { opened: false, row: (await followUpByKey(knex, input.key))! }
+}
+
+/** Which of these keys are on the list already. */
+export async function existingKeys(knex: Knex, keys: string[]): Promise<string[]> {
+  if (!keys.length) return []
+  const rows: Array<{ key: string }> = await knex(FOLLOW_UP_TABLE).whereIn("key", keys).whereNull("deleted_at").select("key")
+  return rows.map((r) => r.key)
 }
 
 export async function followUpByKey(knex: Knex, key: string): Promise<FollowUpRow | null> {

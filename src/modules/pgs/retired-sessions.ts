@@ -3,10 +3,8 @@
  * deletes one, read when the gateway later reports money taken for it. The first record of a session wins.
  */
 import type { Knex } from "@medusajs/framework/mikro-orm/knex"
-import { factory } from "ulid"
+import { generateEntityId } from "@medusajs/framework/utils"
 import { RETIRED_SESSION_TABLE } from "./models/retired-session"
-
-const ulid = factory()
 
 export type RetiredSession = {
   session_id: string
@@ -22,7 +20,7 @@ export async function recordRetiredSession(knex: Knex, session: RetiredSession):
   await knex(RETIRED_SESSION_TABLE)
     .insert({
       ...session,
-      id: `pgsrs_${ulid()}`,
+      id: generateEntityId(undefined, "pgsrs"),
       raw_amount_minor: JSON.stringify({ value: String(session.amount_minor), precision: 20 }),
       retired_at: now,
       created_at: now,

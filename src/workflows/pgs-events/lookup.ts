@@ -48,15 +48,16 @@ export async function findPaymentForSession(container: MedusaContainer, sessionI
   return (data[0] as PaymentView | undefined) ?? null
 }
 
-/** The order paid by this payment collection, if the cart became one. */
-export async function findOrderIdForCollection(container: MedusaContainer, paymentCollectionId: string): Promise<string | null> {
-  const { data } = await looseQuery(container).graph({
-    entity: "order_payment_collection",
-    fields: ["order_id"],
-    filters: { payment_collection_id: paymentCollectionId },
-  })
-  return (data[0] as { order_id?: string } | undefined)?.order_id ?? null
+/** The id on the other side of a payment collection's link (order_payment_collection, cart_payment_collection). */
+async function linkedTo(container: MedusaContainer, link: string, field: string, paymentCollectionId: string): Promise<string | null> {
+  const { data } = await looseQuery(container).graph({ entity: link, fields: [field], filters: { payment_collection_id: paymentCollectionId } })
+  const id = (data[0] as Record<string, unknown> | undefined)?.[field]
+  return typeof id === "string" ? id : null
 }
+
+/** The order paid by this payment collection, if the cart became one. */
+export const findOrderIdForCollection = (container: MedusaContainer, paymentCollectionId: string) =>
+  linkedTo(container, "order_payment_collection", "order_id", paymentCollectionId)
 
 /** The order's status ("pending", "completed", "canceled", …), or null when there is no such order. */
 export async function orderStatus(container: MedusaContainer, orderId: string): Promise<string | null> {
@@ -65,14 +66,8 @@ export async function orderStatus(container: MedusaContainer, orderId: string): 
 }
 
 /** The cart whose payment collection this is (the cart lock's key), if any. */
-export async function findCartIdForCollection(container: MedusaContainer, paymentCollectionId: string): Promise<string | null> {
-  const { data } = await looseQuery(container).graph({
-    entity: "cart_payment_collection",
-    fields: ["cart_id"],
-    filters: { payment_collection_id: paymentCollectionId },
-  })
-  return (data[0] as { cart_id?: string } | undefined)?.cart_id ?? null
-}
+export const findCartIdForCollection = (container: MedusaContainer, paymentCollectionId: string) =>
+  linkedTo(container, "cart_payment_collection", "cart_id", paymentCollectionId)
 
 /** The transaction is for the amount and currency the session asked for (the provider's data, minor units). */
 export function sameMoney(session: SessionView, tx: { amount: number; currency: string }): boolean {

@@ -5,7 +5,7 @@
  */
 import type { Knex } from "@medusajs/framework/mikro-orm/knex"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { openFollowUp } from "../../modules/pgs/follow-ups"
+import { existingKeys, openFollowUp } from "../../modules/pgs/follow-ups"
 import { RETIRED_SESSION_TABLE } from "../../modules/pgs/models"
 import type PgsModuleService from "../../modules/pgs/service"
 import { isPgsProviderId } from "../../providers/pgs/session-data"
@@ -57,6 +57,8 @@ async function retiredWithTransaction(knex: Knex, before: Date): Promise<Unsettl
   }))
 }
 
+const checkKey = (transactionId: string) => `check:${transactionId}`
+
 /** Puts what has been unsettled for longer than `afterMinutes` on the list; answers how many were new. */
 export async function watchUnsettled(container: MedusaContainer, knex: Knex, pgs: PgsModuleService, now: Date, afterMinutes: number): Promise<number> {
   const before = new Date(now.getTime() - afterMinutes * 60_000)
@@ -65,10 +67,12 @@ export async function watchUnsettled(container: MedusaContainer, knex: Knex, pgs
     ...(await pendingPayouts(pgs, before)),
     ...(await retiredWithTransaction(knex, before)),
   ]
+  // Most are on the list already: one read of their keys, then only the new ones are opened.
+  const known = new Set(await existingKeys(knex, found.map((u) => checkKey(u.transaction_id))))
   let opened = 0
-  for (const u of found) {
+  for (const u of found.filter((f) => !known.has(checkKey(f.transaction_id)))) {
     const result = await openFollowUp(knex, {
-      key: `check:${u.transaction_id}`,
+      key: checkKey(u.transaction_id),
       kind: "check",
       transaction_id: u.transaction_id,
       reference: u.reference,
