@@ -93,13 +93,25 @@ describe("import boundaries", () => {
     expect(medusa).toEqual([])
   })
 
-  it("arrows point down: modules/ and providers/ import nothing from api/, workflows/, jobs/ or subscribers/", () => {
-    const up = ["src/modules", "src/providers"].flatMap((from) => ["src/api", "src/workflows", "src/jobs", "src/subscribers"].flatMap((into) => crossings(from, into)))
+  it("arrows point down: modules/, payments/ and providers/ import nothing from api/, workflows/, jobs/ or subscribers/", () => {
+    const up = ["src/modules", "src/payments", "src/providers"].flatMap((from) =>
+      ["src/api", "src/workflows", "src/jobs", "src/subscribers"].flatMap((into) => crossings(from, into)),
+    )
     expect(up).toEqual([])
   })
 
+  it("only Medusa reaches the provider: nothing in src/ imports providers/ from outside it", () => {
+    const rooms = ["src/api", "src/workflows", "src/jobs", "src/subscribers", "src/modules", "src/payments", "src/gateway", "src/admin"]
+    expect(rooms.flatMap((from) => crossings(from, "src/providers"))).toEqual([])
+  })
+
+  it("payments/ (what every room knows of a payment) sits below providers/ and above modules/: modules/ import nothing from it", () => {
+    expect(crossings("src/modules", "src/payments")).toEqual([])
+    expect(crossings("src/payments", "src/providers")).toEqual([])
+  })
+
   it("the admin extension and the storefront widget import no server code", () => {
-    const adminOut = ["src/gateway", "src/modules", "src/providers", "src/api", "src/workflows", "src/jobs", "src/lib"].flatMap((into) => crossings("src/admin", into))
+    const adminOut = ["src/gateway", "src/modules", "src/payments", "src/providers", "src/api", "src/workflows", "src/jobs", "src/lib"].flatMap((into) => crossings("src/admin", into))
     expect(adminOut).toEqual([])
     expect(crossings("storefront-widget/src", "src")).toEqual([])
   })

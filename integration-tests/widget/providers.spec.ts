@@ -2,7 +2,7 @@
  * The widget's provider helper (storefront-widget/src/core/providers.ts): which payment provider ids are PGS's and
  * their English names, as a storefront's method lists and order pages (the starter's paymentInfoMap) use them.
  */
-import { FAMILIES } from "../../src/providers/pgs/redirect/families"
+import { FAMILIES } from "../../src/payments/method-families"
 import { isPgsProvider, pgsProviderIds, pgsProviderInfo, PGS_FAMILIES } from "../../storefront-widget/src/core/providers"
 import * as core from "../../storefront-widget/src/core"
 

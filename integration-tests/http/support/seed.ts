@@ -7,7 +7,7 @@ import {
   createSalesChannelsWorkflow,
   linkSalesChannelsToApiKeyWorkflow,
 } from "@medusajs/core-flows"
-import { FAMILIES } from "../../../src/providers/pgs/redirect/families"
+import { FAMILIES } from "../../../src/payments/method-families"
 
 export type StoreSeed = {
   publishableKey: string

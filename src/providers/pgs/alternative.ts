@@ -2,7 +2,7 @@
  * One Medusa provider per alternative method family, so a shop admin enables each per region. All logic is in
  * PgsMethodFamilyProvider; a class only names its family (redirect/families.ts).
  */
-import { FAMILIES, type MethodFamily } from "./redirect/families"
+import { FAMILIES, type MethodFamily } from "../../payments/method-families"
 import { PgsMethodFamilyProvider } from "./redirect/provider"
 
 type Cradle = Record<string, unknown>

@@ -9,7 +9,7 @@ import type { PgsClient, PaymentMethodInput } from "../../gateway"
 import { findSavedCard } from "../../modules/pgs/queries"
 import type { DirectPaymentMethodInput } from "./initiate-input"
 import type { PgsProviderOptions } from "../../modules/pgs/options"
-import type { PublicPaymentMethod } from "./session-data"
+import type { PublicPaymentMethod } from "../../payments/session-data"
 
 export type PreparedMethod = { publicMethod: PublicPaymentMethod; gatewayMethod: PaymentMethodInput; gatewayCustomerId?: string }
 

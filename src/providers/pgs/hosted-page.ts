@@ -7,8 +7,8 @@ import type { AuthorizePaymentOutput, PaymentProviderContext, UpdatePaymentOutpu
 import { PaymentSessionStatus } from "@medusajs/framework/utils"
 import type { PgsClient } from "../../gateway"
 import type { TerminalChoice } from "./terminal"
-import type { PgsSessionData } from "./session-data"
-import type { SealedSecrets } from "./seal"
+import type { PgsSessionData } from "../../payments/session-data"
+import type { SealedSecrets } from "../../payments/seal"
 import { payerOf } from "./redirect/payer"
 import { hostedPageRequest, type HostedPageLookup, type ReturnUrls } from "./redirect/requests"
 

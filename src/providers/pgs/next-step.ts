@@ -5,8 +5,8 @@
  */
 import type { PaymentSessionStatus } from "@medusajs/framework/utils"
 import { challengeForm, FINAL_STATUSES, fingerprintForm, outcomeOf, type ExecutionResult, type Transaction } from "../../gateway"
-import { isFailedStatus, medusaStatusFor } from "./status-table"
-import type { GatewayTransactionType, NextAction, PgsSessionData } from "./session-data"
+import { isFailedStatus, medusaStatusFor } from "../../payments/status-table"
+import type { GatewayTransactionType, NextAction, PgsSessionData } from "../../payments/session-data"
 
 export type StepOutcome = {
   status: PaymentSessionStatus

@@ -5,7 +5,7 @@
 import type { Knex } from "@medusajs/framework/mikro-orm/knex"
 import { resolveTerminal, type ResolvedTerminal } from "../../modules/pgs/queries"
 import type { PgsProviderOptions } from "../../modules/pgs/options"
-import type { CardTransactionType } from "./session-data"
+import type { CardTransactionType } from "../../payments/session-data"
 
 export type TerminalChoice = {
   terminal_id: string

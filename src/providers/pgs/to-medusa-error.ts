@@ -5,8 +5,8 @@
  */
 import { MedusaError } from "@medusajs/framework/utils"
 import { isGatewayError, MoneyError, type AnyGatewayError } from "../../gateway"
-import { SessionDataError } from "./session-data"
-import { SealError } from "./seal"
+import { SessionDataError } from "../../payments/session-data"
+import { SealError } from "../../payments/seal"
 
 export type Audience = "shopper" | "merchant"
 

@@ -5,7 +5,7 @@
  */
 import { createHmac, hkdfSync } from "node:crypto"
 import type { PgsClient } from "../../gateway"
-import { Sealer } from "../../providers/pgs/seal"
+import { Sealer } from "../../payments/seal"
 import type { PayoutInput } from "./input"
 
 type Beneficiary = PayoutInput["beneficiary"]

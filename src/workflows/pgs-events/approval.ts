@@ -11,7 +11,7 @@ import type { EventContext, EventOutcome } from "./context"
 import { findOrderIdForCollection, orderStatus, sameMoney, sessionAndTransaction } from "./lookup"
 import { giveBackLateMoney } from "./late-money"
 import { findRetiredSession } from "../../modules/pgs/retired-sessions"
-import { sessionIdFromReference } from "../../providers/pgs/reference"
+import { sessionIdFromReference } from "../../payments/reference"
 import { needsAttach, updateSession } from "./attach"
 
 export async function handleApproval(ctx: EventContext, payload: TransactionEventPayload): Promise<EventOutcome> {

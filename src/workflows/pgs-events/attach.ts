@@ -1,12 +1,12 @@
 /**
  * Tell the provider which gateway transaction paid an Embedded Fields session, through the payment module's
- * public updatePaymentSession and the provider's `attach_transaction` request (src/providers/pgs/server-requests):
+ * public updatePaymentSession and the provider's `attach_transaction` request (src/payments/server-requests.ts):
  * the provider re-reads the transaction, checks it belongs to the session, and maps its status — one place for
  * both the storefront route and the webhook. The shopper who never comes back never attaches it; the webhook does.
  */
 import { Modules } from "@medusajs/framework/utils"
 import type { IPaymentModuleService, UpdatePaymentSessionDTO } from "@medusajs/framework/types"
-import { withServerRequest } from "../../providers/pgs/server-requests"
+import { withServerRequest } from "../../payments/server-requests"
 import type { EventContext } from "./context"
 import type { SessionView } from "./lookup"
 

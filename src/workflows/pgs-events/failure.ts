@@ -11,7 +11,7 @@ import type { Outcome, Transaction, TransactionEventPayload, TransactionStatus }
 import type { EventContext, EventOutcome } from "./context"
 import { findCartIdForCollection, findOrderIdForCollection, findPgsSession, sameMoney, sessionAndTransaction } from "./lookup"
 import { needsAttach, updateSession } from "./attach"
-import { APPROVED_SESSION_STATUSES, gatewayTransactionType, isFailedStatus, medusaStatusFor } from "../../providers/pgs/status-table"
+import { APPROVED_SESSION_STATUSES, gatewayTransactionType, isFailedStatus, medusaStatusFor } from "../../payments/status-table"
 
 /** The session status of a failed transaction: the one status table decides, as for the shopper's completion. */
 const failedStatus = (status: TransactionStatus, transactionType: string): PaymentSessionStatus | undefined =>

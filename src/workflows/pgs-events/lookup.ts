@@ -1,7 +1,7 @@
 /** Reads of Medusa's payment records by the session a gateway reference points at. */
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { isPgsProviderId } from "../../providers/pgs/session-data"
-import { sessionIdFromReference } from "../../providers/pgs/reference"
+import { isPgsProviderId } from "../../payments/session-data"
+import { sessionIdFromReference } from "../../payments/reference"
 import type { Outcome, Transaction, TransactionEventPayload } from "../../gateway"
 import type { EventContext, EventOutcome } from "./context"
 import { looseQuery } from "../../lib/loose-query"

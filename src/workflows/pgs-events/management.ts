@@ -12,13 +12,13 @@ import { capturePaymentWorkflow, refundPaymentWorkflow } from "@medusajs/core-fl
 import { Modules, PaymentCollectionStatus } from "@medusajs/framework/utils"
 import type { IPaymentModuleService } from "@medusajs/framework/types"
 import { fromMinorUnits, IDEMPOTENCY_METADATA_KEY, type TransactionEventPayload } from "../../gateway"
-import { sessionIdFromReference } from "../../providers/pgs/reference"
+import { sessionIdFromReference } from "../../payments/reference"
 import { managementOperationOf } from "./classify"
 import type { EventContext, EventOutcome } from "./context"
 import { findPaymentForSession, type PaymentView } from "./lookup"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { followUpByKey, updateFollowUp } from "../../modules/pgs/follow-ups"
-import { lostAnswerKey } from "../../providers/pgs/lost-answers"
+import { lostAnswerKey } from "../../payments/lost-answers"
 import { EXTERNAL_REFUND_METADATA_KEY } from "../../modules/pgs/medusa-tables"
 
 /** `captured_by` (the capture's `created_by`) of a capture recorded from the gateway. */
@@ -41,7 +41,7 @@ export async function handleManagement(ctx: EventContext, eventName: string, pay
   if (!payment) return "deferred:no_medusa_payment"
 
   const key = payload.metadata?.[IDEMPOTENCY_METADATA_KEY]
-  // A call whose answer was lost is settled now: the gateway says it happened (providers/pgs/lost-answers.ts).
+  // A call whose answer was lost is settled now: the gateway says it happened (payments/lost-answers.ts).
   if (typeof key === "string") await settleLostAnswer(ctx, key, tx.id)
   if (typeof key === "string" && madeByMedusa(payment, key)) {
     const settled = await settledMedusaCall(ctx, sessionId, payment, key)

@@ -5,7 +5,7 @@
  */
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { WebhookEvent } from "../../gateway"
-import { isPgsProviderId } from "../../providers/pgs/session-data"
+import { isPgsProviderId } from "../../payments/session-data"
 import { findSavedCard } from "../../modules/pgs/queries"
 import type { EventContext, EventOutcome } from "./context"
 import { looseQuery } from "../../lib/loose-query"

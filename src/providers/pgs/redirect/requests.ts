@@ -9,8 +9,8 @@ import {
   type PgsClient,
 } from "../../../gateway"
 import type { HostedPageOptions } from "../../../modules/pgs/queries"
-import { cardTransactionType, type PgsSessionData } from "../session-data"
-import type { AuthorizeRedirectFamily, MethodFamily, PaymentEndpointFamily } from "./families"
+import { cardTransactionType, type PgsSessionData } from "../../../payments/session-data"
+import type { AuthorizeRedirectFamily, MethodFamily, PaymentEndpointFamily } from "../../../payments/method-families"
 import { customerOf, requirePayer, type Payer } from "./payer"
 
 /** `any`: for methods with a single return URL used whatever happened (instant PLN method, vouchers). */

@@ -11,7 +11,7 @@ import { listFollowUps, type FollowUpRow } from "../../../../modules/pgs/follow-
 import { FOLLOW_UP_TABLE, WEBHOOK_EVENT_TABLE } from "../../../../modules/pgs/models"
 import { fromStorableText } from "../../../../modules/pgs/storable"
 import { WEBHOOK_RETRY } from "../../../../modules/pgs/webhook-queue"
-import { sessionIdFromReference } from "../../../../providers/pgs/reference"
+import { sessionIdFromReference } from "../../../../payments/reference"
 import { findOrderIdForCollection, findPgsSession } from "../../../../workflows/pgs-events/lookup"
 import type { ListAttentionQuery } from "./validators"
 

@@ -4,7 +4,7 @@
  * browser code never keeps a copy that could drift.
  */
 import { HPP_LANGUAGES } from "../../../../gateway/schemas"
-import { FAMILIES } from "../../../../providers/pgs/redirect/families"
+import { FAMILIES } from "../../../../payments/method-families"
 import { INTEGRATION_TYPES, TRANSACTION_TYPES } from "../../../../modules/pgs/models/terminal-setting"
 
 /** The 15 variables the Embedded Fields document (spec, "Embedded Fields component interface"). */

@@ -4,7 +4,7 @@
  * a method that initiate would refuse.
  */
 import { VOUCHER_CODES } from "../../../../gateway/schemas"
-import { familyOf, takesCurrency } from "../../../../providers/pgs/redirect/families"
+import { familyOf, takesCurrency } from "../../../../payments/method-families"
 
 export type ServableMethod = { provider_id: string; identifier: string; voucher_codes?: readonly string[] }
 

@@ -4,7 +4,7 @@
  * so redirect methods fill the gateway's required payer fields from the cart, not from what a browser claims.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
-import type { CartPayer } from "../../../../providers/pgs/server-requests"
+import type { CartPayer } from "../../../../payments/server-requests"
 import { looseQuery } from "../../../../lib/loose-query"
 
 type Address = { first_name?: string | null; last_name?: string | null; phone?: string | null; address_1?: string | null; city?: string | null; postal_code?: string | null; country_code?: string | null } | null

@@ -1,14 +1,14 @@
 /**
  * Runs one of our server requests against a PGS payment session through the payment module, which hands it to
- * the provider's updatePayment (see providers/pgs/server-requests.ts): the module is the only writer of session
+ * the provider's updatePayment (see payments/server-requests.ts): the module is the only writer of session
  * rows, and the provider verifies everything with the gateway before it records anything.
  */
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { MedusaError, Modules } from "@medusajs/framework/utils"
 import { isIP } from "node:net"
-import { withServerRequest, type ServerRequest } from "../../../../providers/pgs/server-requests"
-import { isPgsProviderId } from "../../../../providers/pgs/session-data"
+import { withServerRequest, type ServerRequest } from "../../../../payments/server-requests"
+import { isPgsProviderId } from "../../../../payments/session-data"
 
 export type SessionView = { id: string; status: string; data: Record<string, unknown> }
 

@@ -5,7 +5,7 @@
  * confirms it belongs to this session, and 3-D Secure steps use the sealed payment_data, never the caller's.
  */
 import { z } from "zod"
-import { browserInfo, TRANS_STATUSES } from "../../gateway/schemas"
+import { browserInfo, TRANS_STATUSES } from "../gateway/schemas"
 
 export const PGS_REQUEST_KEY = "pgs_request"
 

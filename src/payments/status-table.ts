@@ -4,7 +4,7 @@
  * the shopper still has a step to take (a 3-D Secure fingerprint/challenge, a redirect or a form post).
  */
 import { PaymentSessionStatus } from "@medusajs/framework/utils"
-import { FINAL_STATUSES, TRANSACTION_STATUSES, type TransactionStatus } from "../../gateway/schemas"
+import { FINAL_STATUSES, TRANSACTION_STATUSES, type TransactionStatus } from "../gateway/schemas"
 import { isSingleStep, SESSION_TRANSACTION_TYPES, type GatewayTransactionType } from "./session-data"
 
 export type StatusInput = {

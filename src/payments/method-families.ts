@@ -4,8 +4,8 @@
  * type that makes, and the rules it must pass BEFORE any gateway call (currency, payer details, the shopper's
  * choices), so a refused payment never reaches the gateway.
  */
-import { PAYMENT_METHODS, type VoucherCode } from "../../../gateway/schemas"
-import type { PgsProviderOptions } from "../../../modules/pgs/options"
+import { PAYMENT_METHODS, type VoucherCode } from "../gateway/schemas"
+import type { PgsProviderOptions } from "../modules/pgs/options"
 
 export type PaymentEndpointFamily = {
   kind: "payment"

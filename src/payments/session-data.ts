@@ -7,8 +7,8 @@
  * WEBHOOKS imports this schema read-only.
  */
 import { z } from "zod"
-import { browserInfo, TRANSACTION_STATUSES } from "../../gateway/schemas"
-import { GATEWAY_TRANSACTION_TYPES } from "../../modules/pgs/options"
+import { browserInfo, TRANSACTION_STATUSES } from "../gateway/schemas"
+import { GATEWAY_TRANSACTION_TYPES } from "../modules/pgs/options"
 
 /** What a terminal may be set to for cards (options, terminal settings). */
 export type CardTransactionType = (typeof GATEWAY_TRANSACTION_TYPES)[number]

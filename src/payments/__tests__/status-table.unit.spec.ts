@@ -1,5 +1,5 @@
 import { PaymentSessionStatus } from "@medusajs/framework/utils"
-import { TRANSACTION_STATUSES } from "../../../gateway/schemas"
+import { TRANSACTION_STATUSES } from "../../gateway/schemas"
 import {
   APPROVED_SESSION_STATUSES,
   FAILED_STATUSES,

@@ -1,8 +1,8 @@
 import { generateKeyPairSync } from "node:crypto"
 import { gatewayReferenceFor, sessionIdFromReference } from "../reference"
-import { pgsOptionsFromEnv } from "../../../config"
-import { parseOptions } from "../../../modules/pgs/options"
-import { FAMILIES, gatewayMethodOf } from "../redirect/families"
+import { pgsOptionsFromEnv } from "../../config"
+import { parseOptions } from "../../modules/pgs/options"
+import { FAMILIES, gatewayMethodOf } from "../method-families"
 import { Sealer } from "../seal"
 
 const SESSION = "payses_01JABCDEFGHJKMNPQRSTVWXYZ0"

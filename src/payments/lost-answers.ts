@@ -6,8 +6,8 @@
  */
 import type { Knex } from "@medusajs/framework/mikro-orm/knex"
 type Logger = { warn(message: string): void }
-import { fromMinorUnits, type GatewayOutcomeUnknownError } from "../../gateway"
-import { openFollowUp } from "../../modules/pgs/follow-ups"
+import { fromMinorUnits, type GatewayOutcomeUnknownError } from "../gateway"
+import { openFollowUp } from "../modules/pgs/follow-ups"
 
 const WORDS = { CAPTURE: "capture", REFUND: "refund", VOID: "void" } as Record<string, string>
 
