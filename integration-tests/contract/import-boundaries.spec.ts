@@ -4,12 +4,13 @@
  * house plan's other arrows too: gateway/ free of Medusa, modules/ and providers/ below api/ and workflows/, the
  * admin extension and the widget free of server code, and no import circle in src/.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs"
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs"
 import { join, relative, resolve } from "node:path"
 
 const ROOT = resolve(__dirname, "../..")
 
 function sourceFiles(dir: string): string[] {
+  if (statSync(dir).isFile()) return [dir]
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name)
     if (entry.isDirectory()) return entry.name === "node_modules" ? [] : sourceFiles(path)
@@ -108,6 +109,28 @@ describe("import boundaries", () => {
   it("payments/ (what every room knows of a payment) sits below providers/ and above modules/: modules/ import nothing from it", () => {
     expect(crossings("src/modules", "src/payments")).toEqual([])
     expect(crossings("src/payments", "src/providers")).toEqual([])
+  })
+
+  it("each integration can be changed without opening the others: no integration imports another's files", () => {
+    const dir = "src/providers/pgs/integrations"
+    // Each integration's own files; the rest of the folder (interface, index, method-family, payer) is shared.
+    const own: Record<string, string[]> = {
+      "embedded-fields": [`${dir}/embedded-fields.ts`],
+      "direct-api": [`${dir}/direct-api`],
+      "hosted-page": [`${dir}/hosted-page.ts`],
+      redirect: [`${dir}/redirect.ts`, `${dir}/redirect-requests.ts`],
+    }
+    const strip = (p: string) => p.replace(/\.ts$/, "")
+    const across = Object.entries(own).flatMap(([name, paths]) =>
+      paths.flatMap((from) =>
+        Object.entries(own)
+          .filter(([other]) => other !== name)
+          .flatMap(([, others]) => others.flatMap((into) => crossings(from, strip(into)))),
+      ),
+    )
+    expect(across).toEqual([])
+    // The scan sees the folder's real imports (redirect uses redirect-requests), so an empty answer means something.
+    expect(crossings(`${dir}/redirect.ts`, strip(`${dir}/redirect-requests.ts`))).not.toEqual([])
   })
 
   it("the admin extension and the storefront widget import no server code", () => {

@@ -28,7 +28,10 @@ export const cartPayer = z
 export type CartPayer = z.infer<typeof cartPayer>
 
 export const serverRequest = z.discriminatedUnion("kind", [
+  /** The storefront's: the transaction a gateway page (embedded fields, hosted page) made. */
   z.object({ kind: z.literal("attach_transaction"), transaction_id: z.string().min(1).max(100), ...common }),
+  /** The webhook workflow's: a transaction the gateway reported for this session, whatever its integration. */
+  z.object({ kind: z.literal("record_transaction"), transaction_id: z.string().min(1).max(100), ...common }),
   z.object({ kind: z.literal("client_info"), browser_info: browserInfo.optional(), payer: cartPayer.optional(), ...common }),
   z.object({ kind: z.literal("request_authentication"), method_completed: z.boolean(), ...common }),
   z.object({ kind: z.literal("authentication_completed"), trans_status: z.enum(TRANS_STATUSES), ...common }),

@@ -46,7 +46,7 @@ export async function customerOfAccountHolder(knex: Knex, accountHolderId: strin
   return row?.customer_id ?? null
 }
 
-/** Saves a session's data and status (see PgsBaseProvider.reportUnauthorized for why). */
+/** Saves a session's data and status (see providers/pgs/session-records.ts, reportUnauthorized, for why). */
 export async function saveSessionOutcome(knex: Knex, sessionId: string, status: string, data: Record<string, unknown>): Promise<void> {
   await knex("payment_session").where({ id: sessionId }).update({ data: JSON.stringify(data), status, updated_at: new Date() })
 }

@@ -1,21 +1,21 @@
 /**
  * One Medusa provider per alternative method family, so a shop admin enables each per region. All logic is in
- * PgsMethodFamilyProvider; a class only names its family (redirect/families.ts).
+ * PgsProvider and the integrations; a class only names its family (payments/method-families.ts).
  */
 import { FAMILIES, type MethodFamily } from "../../payments/method-families"
-import { PgsMethodFamilyProvider } from "./redirect/provider"
+import { PgsProvider } from "./provider"
 
 type Cradle = Record<string, unknown>
 type Options = Record<string, unknown>
-type FamilyProviderClass = (new (cradle: Cradle, options: Options) => PgsMethodFamilyProvider) &
-  Pick<typeof PgsMethodFamilyProvider, keyof typeof PgsMethodFamilyProvider>
+type FamilyProviderClass = (new (cradle: Cradle, options: Options) => PgsProvider) &
+  Pick<typeof PgsProvider, keyof typeof PgsProvider>
 
 /**
  * A provider class for one family: its static identifier is the family's (pp_{identifier}_{id} in Medusa).
  * Typed as the base class so the published type declarations need not spell out an anonymous class.
  */
 function familyProvider(family: MethodFamily): FamilyProviderClass {
-  return class extends PgsMethodFamilyProvider {
+  return class extends PgsProvider {
     static override identifier = family.identifier
     protected readonly family = family
     constructor(cradle: Cradle, options: Options) {

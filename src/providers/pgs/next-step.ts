@@ -3,7 +3,7 @@
  * the transaction id, the next step for the browser (without payment_data: that stays sealed), and the
  * Medusa status from the one status table.
  */
-import type { PaymentSessionStatus } from "@medusajs/framework/utils"
+import { MedusaError, type PaymentSessionStatus } from "@medusajs/framework/utils"
 import { challengeForm, FINAL_STATUSES, fingerprintForm, outcomeOf, type ExecutionResult, type Transaction } from "../../gateway"
 import { isFailedStatus, medusaStatusFor } from "../../payments/status-table"
 import type { GatewayTransactionType, NextAction, PgsSessionData } from "../../payments/session-data"
@@ -78,4 +78,12 @@ export function stepOutcome(result: ExecutionResult, transactionType: GatewayTra
     case "form_submit":
       return pending({ type: "form_submit", url: result.formSubmit.url, fields: result.formSubmit.data }, null)
   }
+}
+
+/** A session of another integration, or one not at this step, is refused with the step it is at. */
+export function requireNext<T extends "fingerprint" | "challenge">(current: PgsSessionData, type: T) {
+  const next = current.next_action
+  if (!next || next.type !== type)
+    throw new MedusaError(MedusaError.Types.CONFLICT, `This payment session is not waiting for a 3-D Secure ${type} (next step: ${next?.type ?? "none"})`)
+  return next as Extract<NonNullable<PgsSessionData["next_action"]>, { type: T }>
 }

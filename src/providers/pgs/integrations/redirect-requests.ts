@@ -1,20 +1,11 @@
-/** The gateway requests that start a redirect-family payment, built from the session and the payer. */
+/** The gateway requests that start a redirect-family payment (payment endpoint or a redirect authorize), from the session and the payer. */
 import { MedusaError } from "@medusajs/framework/utils"
-import {
-  HPP_LANGUAGES,
-  type AuthorizeRequest,
-  type ExecutionResult,
-  type HostedPaymentPageRequest,
-  type HostedPaymentPageResponse,
-  type PgsClient,
-} from "../../../gateway"
-import type { HostedPageOptions } from "../../../modules/pgs/queries"
-import { cardTransactionType, type PgsSessionData } from "../../../payments/session-data"
+import type { AuthorizeRequest, ExecutionResult, PgsClient } from "../../../gateway"
+import type { PgsSessionData } from "../../../payments/session-data"
+import type { ReturnUrls } from "../attempt"
 import type { AuthorizeRedirectFamily, MethodFamily, PaymentEndpointFamily } from "../../../payments/method-families"
 import { customerOf, requirePayer, type Payer } from "./payer"
 
-/** `any`: for methods with a single return URL used whatever happened (instant PLN method, vouchers). */
-export type ReturnUrls = { success: string; error: string; cancel: string; any: string }
 
 type StartInput = {
   current: PgsSessionData
@@ -25,8 +16,6 @@ type StartInput = {
   originatorUrl: string | undefined
 }
 
-/** The hosted page as the gateway answers; `transaction_id` is our assumption (see lookUpHostedPage). */
-export type HostedPageLookup = HostedPaymentPageResponse & { transaction_id?: unknown; status?: unknown }
 
 const missingClientInfo = (what: string, who: string) =>
   new MedusaError(
@@ -111,33 +100,5 @@ function authorizeBody(family: AuthorizeRedirectFamily, { current, payer, method
         payment_method: { type: family.paymentType, data: {} },
         ...(customerOf(payer) ? { customer: customerOf(payer) } : {}),
       }
-  }
-}
-
-export function hostedPageRequest(
-  current: PgsSessionData,
-  input: { payer: Payer; urls: ReturnUrls; description: string; options: HostedPageOptions | null },
-): HostedPaymentPageRequest {
-  const language = (HPP_LANGUAGES as readonly string[]).includes(current.locale ?? "") ? (current.locale as (typeof HPP_LANGUAGES)[number]) : undefined
-  const options = input.options ?? {}
-  const pageOptions = {
-    ...(options.skip_three_ds !== undefined ? { skip_three_ds: options.skip_three_ds } : {}),
-    ...(options.cvv_less !== undefined ? { cvv_less: options.cvv_less } : {}),
-    ...(options.number_of_instalments !== undefined ? { number_of_instalments: options.number_of_instalments } : {}),
-  }
-  return {
-    terminal_id: current.terminal_id,
-    reference: current.reference,
-    description: input.description,
-    currency: current.currency_code.toUpperCase(),
-    amount: current.amount_minor,
-    transaction_type: cardTransactionType(current.transaction_type),
-    success_url: input.urls.success,
-    cancel_url: input.urls.cancel,
-    error_url: input.urls.error,
-    ...(language ? { language } : {}),
-    ...(customerOf(input.payer) ? { customer: customerOf(input.payer) } : {}),
-    metadata: { medusa_payment_session_id: current.session_id },
-    ...(Object.keys(pageOptions).length ? { options: pageOptions } : {}),
   }
 }

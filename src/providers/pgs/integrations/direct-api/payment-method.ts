@@ -5,11 +5,11 @@
 import type { Knex } from "@medusajs/framework/mikro-orm/knex"
 import type { PaymentProviderContext } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
-import type { PgsClient, PaymentMethodInput } from "../../gateway"
-import { findSavedCard } from "../../modules/pgs/queries"
-import type { DirectPaymentMethodInput } from "./initiate-input"
-import type { PgsProviderOptions } from "../../modules/pgs/options"
-import type { PublicPaymentMethod } from "../../payments/session-data"
+import type { PgsClient, PaymentMethodInput } from "../../../../gateway"
+import { findSavedCard } from "../../../../modules/pgs/queries"
+import type { DirectPaymentMethodInput } from "../../initiate-input"
+import type { PgsProviderOptions } from "../../../../modules/pgs/options"
+import type { PublicPaymentMethod } from "../../../../payments/session-data"
 
 export type PreparedMethod = { publicMethod: PublicPaymentMethod; gatewayMethod: PaymentMethodInput; gatewayCustomerId?: string }
 

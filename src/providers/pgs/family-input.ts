@@ -4,9 +4,9 @@
  */
 import { MedusaError } from "@medusajs/framework/utils"
 import { z } from "zod"
-import { e164Phone, VOUCHER_CODES, type VoucherCode } from "../../../gateway/schemas"
-import { describeIssues } from "../initiate-input"
-import { onlyCurrency, takesCurrency, type MethodFamily } from "../../../payments/method-families"
+import { e164Phone, VOUCHER_CODES, type VoucherCode } from "../../gateway/schemas"
+import { describeIssues } from "./initiate-input"
+import { onlyCurrency, takesCurrency, type MethodFamily } from "../../payments/method-families"
 
 export const familyInitiateInput = z.object({
   session_id: z.string().min(1),

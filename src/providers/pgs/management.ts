@@ -1,0 +1,127 @@
+/**
+ * Capture, refund and void of a payment, as Medusa's payment module asks for them (dashboard buttons, order
+ * workflows). Each is idempotent on Medusa's idempotency key, recorded in the session's data, and sent to the
+ * gateway's manage endpoint with the key echoed, so a lost answer is settled by the management webhook.
+ */
+import type { CapturePaymentInput, CapturePaymentOutput, CancelPaymentInput, CancelPaymentOutput, RefundPaymentInput, RefundPaymentOutput } from "@medusajs/framework/types"
+import { MedusaError } from "@medusajs/framework/utils"
+import { GatewayOutcomeUnknownError, toMinorUnits, type ManageResult, type MoneyInput } from "../../gateway"
+import { captureAmountMinor, externalRefundOf } from "../../modules/pgs/medusa-tables"
+import { rememberLostAnswer } from "../../payments/lost-answers"
+import { isSingleStep, type PgsSessionData } from "../../payments/session-data"
+import { gatewayTransactionType, isFailedStatus } from "../../payments/status-table"
+import type { ProviderDeps } from "./deps"
+import { integrationOf } from "./integrations"
+
+export async function capture(deps: ProviderDeps, current: PgsSessionData, input: CapturePaymentInput): Promise<CapturePaymentOutput> {
+  const key = input.context?.idempotency_key
+  if (isSingleStep(current.transaction_type)) {
+    integrationOf(current).confirmSingleStepCapture?.(current)
+    return { data: current } // taken at authorization
+  }
+  if (key && current.captures?.some((c) => c.key === key)) return { data: current } // already done
+  const parent = requireTransaction(current, "capture")
+  // Medusa passes no amount to capturePayment: it is on the capture row Medusa created just before (id = key).
+  const amount = (await captureRowAmount(deps, key, current)) ?? remainingToCapture(current)
+  const result = await manage(deps, "CAPTURE", current, parent, amount, key)
+  return { data: { ...current, captures: [...(current.captures ?? []), record(key, amount, result)] } }
+}
+
+export async function refund(deps: ProviderDeps, current: PgsSessionData, input: RefundPaymentInput): Promise<RefundPaymentOutput> {
+  const key = input.context?.idempotency_key
+  if (key && current.refunds?.some((r) => r.key === key)) return { data: current }
+  const parent = requireTransaction(current, "refund")
+  const amount = toMinorUnits(input.amount as MoneyInput, current.currency_code)
+  // A refund made outside Medusa (gateway dashboard), recorded by the webhook workflow: never refund again.
+  const external = await externalRefund(deps, key)
+  if (external)
+    return { data: { ...current, refunds: [...(current.refunds ?? []), { key: key!, transaction_id: external, amount_minor: amount, kind: "external" as const }] } }
+  const result = await manage(deps, "REFUND", current, parent, amount, key)
+  return { data: { ...current, refunds: [...(current.refunds ?? []), record(key, amount, result)] } }
+}
+
+export async function voidPayment(deps: ProviderDeps, current: PgsSessionData, input: CancelPaymentInput): Promise<CancelPaymentOutput> {
+  if (!current.transaction_id || current.void) return { data: current } // nothing taken, or already voided
+  const found = await deps.client.status.transaction(current.transaction_id)
+  if (!found) return { data: current }
+  const tx = found.transaction
+  if (tx.status === "CANCELED") return { data: { ...current, gateway_status: "CANCELED" } } // already done
+  if (isFailedStatus(tx.status)) return { data: { ...current, gateway_status: tx.status } } // nothing to release
+  const type = gatewayTransactionType(tx.transaction_type)
+  if (isSingleStep(type))
+    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Payment ${current.transaction_id} was a ${type} (money taken in one step): it cannot be voided. Refund it instead.`)
+  const key = input.context?.idempotency_key
+  const result = await manage(deps, "VOID", current, tx.id, current.amount_minor, key)
+  return { data: { ...current, gateway_status: "CANCELED", void: record(key, current.amount_minor, result) } }
+}
+
+function requireTransaction(current: PgsSessionData, what: string): string {
+  if (!current.transaction_id) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Cannot ${what}: the payment has no gateway transaction`)
+  return current.transaction_id
+}
+
+/**
+ * CAPTURE, REFUND or VOID. A declined operation (e.g. refund over what remains) is a MedusaError. An unknown
+ * outcome (answer lost after sending) is THROWN: Medusa then deletes its capture/refund row. We chose that over
+ * returning success because a missing record is repaired when the gateway's management webhook (which echoes
+ * our idempotency key) arrives, while a recorded capture that never happened can never be detected. The error
+ * names the idempotency key so the merchant can reconcile before retrying, and the admin's list shows it.
+ */
+async function manage(
+  deps: ProviderDeps,
+  type: "CAPTURE" | "REFUND" | "VOID",
+  current: PgsSessionData,
+  parent: string,
+  amount: number,
+  key: string | undefined,
+): Promise<ManageResult> {
+  const result = await deps.client.modifications
+    .manage(
+      {
+        transaction_type: type,
+        terminal_id: current.terminal_id,
+        reference: current.reference,
+        parent_transaction_id: parent,
+        amount,
+        currency: current.currency_code.toUpperCase(),
+        metadata: { medusa_payment_session_id: current.session_id },
+      },
+      key ? { idempotencyKey: key } : {},
+    )
+    .catch(async (error: unknown) => {
+      if (error instanceof GatewayOutcomeUnknownError) await rememberLostAnswer(deps.knex, deps.logger, error)
+      throw error
+    })
+  if (result.kind === "applied" && result.transaction.status !== "APPROVED")
+    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `The gateway declined the ${type}: ${result.transaction.response_message ?? result.transaction.status}`)
+  return result
+}
+
+/** The amount of Medusa's capture row, or null (then what remains is captured). */
+async function captureRowAmount(deps: ProviderDeps, captureId: string | undefined, current: PgsSessionData): Promise<number | null> {
+  if (!captureId || !deps.knex) return null
+  return captureAmountMinor(deps.knex, captureId, current.currency_code).catch((error: Error) => {
+    deps.logger.warn(`[pgs] capture ${captureId}: amount not readable (${error.message}); capturing what remains`)
+    return null
+  })
+}
+
+async function externalRefund(deps: ProviderDeps, refundId: string | undefined): Promise<string | null> {
+  if (!refundId || !deps.knex) return null
+  return externalRefundOf(deps.knex, refundId).catch((error: Error) => {
+    deps.logger.warn(`[pgs] refund ${refundId}: metadata not readable (${error.message})`)
+    return null
+  })
+}
+
+const remainingToCapture = (current: PgsSessionData): number =>
+  current.amount_minor - (current.captures ?? []).reduce((sum, c) => sum + c.amount_minor, 0)
+
+function record(key: string | undefined, amount: number, result: ManageResult) {
+  return {
+    key: key ?? result.idempotencyKey,
+    transaction_id: result.kind === "applied" ? result.transaction.id : null,
+    amount_minor: amount,
+    kind: result.kind,
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * What our own store and hook routes ask of a session through `data.pgs_request` (payments/server-requests.ts):
+ * record the shopper's browser and payer, attach the transaction a gateway page made, record one the gateway
+ * reported (webhook workflow), or continue 3-D Secure.
+ * The caller's IP is recorded with any of them.
+ */
+import type { UpdatePaymentOutput } from "@medusajs/framework/types"
+import { MedusaError } from "@medusajs/framework/utils"
+import type { ServerRequest } from "../../payments/server-requests"
+import type { PgsSessionData } from "../../payments/session-data"
+import { attachTransaction } from "./attach-transaction"
+import type { ProviderDeps } from "./deps"
+import { integrationOf } from "./integrations"
+import { requireNext } from "./next-step"
+import { definedOnly } from "./integrations/payer"
+
+export async function serveRouteRequest(deps: ProviderDeps, current: PgsSessionData, request: ServerRequest): Promise<UpdatePaymentOutput> {
+  const withIp: PgsSessionData = request.customer_ip ? { ...current, customer_ip: request.customer_ip } : current
+  const integration = integrationOf(current)
+  switch (request.kind) {
+    case "client_info": {
+      // The payer's details are personal data: sealed, not public session data.
+      const secrets = request.payer ? deps.sealer.open(current.sealed, current.session_id) : null
+      return {
+        data: {
+          ...withIp,
+          ...(request.browser_info ? { browser_info: request.browser_info } : {}),
+          ...(secrets ? { sealed: deps.sealer.seal({ ...secrets, payer: definedOnly(request.payer!) }, current.session_id) } : {}),
+        },
+      }
+    }
+    case "attach_transaction":
+      return attachTransaction(deps, integration, withIp, request.transaction_id)
+    case "record_transaction":
+      return attachTransaction(deps, integration, withIp, request.transaction_id, "gateway")
+    default:
+      if (!integration.continue) {
+        // No integration but the Direct API has a 3-D Secure step to continue: say which step the session is at.
+        requireNext(withIp, request.kind === "request_authentication" ? "fingerprint" : "challenge")
+        throw new MedusaError(MedusaError.Types.CONFLICT, "This payment session has no 3-D Secure step in progress")
+      }
+      return integration.continue(deps, withIp, request)
+  }
+}
