@@ -10,6 +10,7 @@ import retryPgsWebhookEvents from "../../src/jobs/retry-pgs-webhook-events"
 import { WEBHOOK_RETRY } from "../../src/modules/pgs/webhook-queue"
 import { payInFrame, paymentOfOrder } from "./support/checkout"
 import { PGS_PROVIDER_ID, pgsStoreSuite } from "./support/store"
+import { orderPayments, sessionRow, sessionStatus, startRedirect } from "./support/redirect"
 import { eventRows, linkGatewayCustomer, orderOfCart, processedEvent, waitFor } from "./support/webhooks"
 
 const STATUS_READ = "GET /api/transactions/:id/status"
@@ -111,5 +112,48 @@ pgsStoreSuite("retrying webhook processing", (s) => {
     expect(await rowOf(paymentMethodId)).toMatchObject({ outcome: "applied:card_saved", attempts: 0, error: null })
     const cards = await s.api.get("/store/pgs/saved-cards", { headers: { ...s.storeHeaders, authorization: `Bearer ${shopper.token}` } })
     expect(cards.data.saved_cards).toHaveLength(1)
+  })
+
+  // A decline is two writes: the order's payment collection, then the session. Either may fail.
+  it.each([
+    ["payment_collection", "the order's payment could not be marked"],
+    ["payment_session", "the order's payment marked, then the session refused"],
+  ])("leaves nothing half applied when a decline fails at %s (%s), and applies all of it on the retry", async (table) => {
+    const r = await startRedirect(s, "pgs-open-banking", { currency: "eur" })
+    const done = await s.completeCart(r.cartId)
+    expect(done.data.type).toBe("order")
+    const collectionBefore = (await orderPayments(s, done.data.order.id)).collection.status
+    expect(collectionBefore).not.toBe("failed")
+    const db = s.container().resolve(ContainerRegistrationKeys.PG_CONNECTION)
+    // The real table refuses its next status change, once (a sequence counts: it is not rolled back with the refusal).
+    await db.raw(`create sequence if not exists pgs_test_refuse_once`)
+    await db.raw(`create or replace function pgs_test_refuse_once() returns trigger language plpgsql as $$
+      begin
+        if new.status is distinct from old.status and nextval('pgs_test_refuse_once') = 1 then
+          raise exception '% refused for the test', TG_TABLE_NAME;
+        end if;
+        return new;
+      end $$`)
+    await db.raw(`create trigger pgs_test_refuse_once before update on ${table} for each row execute function pgs_test_refuse_once()`)
+    try {
+      await s.sandbox.control("POST", `/_sandbox/transactions/${r.transactionId}/outcome`, { status: "DECLINED", processing_code: "1004" })
+      const failed = await waitFor(async () => (await eventRows(s, { subject_id: r.transactionId })).find((e) => e.outcome === "error"), {
+        what: `decline of ${r.transactionId} failed halfway`,
+      })
+      expect(failed.error).toContain(`${table} refused for the test`)
+      // Medusa shows what it showed before the decline: the order still awaits its payment, nothing half applied.
+      expect((await sessionRow(s, r.sessionId)).status).toBe("pending_authorization")
+      expect((await orderPayments(s, done.data.order.id)).collection.status).toBe(collectionBefore)
+
+      await runJobAt(after(failed.next_attempt_at))
+      const retried = await eventRows(s, { subject_id: r.transactionId })
+      expect(retried.find((e) => e.id === failed.id)).toMatchObject({ outcome: "applied:error_order_failed", attempts: 1, error: null })
+      expect((await orderPayments(s, done.data.order.id)).collection.status).toBe("failed")
+      expect((await sessionStatus(s, r.sessionId)).status).toBe("error")
+    } finally {
+      await db.raw(`drop trigger if exists pgs_test_refuse_once on ${table}`)
+      await db.raw(`drop function if exists pgs_test_refuse_once()`)
+      await db.raw(`drop sequence if exists pgs_test_refuse_once`)
+    }
   })
 })

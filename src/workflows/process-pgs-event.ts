@@ -15,7 +15,7 @@ import { PGS_MODULE } from "../modules/pgs"
 import type PgsModuleService from "../modules/pgs/service"
 import { fromStorableJson, fromStorableText } from "../modules/pgs/storable"
 import { nextAttemptAt } from "../modules/pgs/webhook-queue"
-import type { EventContext } from "./pgs-events/context"
+import { isApplied, isDeferred, type EventContext } from "./pgs-events/context"
 import { dispatchEvent } from "./pgs-events/dispatch"
 
 export type ProcessPgsEventInput = { id: string }
@@ -35,7 +35,7 @@ async function runOne(ctx: EventContext, id: string): Promise<string> {
     await ctx.pgs.updatePgsWebhookEvents({ id, processed_at: new Date(), outcome, error: null, next_attempt_at: null })
     return outcome
   } catch (error) {
-    const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error)
+    const message = errorText(error)
     const attempts = row.attempts + 1
     await ctx.pgs.updatePgsWebhookEvents({
       id,
@@ -46,6 +46,19 @@ async function runOne(ctx: EventContext, id: string): Promise<string> {
     })
     throw error
   }
+}
+
+/**
+ * The error as a person reads it. A workflow run inside a handler (Medusa's or ours) rethrows its step's error as
+ * a plain object ({ name, message, stack }), which String() would turn into "[object Object]".
+ */
+function errorText(error: unknown): string {
+  if (error instanceof Error) return `${error.name}: ${error.message}`
+  if (error && typeof error === "object" && typeof (error as { message?: unknown }).message === "string") {
+    const { name, message } = error as { name?: unknown; message: string }
+    return typeof name === "string" && name ? `${name}: ${message}` : message
+  }
+  return String(error)
 }
 
 /** This event and the unprocessed ones received before it for the same reference, oldest first. */
@@ -61,7 +74,7 @@ async function waitingUpTo(ctx: EventContext, row: { id: string; reference: stri
 
 async function runDeferred(ctx: EventContext, reference: string): Promise<void> {
   const waiting = await ctx.pgs.listPgsWebhookEvents({ reference }, { order: { received_at: "ASC" } })
-  for (const row of waiting.filter((r) => r.outcome?.startsWith("deferred:"))) await runOther(ctx, row.id)
+  for (const row of waiting.filter((r) => isDeferred(r.outcome))) await runOther(ctx, row.id)
 }
 
 /** Another event run on the way: its failure is kept on its own log row and must not stop this one. */
@@ -82,7 +95,7 @@ export const processPgsEventStep = createStep(
       container.resolve(ContainerRegistrationKeys.LOGGER).warn(`PGS webhook event ${input.id} is no longer in the event log; nothing to process`)
       return new StepResponse({ id: input.id, outcome: null, already_processed: true })
     }
-    if (row.processed_at && !row.outcome?.startsWith("deferred:"))
+    if (row.processed_at && !isDeferred(row.outcome))
       return new StepResponse({ id: row.id, outcome: row.outcome, already_processed: true })
 
     const ctx: EventContext = {
@@ -100,13 +113,13 @@ export const processPgsEventStep = createStep(
         let result: string | null = null
         for (const id of await waitingUpTo(ctx, row)) {
           const current = await ctx.pgs.retrievePgsWebhookEvent(id)
-          if (current.processed_at && !current.outcome?.startsWith("deferred:")) continue
+          if (current.processed_at && !isDeferred(current.outcome)) continue
           if (id !== row.id) {
             await runOther(ctx, id)
             continue
           }
           result = await runOne(ctx, id)
-          if (result.startsWith("applied:") && row.reference) await runDeferred(ctx, row.reference)
+          if (isApplied(result) && row.reference) await runDeferred(ctx, row.reference)
         }
         return result ?? (await ctx.pgs.retrievePgsWebhookEvent(row.id)).outcome
       },

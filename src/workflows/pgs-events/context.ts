@@ -17,3 +17,12 @@ export type EventContext = {
  * `attention:*` is money the gateway took that no Medusa payment will record (a merchant must refund it).
  */
 export type EventOutcome = `applied:${string}` | `ignored:${string}` | `deferred:${string}` | `attention:${string}`
+
+/** The outcome's kind, the part before the colon (`applied`, `ignored`, `deferred`, `attention`, `handled`, `error`). */
+export const outcomeKind = (outcome: string | null | undefined): string | null => (outcome ? outcome.split(":", 1)[0]! : null)
+
+/** An event that arrived before what it depends on: run again once that is applied. */
+export const isDeferred = (outcome: string | null | undefined) => outcomeKind(outcome) === "deferred"
+
+/** An event that changed Medusa. */
+export const isApplied = (outcome: string | null | undefined) => outcomeKind(outcome) === "applied"

@@ -5,12 +5,11 @@
  * Never backwards: if the gateway now says APPROVED, or Medusa already has the session authorized/captured, or
  * the event is for an older attempt, nothing changes.
  */
-import { Modules, PaymentCollectionStatus, PaymentSessionStatus } from "@medusajs/framework/utils"
-import type { IPaymentModuleService } from "@medusajs/framework/types"
-import type { Outcome, Transaction, TransactionEventPayload, TransactionStatus } from "../../gateway"
+import { Modules, PaymentSessionStatus } from "@medusajs/framework/utils"
+import type { Transaction, TransactionEventPayload, TransactionStatus } from "../../gateway"
 import type { EventContext, EventOutcome } from "./context"
 import { findCartIdForCollection, findOrderIdForCollection, findPgsSession, sameMoney, sessionAndTransaction } from "./lookup"
-import { needsAttach, updateSession } from "./attach"
+import { collectionStatusFor, recordPaymentFailureWorkflow } from "./record-failure"
 import { APPROVED_SESSION_STATUSES, gatewayTransactionType, isFailedStatus, medusaStatusFor } from "../../payments/status-table"
 
 /** The session status of a failed transaction: the one status table decides, as for the shopper's completion. */
@@ -22,13 +21,13 @@ const failedStatus = (status: TransactionStatus, transactionType: string): Payme
 export async function handleFailure(ctx: EventContext, payload: TransactionEventPayload): Promise<EventOutcome> {
   const found = await sessionAndTransaction(ctx, payload)
   if (typeof found === "string") return found
-  const { session, tx, outcome } = found
+  const { session, tx } = found
   const status = failedStatus(tx.status, tx.transaction_type)
   if (!status) return `ignored:gateway_status_${tx.status.toLowerCase()}`
   // Under the cart's lock, the one cart completion holds: a completion in flight either finishes first (then its
   // order is found and marked) or starts after (then it reads the decline itself) — never an order left awaiting.
   const cartId = await findCartIdForCollection(ctx.container, session.payment_collection_id)
-  const apply = () => applyFailure(ctx, session.id, tx, outcome, status)
+  const apply = () => applyFailure(ctx, session.id, tx, status)
   if (!cartId) return apply()
   return ctx.container.resolve(Modules.LOCKING).execute(cartId, apply, { timeout: CART_LOCK_TIMEOUT_SECONDS })
 }
@@ -40,7 +39,6 @@ async function applyFailure(
   ctx: EventContext,
   sessionId: string,
   tx: Transaction,
-  outcome: Outcome,
   status: PaymentSessionStatus,
 ): Promise<EventOutcome> {
   const session = await findPgsSession(ctx.container, sessionId)
@@ -49,21 +47,13 @@ async function applyFailure(
   if (session.data.reference !== undefined && session.data.reference !== tx.reference) return "ignored:stale_attempt"
   if (!sameMoney(session, tx)) return "ignored:amount_mismatch"
 
-  // Through the payment module and the provider (no gateway write: the amount is unchanged); an Embedded Fields
-  // session learns its transaction on the way, as if the shopper had come back.
-  await updateSession(ctx, session, {
-    attach: needsAttach(session, tx.id) ? tx.id : undefined,
-    data: { gateway_status: tx.status, error: { code: outcome.code, message: outcome.shopperMessage } },
-    status,
-  })
-
-  const payment = ctx.container.resolve<IPaymentModuleService>(Modules.PAYMENT)
-
   const orderId = await findOrderIdForCollection(ctx.container, session.payment_collection_id)
-  if (orderId && session.status === PaymentSessionStatus.PENDING_AUTHORIZATION) {
-    const collectionStatus = status === PaymentSessionStatus.CANCELED ? PaymentCollectionStatus.CANCELED : PaymentCollectionStatus.FAILED
-    await payment.updatePaymentCollections(session.payment_collection_id, { status: collectionStatus })
-    return `applied:${status}_order_${collectionStatus}`
-  }
-  return `applied:session_${status}`
+  const awaiting = !!orderId && session.status === PaymentSessionStatus.PENDING_AUTHORIZATION
+  const collectionStatus = collectionStatusFor(status)
+  // Two steps (the order's payment, then the session), the first undone if the second fails: see record-failure.ts.
+  // An Embedded Fields session learns its transaction on the way, as if the shopper had come back.
+  await recordPaymentFailureWorkflow(ctx.container).run({
+    input: { session, transactionId: tx.id, status, awaitingOrder: awaiting ? { collectionId: session.payment_collection_id, status: collectionStatus } : null },
+  })
+  return awaiting ? `applied:${status}_order_${collectionStatus}` : `applied:session_${status}`
 }

@@ -12,6 +12,7 @@ import { claimDueCheck, followUpByKey, openFollowUp, updateFollowUp, type Follow
 import { fromStorableText } from "../../modules/pgs/storable"
 import { WEBHOOK_EVENT_TABLE } from "../../modules/pgs/models"
 import { runRecordedEvent } from "../process-pgs-event"
+import { isApplied } from "../pgs-events/context"
 import { recordGatewayRead } from "./gateway-read-event"
 import { nextCheckAt, RECONCILE } from "./policy"
 
@@ -43,7 +44,7 @@ export async function checkTransaction(deps: CheckDeps, followUpId: string, now:
   }
   const money = `${fromMinorUnits(tx.amount, tx.currency)} ${tx.currency.toUpperCase()}`
   await closeStuck(deps, row, now, tx.status)
-  if (outcome.startsWith("applied:")) {
+  if (isApplied(outcome)) {
     // Late money is its own item on the admin's list (late-money.ts): then this check is kept as a record only.
     const lateMoney = outcome.startsWith("applied:late_money_")
     const note = lateMoney

@@ -1,0 +1,66 @@
+/**
+ * A decline, cancel or expiry applied as workflow steps, so a failure halfway leaves Medusa as it was and the
+ * retry applies all of it. Without that, a session already marked failed would hide from the retry that the
+ * order's payment still shows "awaiting" (the retry decides from the session's status).
+ * 1. an order awaiting this payment shows it failed (or canceled) on its payment collection — undone if step 2 fails;
+ * 2. the provider records the transaction on the session, with the failed status. It is last because it cannot be
+ *    undone exactly: Medusa merges session data on update, so keys it added would stay.
+ */
+import type { IPaymentModuleService } from "@medusajs/framework/types"
+import { Modules, PaymentCollectionStatus, PaymentSessionStatus } from "@medusajs/framework/utils"
+import { createStep, createWorkflow, StepResponse, WorkflowResponse, when } from "@medusajs/framework/workflows-sdk"
+import { withServerRequest } from "../../payments/server-requests"
+import type { SessionView } from "./lookup"
+
+type MarkCollection = { collectionId: string; status: PaymentCollectionStatus }
+
+export type RecordFailureInput = {
+  session: SessionView
+  transactionId: string
+  status: PaymentSessionStatus
+  /** An order awaits this payment: its payment collection, and what it is to show. */
+  awaitingOrder: MarkCollection | null
+}
+
+export const markOrderPaymentFailedStep = createStep(
+  "pgs-mark-order-payment-failed",
+  async (input: MarkCollection, { container }) => {
+    const payment = container.resolve<IPaymentModuleService>(Modules.PAYMENT)
+    const [before] = await payment.listPaymentCollections({ id: input.collectionId }, { select: ["id", "status"] })
+    await payment.updatePaymentCollections(input.collectionId, { status: input.status })
+    return new StepResponse(undefined, before ? { id: before.id, status: before.status } : undefined)
+  },
+  async (before, { container }) => {
+    if (!before) return
+    await container.resolve<IPaymentModuleService>(Modules.PAYMENT).updatePaymentCollections(before.id, { status: before.status })
+  },
+)
+
+export const recordFailureOnSessionStep = createStep(
+  "pgs-record-failure-on-session",
+  async (input: Pick<RecordFailureInput, "session" | "transactionId" | "status">, { container }) => {
+    const { session } = input
+    // The provider re-reads the transaction, checks it belongs to the session and writes its status and the
+    // shopper-safe reason (no gateway write: the amount is unchanged).
+    await container.resolve<IPaymentModuleService>(Modules.PAYMENT).updatePaymentSession({
+      id: session.id,
+      data: withServerRequest(session.data, { kind: "record_transaction", transaction_id: input.transactionId }),
+      amount: session.amount as number,
+      currency_code: session.currency_code,
+      status: input.status,
+    })
+    return new StepResponse(undefined)
+  },
+)
+
+export const recordPaymentFailureWorkflow = createWorkflow("pgs-record-payment-failure", (input: RecordFailureInput) => {
+  when(input, (i) => !!i.awaitingOrder).then(() => {
+    markOrderPaymentFailedStep(input.awaitingOrder as unknown as MarkCollection)
+  })
+  recordFailureOnSessionStep(input)
+  return new WorkflowResponse(undefined)
+})
+
+/** What the order's payment collection shows for a failed session status. */
+export const collectionStatusFor = (status: PaymentSessionStatus) =>
+  status === PaymentSessionStatus.CANCELED ? PaymentCollectionStatus.CANCELED : PaymentCollectionStatus.FAILED
