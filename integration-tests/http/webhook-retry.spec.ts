@@ -11,7 +11,8 @@ import { WEBHOOK_RETRY } from "../../src/modules/pgs/webhook-queue"
 import { payInFrame, paymentOfOrder } from "./support/checkout"
 import { PGS_PROVIDER_ID, pgsStoreSuite } from "./support/store"
 import { orderPayments, sessionRow, sessionStatus, startRedirect } from "./support/redirect"
-import { eventRows, linkGatewayCustomer, orderOfCart, processedEvent, waitFor } from "./support/webhooks"
+import { eventRows, linkGatewayCustomer, manageAtGateway, orderOfCart, processedEvent, waitFor } from "./support/webhooks"
+import { paidOrder } from "./support/admin-pgs"
 
 const STATUS_READ = "GET /api/transactions/:id/status"
 const MINUTE = 60_000
@@ -114,32 +115,46 @@ pgsStoreSuite("retrying webhook processing", (s) => {
     expect(cards.data.saved_cards).toHaveLength(1)
   })
 
+  /**
+   * The real table refuses its next change of `column`, once (a sequence counts: it is not rolled back with the
+   * refusal). Returns the cleanup.
+   */
+  async function refuseOnce(table: string, column: string): Promise<() => Promise<void>> {
+    const db = s.container().resolve(ContainerRegistrationKeys.PG_CONNECTION)
+    await db.raw(`create sequence if not exists pgs_test_refuse_once`)
+    await db.raw(`create or replace function pgs_test_refuse_once() returns trigger language plpgsql as $$
+      begin
+        if (to_jsonb(new) ->> TG_ARGV[0]) is distinct from (to_jsonb(old) ->> TG_ARGV[0]) and nextval('pgs_test_refuse_once') = 1 then
+          raise exception '% refused for the test', TG_TABLE_NAME;
+        end if;
+        return new;
+      end $$`)
+    await db.raw(`create trigger pgs_test_refuse_once before update on ${table} for each row execute function pgs_test_refuse_once('${column}')`)
+    return async () => {
+      await db.raw(`drop trigger if exists pgs_test_refuse_once on ${table}`)
+      await db.raw(`drop function if exists pgs_test_refuse_once()`)
+      await db.raw(`drop sequence if exists pgs_test_refuse_once`)
+    }
+  }
+
+  /** The event of this subject once its processing failed. */
+  const failedEvent = (subjectId: string) =>
+    waitFor(async () => (await eventRows(s, { subject_id: subjectId })).find((e) => e.outcome === "error"), { what: `a failed event of ${subjectId}` })
+
   // A decline is two writes: the order's payment collection, then the session. Either may fail.
   it.each([
-    ["payment_collection", "the order's payment could not be marked"],
-    ["payment_session", "the order's payment marked, then the session refused"],
-  ])("leaves nothing half applied when a decline fails at %s (%s), and applies all of it on the retry", async (table) => {
+    ["payment_collection", "status", "the order's payment could not be marked"],
+    ["payment_session", "status", "the order's payment marked, then the session refused"],
+  ])("leaves nothing half applied when a decline fails at %s.%s (%s), and applies all of it on the retry", async (table, column) => {
     const r = await startRedirect(s, "pgs-open-banking", { currency: "eur" })
     const done = await s.completeCart(r.cartId)
     expect(done.data.type).toBe("order")
     const collectionBefore = (await orderPayments(s, done.data.order.id)).collection.status
     expect(collectionBefore).not.toBe("failed")
-    const db = s.container().resolve(ContainerRegistrationKeys.PG_CONNECTION)
-    // The real table refuses its next status change, once (a sequence counts: it is not rolled back with the refusal).
-    await db.raw(`create sequence if not exists pgs_test_refuse_once`)
-    await db.raw(`create or replace function pgs_test_refuse_once() returns trigger language plpgsql as $$
-      begin
-        if new.status is distinct from old.status and nextval('pgs_test_refuse_once') = 1 then
-          raise exception '% refused for the test', TG_TABLE_NAME;
-        end if;
-        return new;
-      end $$`)
-    await db.raw(`create trigger pgs_test_refuse_once before update on ${table} for each row execute function pgs_test_refuse_once()`)
+    const cleanup = await refuseOnce(table, column)
     try {
       await s.sandbox.control("POST", `/_sandbox/transactions/${r.transactionId}/outcome`, { status: "DECLINED", processing_code: "1004" })
-      const failed = await waitFor(async () => (await eventRows(s, { subject_id: r.transactionId })).find((e) => e.outcome === "error"), {
-        what: `decline of ${r.transactionId} failed halfway`,
-      })
+      const failed = await failedEvent(r.transactionId)
       expect(failed.error).toContain(`${table} refused for the test`)
       // Medusa shows what it showed before the decline: the order still awaits its payment, nothing half applied.
       expect((await sessionRow(s, r.sessionId)).status).toBe("pending_authorization")
@@ -151,9 +166,33 @@ pgsStoreSuite("retrying webhook processing", (s) => {
       expect((await orderPayments(s, done.data.order.id)).collection.status).toBe("failed")
       expect((await sessionStatus(s, r.sessionId)).status).toBe("error")
     } finally {
-      await db.raw(`drop trigger if exists pgs_test_refuse_once on ${table}`)
-      await db.raw(`drop function if exists pgs_test_refuse_once()`)
-      await db.raw(`drop sequence if exists pgs_test_refuse_once`)
+      await cleanup()
+    }
+  })
+
+  // A void made at the gateway is two writes too: the order's payment collection, then the payment.
+  it.each([
+    ["payment_collection", "status"],
+    ["payment", "canceled_at"],
+  ])("leaves nothing half applied when recording a gateway void fails at %s.%s, and records all of it on the retry", async (table, column) => {
+    const { orderId, session, transactionId } = await paidOrder(s)
+    const payment = await paymentOfOrder(s, orderId)
+    const collectionBefore = (await orderPayments(s, orderId)).collection.status
+    const cleanup = await refuseOnce(table, column)
+    try {
+      const voidId = await manageAtGateway(s, session, transactionId, "VOID", session.data.amount_minor)
+      const failed = await failedEvent(voidId)
+      expect(failed.error).toContain(`${table} refused for the test`)
+      expect((await orderPayments(s, orderId)).collection.status).toBe(collectionBefore)
+      expect((await paymentOfOrder(s, orderId)).canceled_at).toBeNull()
+
+      await runJobAt(after(failed.next_attempt_at))
+      expect((await rowOf(voidId))).toMatchObject({ outcome: "applied:external_void", attempts: 1, error: null })
+      expect((await orderPayments(s, orderId)).collection.status).toBe("canceled")
+      expect((await paymentOfOrder(s, orderId)).canceled_at).not.toBeNull()
+      expect(payment.id).toBe((await paymentOfOrder(s, orderId)).id)
+    } finally {
+      await cleanup()
     }
   })
 })

@@ -9,13 +9,14 @@
  *   - void: the payment is marked canceled directly (no provider call).
  */
 import { capturePaymentWorkflow, refundPaymentWorkflow } from "@medusajs/core-flows"
-import { Modules, PaymentCollectionStatus } from "@medusajs/framework/utils"
+import { Modules } from "@medusajs/framework/utils"
 import type { IPaymentModuleService } from "@medusajs/framework/types"
 import { fromMinorUnits, IDEMPOTENCY_METADATA_KEY, type TransactionEventPayload } from "../../gateway"
 import { sessionIdFromReference } from "../../payments/reference"
 import { managementOperationOf } from "./classify"
 import type { EventContext, EventOutcome } from "./context"
 import { findPaymentForSession, type PaymentView } from "./lookup"
+import { recordExternalVoidWorkflow } from "./external-void"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { followUpByKey, updateFollowUp } from "../../modules/pgs/follow-ups"
 import { lostAnswerKey } from "../../payments/lost-answers"
@@ -77,10 +78,7 @@ export async function handleManagement(ctx: EventContext, eventName: string, pay
       return "applied:external_refund"
     case "VOID": {
       if (payment.canceled_at) return "ignored:already_canceled"
-      const paymentModule = ctx.container.resolve<IPaymentModuleService>(Modules.PAYMENT)
-      // canceled_at is written by the module's own cancelPayment; UpdatePaymentDTO does not list it.
-      await paymentModule.updatePayment({ id: payment.id, canceled_at: new Date() } as { id: string })
-      await paymentModule.updatePaymentCollections(payment.payment_collection_id, { status: PaymentCollectionStatus.CANCELED })
+      await recordExternalVoidWorkflow(ctx.container).run({ input: { paymentId: payment.id, collectionId: payment.payment_collection_id } })
       return "applied:external_void"
     }
   }

@@ -10,31 +10,16 @@ import type { IPaymentModuleService } from "@medusajs/framework/types"
 import { Modules, PaymentCollectionStatus, PaymentSessionStatus } from "@medusajs/framework/utils"
 import { createStep, createWorkflow, StepResponse, WorkflowResponse, when } from "@medusajs/framework/workflows-sdk"
 import { withServerRequest } from "../../payments/server-requests"
+import { setCollectionStatusStep, type CollectionStatusChange } from "./collection-status-step"
 import type { SessionView } from "./lookup"
-
-type MarkCollection = { collectionId: string; status: PaymentCollectionStatus }
 
 export type RecordFailureInput = {
   session: SessionView
   transactionId: string
   status: PaymentSessionStatus
   /** An order awaits this payment: its payment collection, and what it is to show. */
-  awaitingOrder: MarkCollection | null
+  awaitingOrder: CollectionStatusChange | null
 }
-
-export const markOrderPaymentFailedStep = createStep(
-  "pgs-mark-order-payment-failed",
-  async (input: MarkCollection, { container }) => {
-    const payment = container.resolve<IPaymentModuleService>(Modules.PAYMENT)
-    const [before] = await payment.listPaymentCollections({ id: input.collectionId }, { select: ["id", "status"] })
-    await payment.updatePaymentCollections(input.collectionId, { status: input.status })
-    return new StepResponse(undefined, before ? { id: before.id, status: before.status } : undefined)
-  },
-  async (before, { container }) => {
-    if (!before) return
-    await container.resolve<IPaymentModuleService>(Modules.PAYMENT).updatePaymentCollections(before.id, { status: before.status })
-  },
-)
 
 export const recordFailureOnSessionStep = createStep(
   "pgs-record-failure-on-session",
@@ -55,7 +40,7 @@ export const recordFailureOnSessionStep = createStep(
 
 export const recordPaymentFailureWorkflow = createWorkflow("pgs-record-payment-failure", (input: RecordFailureInput) => {
   when(input, (i) => !!i.awaitingOrder).then(() => {
-    markOrderPaymentFailedStep(input.awaitingOrder as unknown as MarkCollection)
+    setCollectionStatusStep(input.awaitingOrder as unknown as CollectionStatusChange)
   })
   recordFailureOnSessionStep(input)
   return new WorkflowResponse(undefined)
