@@ -3,6 +3,8 @@
  * the chosen one open with its fields, one message next to it, and Pay with the amount. The flow itself is the
  * pure state machine in flow.ts; this file renders each state and makes the one call the state asks for.
  * Card data never passes through here: it stays inside the gateway's iframe (or the wallet's token).
+ * Why one file of ~300 lines: it is the only place state meets DOM, and each render is a few lines; split further,
+ * every piece would need the same closure (connection, translator, root and the current flow) handed to it.
  */
 import { connect, statusOf, wait, type Connection } from "./api"
 import { browserInfo } from "./browser-info"
