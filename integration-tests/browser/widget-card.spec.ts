@@ -60,6 +60,14 @@ widgetSuite("storefront widget: cards", (s, shop) => {
     await payByCard(page, s.sandbox.testCard("redirect_interactive"))
     const approve = cardFrame(page).frameLocator('iframe[name="pgs-redirect"]').getByRole("button", { name: /Approve/ })
     await approve.waitFor()
+    // The method list is locked meanwhile, but the bank's page is not dimmed with it: a shopper would read it as inactive.
+    const dimmedFrom = await page.locator(".pgs-card iframe").evaluate((frame) => {
+      for (let el: Element | null = frame; el; el = el.parentElement ?? ((el.getRootNode() as ShadowRoot).host ?? null))
+        if (getComputedStyle(el).opacity !== "1") return `${el.tagName.toLowerCase()}.${el.className}`
+      return null
+    })
+    expect(dimmedFrom).toBeNull()
+    expect(await page.locator(".pgs-methods").evaluate((f) => (f as HTMLFieldSetElement).disabled)).toBe(true)
     await screenshot(page, "widget-card-3ds-frame-challenge")
     await press(approve)
     await widgetState(page, "done")

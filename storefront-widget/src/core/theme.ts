@@ -71,7 +71,7 @@ export const CSS =
   ".pgs-icon{display:flex;flex:none}.pgs-icon svg{width:24px;height:24px;fill:none;stroke:currentColor;stroke-width:1.6;stroke-linecap:round;stroke-linejoin:round}" +
   ".pgs-name{flex:1;min-width:0;overflow-wrap:anywhere}.pgs-open .pgs-name{font-weight:600}" +
   `.pgs-panel,.pgs-row .pgs-error{margin:0 ${u(3)} ${u(3)}}.pgs-panel{display:grid;gap:${u(2)}}.pgs-panel:empty,.pgs-error:empty,.pgs-status:empty{display:none}` +
-  "[role=alert]{color:var(--pgs-colorDanger)}.pgs a{color:var(--pgs-colorPrimary)}fieldset:disabled .pgs-rows{opacity:.6}" +
+  "[role=alert]{color:var(--pgs-colorDanger)}.pgs a{color:var(--pgs-colorPrimary)}fieldset:disabled .pgs-head{opacity:.6}" +
   "button{cursor:pointer;min-height:44px;border-radius:var(--pgs-borderRadius);border:1px solid var(--pgs-colorBorder);background:none;padding:0 12px}button:disabled{opacity:.6;cursor:default}" +
   ".pgs-pay{width:100%;min-height:48px;border:0;background:var(--pgs-colorPrimary);color:var(--pgs-colorPrimaryText);font-weight:600}" +
   ":focus-visible{outline:2px solid var(--pgs-colorPrimary);outline-offset:2px}" +
