@@ -31,7 +31,7 @@ export async function handleApproval(ctx: EventContext, payload: TransactionEven
   const orderId = await findOrderIdForCollection(ctx.container, session.payment_collection_id)
   if (orderId && (await orderStatus(ctx.container, orderId)) === "canceled") return giveBackLateMoney(ctx, tx, "canceled_order", orderId)
 
-  if (needsAttach(session, tx.id)) await recordTransaction(ctx, session, tx.id)
+  if (needsAttach(session, tx.id)) await recordTransaction(ctx.container, session, tx.id)
   // PURCHASE and PAYMENT (alternative methods) take the money in one step: Medusa records it captured.
   const action = tx.transaction_type === "AUTHORIZE" ? PaymentActions.AUTHORIZED : PaymentActions.SUCCESSFUL
   await processPaymentWorkflow(ctx.container).run({

@@ -4,10 +4,9 @@
  * the provider re-reads the transaction, checks it belongs to the session, and maps its status — the same check
  * as the storefront's attach. The shopper who never comes back never attaches it; the webhook does.
  */
-import { Modules } from "@medusajs/framework/utils"
-import type { IPaymentModuleService } from "@medusajs/framework/types"
+import { Modules, type PaymentSessionStatus } from "@medusajs/framework/utils"
+import type { IPaymentModuleService, MedusaContainer } from "@medusajs/framework/types"
 import { withServerRequest } from "../../payments/server-requests"
-import type { EventContext } from "./context"
 import type { SessionView } from "./lookup"
 
 /** Sessions that learn their transaction from outside: embedded fields and the hosted payment page. */
@@ -17,15 +16,16 @@ export const needsAttach = (session: SessionView, transactionId: string) =>
 
 /**
  * The provider records the gateway's transaction on the session: it re-reads it, checks it belongs to the
- * session and writes its status itself (the workflow writes no provider field).
+ * session and writes its status itself (the workflow writes no provider field). `status`: the session status a
+ * workflow decided (a failure); without it, the provider's.
  */
-export async function recordTransaction(ctx: EventContext, session: SessionView, transactionId: string) {
-  const payment = ctx.container.resolve<IPaymentModuleService>(Modules.PAYMENT)
-  const data = withServerRequest(session.data, { kind: "record_transaction", transaction_id: transactionId })
+export async function recordTransaction(container: MedusaContainer, session: SessionView, transactionId: string, status?: PaymentSessionStatus) {
+  const payment = container.resolve<IPaymentModuleService>(Modules.PAYMENT)
   return payment.updatePaymentSession({
     id: session.id,
-    data,
+    data: withServerRequest(session.data, { kind: "record_transaction", transaction_id: transactionId }),
     amount: session.amount as number,
     currency_code: session.currency_code,
+    ...(status ? { status } : {}),
   })
 }

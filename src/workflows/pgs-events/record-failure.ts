@@ -6,10 +6,10 @@
  * 2. the provider records the transaction on the session, with the failed status. It is last because it cannot be
  *    undone exactly: Medusa merges session data on update, so keys it added would stay.
  */
-import type { IPaymentModuleService } from "@medusajs/framework/types"
-import { Modules, PaymentCollectionStatus, PaymentSessionStatus } from "@medusajs/framework/utils"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { PaymentCollectionStatus, PaymentSessionStatus } from "@medusajs/framework/utils"
 import { createStep, createWorkflow, StepResponse, WorkflowResponse, when } from "@medusajs/framework/workflows-sdk"
-import { withServerRequest } from "../../payments/server-requests"
+import { recordTransaction } from "./attach"
 import { setCollectionStatusStep, type CollectionStatusChange } from "./collection-status-step"
 import type { SessionView } from "./lookup"
 
@@ -24,16 +24,9 @@ export type RecordFailureInput = {
 export const recordFailureOnSessionStep = createStep(
   "pgs-record-failure-on-session",
   async (input: Pick<RecordFailureInput, "session" | "transactionId" | "status">, { container }) => {
-    const { session } = input
     // The provider re-reads the transaction, checks it belongs to the session and writes its status and the
     // shopper-safe reason (no gateway write: the amount is unchanged).
-    await container.resolve<IPaymentModuleService>(Modules.PAYMENT).updatePaymentSession({
-      id: session.id,
-      data: withServerRequest(session.data, { kind: "record_transaction", transaction_id: input.transactionId }),
-      amount: session.amount as number,
-      currency_code: session.currency_code,
-      status: input.status,
-    })
+    await recordTransaction(container as MedusaContainer, input.session, input.transactionId, input.status)
     return new StepResponse(undefined)
   },
 )

@@ -11,6 +11,7 @@ import { followUpByKey, openFollowUp, updateFollowUp } from "../../../../../modu
 import { FOLLOW_UP_TABLE, WEBHOOK_EVENT_TABLE } from "../../../../../modules/pgs/models"
 import { checkDeps } from "../../../../../workflows/reconcile"
 import { checkTransaction } from "../../../../../workflows/reconcile/check"
+import { outcomeKind } from "../../../../../workflows/pgs-events/context"
 import type { CheckDeps, CheckResult } from "../../../../../workflows/reconcile/check"
 import type { RereadBody } from "../validators"
 
@@ -48,7 +49,7 @@ async function readOnly(deps: CheckDeps, transactionId: string, decided: string)
   } catch {
     return { transaction_id: transactionId, result: "unreadable", gateway_status: null, sentence: sentence("unreadable", null, null) }
   }
-  const flagged = decided.startsWith("attention:")
+  const flagged = outcomeKind(decided) === "attention"
   return {
     transaction_id: transactionId,
     result: "settled",
