@@ -83,6 +83,17 @@ pgsStoreSuite(
     expect(done.data.type).toBe("order")
     expect(await originals(session.id)).toHaveLength(1)
   })
+
+  it("answers the storefront 503 in the shopper's words (code pgs_gateway_unavailable) while the gateway is down, never a 500", async () => {
+    const cart = await s.createCart()
+    const session = await s.initiatePaymentSession(cart.id, "pp_pgs_pgs")
+    // More 503s than the client's retries on the read that verifies the reported transaction.
+    await fault("GET /api/transactions/:id/status", "status", { status: 503, count: 10 })
+    const res = await s.api.post(`/store/pgs/payment-sessions/${session.id}/transaction`, { transaction_id: "0123456789abcdef" }, { headers: s.storeHeaders, validateStatus: () => true })
+    expect(res.status).toBe(503)
+    expect(res.data).toMatchObject({ type: "unavailable", code: "pgs_gateway_unavailable" })
+    expect(res.data.message).toMatch(/unavailable right now; please try another method/)
+  })
 },
   { env: { PGS_TIMEOUT_WRITE_MS: "1500" } },
 )

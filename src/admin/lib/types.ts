@@ -127,3 +127,9 @@ export type Payout = {
   created_at: string
   updated_at: string
 }
+
+/** GET /admin/pgs/health (api/admin/pgs/health/route.ts). */
+export type GatewayHealth = {
+  credentials: { state: "ok" | "refused" | "wrong_url" | "unreachable" | "not_configured"; message: string | null; checked_at: string }
+  webhooks_refused: { count: number; since: string; last_at: string } | null
+}

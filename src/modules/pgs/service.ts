@@ -24,6 +24,7 @@ import { closeSharedGatewayClient, moduleGatewayOptions, sharedGatewayClient } f
 import type { IEventBusModuleService, Logger, ConfigModule } from "@medusajs/framework/types"
 import { emitWebhookReceived, type WebhookIntake } from "./webhook-intake/accept"
 import { superviseWebhookReceiver, type SupervisedReceiver } from "./webhook-intake/receiver-supervisor"
+import { checkGatewayCredentials, type CredentialsCheck } from "./credentials-check"
 
 export type NewWebhookEvent = {
   delivery_key: string
@@ -80,6 +81,7 @@ export default class PgsModuleService extends MedusaService({ PgsTerminalSetting
   private options_: PgsProviderOptions | null = null
   private receiver_: SupervisedReceiver | null = null
   private stopping_ = false
+  private credentials_: { check: Promise<CredentialsCheck>; at: number } | null = null
   // The module container's cradle: its entries resolve on access (the event bus from the application's container).
   private readonly deps_: InjectedDependencies
 
@@ -102,6 +104,10 @@ export default class PgsModuleService extends MedusaService({ PgsTerminalSetting
    */
   __hooks = {
     onApplicationStart: async () => {
+      // Not awaited: a store must start while the gateway is down; a refusal is told once, naming the variables.
+      void this.credentialsStatus().then((check) => {
+        if (check.message && check.state !== "not_configured") this.deps_.logger.warn(`medusa-payment-pgs: ${check.message}.`)
+      })
       await this.startWebhookReceiver()
     },
     onApplicationShutdown: async () => {
@@ -151,6 +157,16 @@ export default class PgsModuleService extends MedusaService({ PgsTerminalSetting
       },
     })
     await this.receiver_.ready
+  }
+
+  /**
+   * Whether the gateway accepts our credentials, checked with a token request of its own at most once a minute
+   * (the admin's banner asks on every page load).
+   */
+  credentialsStatus(maxAgeMs = 60_000): Promise<CredentialsCheck> {
+    if (!this.credentials_ || Date.now() - this.credentials_.at > maxAgeMs)
+      this.credentials_ = { check: checkGatewayCredentials(this.rawOptions_), at: Date.now() }
+    return this.credentials_.check
   }
 
   /** The gateway client (and its webhook verifier). Throws a configuration error naming each missing option. */

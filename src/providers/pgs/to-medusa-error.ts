@@ -7,6 +7,7 @@ import { MedusaError } from "@medusajs/framework/utils"
 import { isGatewayError, MoneyError, type AnyGatewayError } from "../../gateway"
 import { SessionDataError } from "../../payments/session-data"
 import { SealError } from "../../payments/seal"
+import { GATEWAY_UNAVAILABLE, GATEWAY_UNAVAILABLE_MESSAGE } from "../../payments/gateway-unavailable"
 
 export type Audience = "shopper" | "merchant"
 
@@ -31,10 +32,16 @@ const typeFor = (e: AnyGatewayError): string => {
   }
 }
 
+/** The gateway is away or refuses the store (not the shopper's doing, and nothing was charged). */
+const OUTAGE = new Set(["unauthorized", "forbidden", "rate_limited", "unavailable", "timeout"])
+
 export function toMedusaError(error: unknown, operation: string, audience: Audience, logger?: Logger): MedusaError {
   if (error instanceof MedusaError) return error
   if (isGatewayError(error)) {
     logger?.error?.(`PGS ${operation} failed: ${error.merchantMessage}${error.requestId ? ` (request ${error.requestId})` : ""}`)
+    // A shopper gets a 4xx they can act on (Medusa's error handler has no 503 and turns a 500 into "unknown"):
+    // NOT_ALLOWED keeps the message, and the code lets a storefront (our widget) tell it apart and translate it.
+    if (audience === "shopper" && OUTAGE.has(error.type)) return new MedusaError(MedusaError.Types.NOT_ALLOWED, GATEWAY_UNAVAILABLE_MESSAGE, GATEWAY_UNAVAILABLE)
     const message = audience === "shopper" ? error.shopperMessage : `${operation}: ${error.merchantMessage}`
     return new MedusaError(typeFor(error), message)
   }

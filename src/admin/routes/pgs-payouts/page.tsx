@@ -10,6 +10,7 @@ import { dateTime, money, statusColor } from "../../lib/format"
 import { useLoad } from "../../lib/use-load"
 import type { Payout } from "../../lib/types"
 import { PayoutForm } from "./payout-form"
+import { GatewayHealthBanner } from "../../components/gateway-health-banner"
 
 const STATUSES = ["CREATING", "PENDING", "FAILED", "APPROVED", "DECLINED", "CANCELED", "INVALID", "SESSION_EXPIRED"]
 const PAGE = 20
@@ -24,6 +25,7 @@ const PayoutsPage = () => {
 
   return (
     <div className="flex flex-col gap-y-3">
+      <GatewayHealthBanner />
       <Container className="divide-y p-0" aria-label="Payouts">
         <div className="flex items-center justify-between px-6 py-4">
           <Heading level="h1">Payouts</Heading>

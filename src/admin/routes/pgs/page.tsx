@@ -9,6 +9,7 @@ import { Link } from "react-router-dom"
 import { api } from "../../lib/api"
 import { useLoad } from "../../lib/use-load"
 import type { AttentionList } from "../../lib/types"
+import { GatewayHealthBanner } from "../../components/gateway-health-banner"
 
 function Entry(props: { to: string; title: string; text: string; badge?: number | null }) {
   return (
@@ -25,14 +26,17 @@ function Entry(props: { to: string; title: string; text: string; badge?: number 
 const PaymentGatewayPage = () => {
   const open = useLoad(() => api<AttentionList>("/admin/pgs/attention?show=open&limit=1"), [])
   return (
-    <Container className="divide-y p-0" aria-label="Payment gateway">
-      <div className="px-6 py-4">
-        <Heading level="h1">Payment gateway</Heading>
-      </div>
-      <Entry to="/pgs/attention" title="Needs attention" text="Payments and events a person must look at, and what was settled automatically" badge={open.data?.needs_person ?? null} />
-      <Entry to="/pgs-payouts" title="Payouts" text="Money sent to bank accounts and cards" />
-      <Entry to="/settings/pgs" title="Settings" text="Connection and terminals" />
-    </Container>
+    <div className="flex flex-col">
+      <GatewayHealthBanner />
+      <Container className="divide-y p-0" aria-label="Payment gateway">
+        <div className="px-6 py-4">
+          <Heading level="h1">Payment gateway</Heading>
+        </div>
+        <Entry to="/pgs/attention" title="Needs attention" text="Payments and events a person must look at, and what was settled automatically" badge={open.data?.needs_person ?? null} />
+        <Entry to="/pgs-payouts" title="Payouts" text="Money sent to bank accounts and cards" />
+        <Entry to="/settings/pgs" title="Settings" text="Connection and terminals" />
+      </Container>
+    </div>
   )
 }
 

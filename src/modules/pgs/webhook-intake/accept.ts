@@ -16,6 +16,7 @@ import { PGS_WEBHOOK_RECEIVED, type PgsWebhookReceivedData } from "../events"
 import { BodyTooLargeError, readRawBody } from "./raw-body"
 import { describeUnsupported, describeVerified } from "./delivery"
 import { recordDelivery } from "./recorder"
+import { refusalTally } from "./refusals"
 
 const MAX_BODY_BYTES = 1024 * 1024
 
@@ -60,9 +61,12 @@ async function acceptDelivery(raw: Buffer, authorization: string | undefined, in
     // Signed and digest-checked, but not an event we know: record it and answer 200 so it is not retried forever.
     if (error.reason !== "invalid_payload") {
       intake.logger.warn(`PGS webhook rejected (${error.reason})`)
+      // A well-formed token that the configured key does not verify: most likely PGS_WEBHOOK_PUBLIC_KEY is wrong.
+      if (error.reason === "bad_signature") refusalTally(intake.knex, intake.logger).refused()
       return { status: 401, body: { error: error.message } }
     }
   }
+  refusalTally(intake.knex, intake.logger).verified()
 
   const recorded = await recordDelivery(intake.knex, event ? describeVerified(raw, event) : describeUnsupported(raw))
   if (!recorded.is_new) return { status: 200, body: { received: true, duplicate: true } }

@@ -14,6 +14,7 @@ import { dateTime, money } from "../../../lib/format"
 import { useLoad } from "../../../lib/use-load"
 import type { AttentionItem, AttentionList } from "../../../lib/types"
 import { ItemActions } from "./item-actions"
+import { GatewayHealthBanner } from "../../../components/gateway-health-banner"
 
 const PAGE = 20
 // "all" by default: the record of what was settled automatically (refunds made, orders given up) is what the
@@ -50,44 +51,47 @@ const NeedsAttentionPage = () => {
   const items = list.data?.items ?? []
 
   return (
-    <Container className="divide-y p-0" aria-label="Needs attention">
-      <div className="flex flex-wrap items-center justify-between gap-4 px-6 py-4">
-        <div className="flex items-center gap-x-2">
-          <Heading level="h1">Needs attention</Heading>
-          {list.data ? (
-            <Badge color={list.data.needs_person ? "red" : "grey"} data-testid="pgs-attention-open-count" aria-label={`${list.data.needs_person} open`}>
-              {list.data.needs_person}
-            </Badge>
-          ) : null}
+    <div className="flex flex-col">
+      <GatewayHealthBanner />
+      <Container className="divide-y p-0" aria-label="Needs attention">
+        <div className="flex flex-wrap items-center justify-between gap-4 px-6 py-4">
+          <div className="flex items-center gap-x-2">
+            <Heading level="h1">Needs attention</Heading>
+            {list.data ? (
+              <Badge color={list.data.needs_person ? "red" : "grey"} data-testid="pgs-attention-open-count" aria-label={`${list.data.needs_person} open`}>
+                {list.data.needs_person}
+              </Badge>
+            ) : null}
+          </div>
+          <div className="w-[320px]">
+            <Choice id="pgs-attention-show" label="Show" value={show} options={Object.keys(SHOW)} names={SHOW} onChange={(v) => { setShow((v as keyof typeof SHOW) ?? "all"); setOffset(0) }} />
+          </div>
         </div>
-        <div className="w-[320px]">
-          <Choice id="pgs-attention-show" label="Show" value={show} options={Object.keys(SHOW)} names={SHOW} onChange={(v) => { setShow((v as keyof typeof SHOW) ?? "all"); setOffset(0) }} />
-        </div>
-      </div>
-      {list.error ? <Text className="px-6 py-4 text-ui-fg-error">{list.error.message}</Text> : null}
-      {list.data && !list.data.needs_person ? (
-        <Text className="px-6 py-6 text-center text-ui-fg-subtle" data-testid="pgs-attention-empty">
-          Nothing needs attention.{items.length ? " Below: what the plugin settled by itself." : ""}
-        </Text>
-      ) : null}
-      {items.length ? (
-        <Table>
-          <Table.Header>
-            <Table.Row>
-              <Table.HeaderCell>What</Table.HeaderCell>
-              <Table.HeaderCell>Order</Table.HeaderCell>
-              <Table.HeaderCell>Amount</Table.HeaderCell>
-              <Table.HeaderCell>When</Table.HeaderCell>
-              <Table.HeaderCell />
-            </Table.Row>
-          </Table.Header>
-          <Table.Body>
-            {items.map((item) => <ItemRow key={item.id} item={item} reload={list.reload} />)}
-          </Table.Body>
-        </Table>
-      ) : null}
-      <Pager count={list.data?.count ?? null} noun="items" offset={offset} page={PAGE} onOffset={setOffset} />
-    </Container>
+        {list.error ? <Text className="px-6 py-4 text-ui-fg-error">{list.error.message}</Text> : null}
+        {list.data && !list.data.needs_person ? (
+          <Text className="px-6 py-6 text-center text-ui-fg-subtle" data-testid="pgs-attention-empty">
+            Nothing needs attention.{items.length ? " Below: what the plugin settled by itself." : ""}
+          </Text>
+        ) : null}
+        {items.length ? (
+          <Table>
+            <Table.Header>
+              <Table.Row>
+                <Table.HeaderCell>What</Table.HeaderCell>
+                <Table.HeaderCell>Order</Table.HeaderCell>
+                <Table.HeaderCell>Amount</Table.HeaderCell>
+                <Table.HeaderCell>When</Table.HeaderCell>
+                <Table.HeaderCell />
+              </Table.Row>
+            </Table.Header>
+            <Table.Body>
+              {items.map((item) => <ItemRow key={item.id} item={item} reload={list.reload} />)}
+            </Table.Body>
+          </Table>
+        ) : null}
+        <Pager count={list.data?.count ?? null} noun="items" offset={offset} page={PAGE} onOffset={setOffset} />
+      </Container>
+    </div>
   )
 }
 

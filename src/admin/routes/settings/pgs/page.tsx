@@ -6,6 +6,7 @@ import { useLoad } from "../../../lib/use-load"
 import type { Catalog, Connection } from "../../../lib/types"
 import { ConnectionSection } from "./connection-section"
 import { TerminalsSection } from "./terminals-section"
+import { GatewayHealthBanner } from "../../../components/gateway-health-banner"
 
 const PaymentGatewaySettings = () => {
   const { data, error } = useLoad(() => api<{ connection: Connection; catalog: Catalog }>("/admin/pgs/settings/connection"), [])
@@ -13,6 +14,7 @@ const PaymentGatewaySettings = () => {
   if (!data) return <Text>Loading…</Text>
   return (
     <div className="flex flex-col gap-y-3">
+      <GatewayHealthBanner />
       <ConnectionSection connection={data.connection} />
       <TerminalsSection catalog={data.catalog} />
     </div>

@@ -37,6 +37,7 @@ const TITLES: Record<string, string> = {
   gave_up: "Order given up",
   unknown_management: "Answer lost",
   stuck: "Still not final",
+  webhooks_refused: "Webhooks refused",
   flagged_event: "Money without an order",
   failed_event: "Webhook not processed",
 }
@@ -52,7 +53,7 @@ async function fromFollowUp(container: MedusaContainer, row: FollowUpRow): Promi
     // A late payment is given back automatically; open only when that failed or is switched off.
     title: row.kind === "late_refund" && needsPerson ? "Late payment to give back" : (TITLES[row.kind] ?? row.kind),
     needs_person: needsPerson,
-    sentence: row.note ?? "",
+    sentence: row.kind === "webhooks_refused" ? refusedSentence(row) : (row.note ?? ""),
     order_id: orderId,
     transaction_id: row.transaction_id,
     amount: row.amount_minor !== null && row.currency_code ? fromMinorUnits(Number(row.amount_minor), row.currency_code) : null,
@@ -60,6 +61,18 @@ async function fromFollowUp(container: MedusaContainer, row: FollowUpRow): Promi
     at: new Date(row.updated_at).toISOString(),
     actions: needsPerson ? [...(row.transaction_id && row.kind !== "late_refund" ? (["reread"] as const) : []), "resolve"] : [],
   }
+}
+
+/** Written when read: the count and times change with every refused delivery. */
+function refusedSentence(row: FollowUpRow): string {
+  const since = new Date(row.created_at).toISOString()
+  const last = new Date(row.updated_at).toISOString()
+  if (row.state !== "needs_person") return `Webhooks verify again; ${row.checks} deliveries had been refused (the last at ${last}).`
+  return (
+    `The gateway's webhooks are being refused: their signature does not match PGS_WEBHOOK_PUBLIC_KEY. ${row.checks} ` +
+    `${row.checks === 1 ? "delivery" : "deliveries"} refused since ${since}, the last at ${last}. The gateway retries each for 24 hours: ` +
+    "set PGS_WEBHOOK_PUBLIC_KEY to the webhook signing key from the gateway dashboard and restart the store. This closes by itself when a delivery verifies."
+  )
 }
 
 type EventRow = { id: string; event: string; subject_id: string | null; reference: string | null; outcome: string | null; error: string | null; payload: any; received_at: Date }

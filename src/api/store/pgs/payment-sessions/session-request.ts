@@ -9,6 +9,7 @@ import { MedusaError, Modules } from "@medusajs/framework/utils"
 import { isIP } from "node:net"
 import { withServerRequest, type ServerRequest } from "../../../../payments/server-requests"
 import { isPgsProviderId } from "../../../../payments/session-data"
+import { GATEWAY_UNAVAILABLE } from "../../../../payments/gateway-unavailable"
 
 export type SessionView = { id: string; status: string; data: Record<string, unknown> }
 
@@ -74,7 +75,8 @@ export function shopperIp(ip: string | undefined): string | undefined {
 
 /**
  * Runs the request and answers { payment_session }. Medusa's error handler replaces every CONFLICT message with
- * a generic "retry with the Idempotency-Key" text, so a 409 is answered here with the provider's own reason.
+ * a generic "retry with the Idempotency-Key" text, so a 409 is answered here with the provider's own reason; and
+ * it has no 503, so a gateway that is down or refusing the store is answered here as what it is.
  */
 export async function respondWithSession(req: MedusaRequest, res: MedusaResponse, request: RequestFor): Promise<void> {
   try {
@@ -83,6 +85,10 @@ export async function respondWithSession(req: MedusaRequest, res: MedusaResponse
   } catch (error) {
     if (error instanceof MedusaError && error.type === MedusaError.Types.CONFLICT) {
       res.status(409).json({ type: "conflict", message: error.message })
+      return
+    }
+    if (error instanceof MedusaError && error.code === GATEWAY_UNAVAILABLE) {
+      res.status(503).json({ type: "unavailable", code: GATEWAY_UNAVAILABLE, message: error.message })
       return
     }
     throw error

@@ -1,0 +1,63 @@
+/**
+ * A store started with credentials the gateway refuses, and receiving webhooks signed with another key: told
+ * where people look (the admin's banner and Needs attention, naming the variable), and the shopper gets a 4xx in
+ * words they can act on, never a 500.
+ */
+import { generateKeyPairSync } from "node:crypto"
+import { generateTestWebhookHeader } from "../../src/gateway/webhooks"
+import { PGS_PROVIDER_ID, pgsStoreSuite } from "./support/store"
+import { deliver, deliverSigned, waitFor } from "./support/webhooks"
+
+const WRONG_SECRET = "not-the-merchant-secret-3f9a"
+
+pgsStoreSuite(
+  "a store whose gateway credentials or webhook key are wrong",
+  (s) => {
+    const health = async () => (await s.api.get("/admin/pgs/health", { headers: await s.adminHeaders() })).data
+    const attention = async () => (await s.api.get("/admin/pgs/attention?show=all&limit=50", { headers: await s.adminHeaders() })).data
+
+    it("shows the admin a banner naming PGS_CLIENT_SECRET when the gateway refuses the credentials, never the secret", async () => {
+      const h = await health()
+      expect(h.credentials.state).toBe("refused")
+      expect(h.credentials.message).toMatch(/PGS_CLIENT_ID and PGS_CLIENT_SECRET/)
+      expect(JSON.stringify(h)).not.toContain(WRONG_SECRET)
+    })
+
+    it("answers a shopper starting a card payment with a 4xx they can act on (code pgs_gateway_unavailable), not a 500", async () => {
+      const cart = await s.createCart()
+      const collection = await s.api.post("/store/payment-collections", { cart_id: cart.id }, { headers: s.storeHeaders })
+      const res = await s.api.post(
+        `/store/payment-collections/${collection.data.payment_collection.id}/payment-sessions`,
+        { provider_id: PGS_PROVIDER_ID },
+        { headers: s.storeHeaders, validateStatus: () => true },
+      )
+      expect(res.status).toBe(400)
+      expect(res.data.code).toBe("pgs_gateway_unavailable")
+      expect(res.data.message).toMatch(/unavailable right now; please try another method or again in a few minutes/)
+    })
+
+    it("lists webhooks refused for their signature on Needs attention with the count, until a delivery verifies again", async () => {
+      const { privateKey: otherKey } = generateKeyPairSync("rsa", { modulusLength: 2048 })
+      for (const n of [1, 2, 3]) {
+        const body = JSON.stringify({ forged: n })
+        const res = await deliver(s, body, { authorization: await generateTestWebhookHeader({ body, privateKey: otherKey }) })
+        expect(res.status).toBe(401)
+      }
+      const item = await waitFor(
+        async () => (await attention()).items.find((i: any) => i.kind === "webhooks_refused" && i.needs_person && / 3 deliveries /.test(i.sentence)),
+        { what: "the refused webhooks on Needs attention" },
+      )
+      expect(item.title).toBe("Webhooks refused")
+      expect(item.sentence).toMatch(/signature does not match PGS_WEBHOOK_PUBLIC_KEY/)
+      expect((await health()).webhooks_refused).toMatchObject({ count: 3 })
+
+      // The key is fixed (here: the gateway signs with the configured key again): one verified delivery closes it.
+      expect((await deliverSigned(s, JSON.stringify({ not_an_event: true }))).status).toBe(200)
+      await waitFor(async () => ((await health()).webhooks_refused === null ? true : null), { what: "the notice closed by a verified delivery" })
+      const closed = (await attention()).items.find((i: any) => i.kind === "webhooks_refused")
+      expect(closed.needs_person).toBe(false)
+      expect(closed.sentence).toMatch(/verify again; 3 deliveries had been refused/)
+    })
+  },
+  { env: { PGS_CLIENT_SECRET: WRONG_SECRET } },
+)

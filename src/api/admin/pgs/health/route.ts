@@ -1,0 +1,24 @@
+/**
+ * GET /admin/pgs/health — what the Payment gateway pages' banner shows: whether the gateway accepts the store's
+ * credentials (a token request, at most once a minute per process) and whether its webhooks are being refused for
+ * their signature (count and last time, until a delivery verifies again). Names variables, never their values.
+ */
+import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { PGS_MODULE } from "../../../../modules/pgs"
+import { followUpByKey } from "../../../../modules/pgs/follow-ups"
+import type PgsModuleService from "../../../../modules/pgs/service"
+import { REFUSED_KEY } from "../../../../modules/pgs/webhook-intake/refusals"
+
+export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) {
+  const pgs = req.scope.resolve<PgsModuleService>(PGS_MODULE)
+  const knex = req.scope.resolve(ContainerRegistrationKeys.PG_CONNECTION)
+  const [credentials, refused] = await Promise.all([pgs.credentialsStatus(), followUpByKey(knex, REFUSED_KEY)])
+  res.json({
+    credentials,
+    webhooks_refused:
+      refused && refused.state === "needs_person"
+        ? { count: refused.checks, since: new Date(refused.created_at).toISOString(), last_at: new Date(refused.updated_at).toISOString() }
+        : null,
+  })
+}
