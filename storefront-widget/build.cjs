@@ -6,6 +6,18 @@ const path = require("node:path")
 const { rmSync } = require("node:fs")
 const { execFileSync } = require("node:child_process")
 
+/**
+ * The return page runs on a page of its own (after the redirect): it is a bundle of its own (dist/return.js), which
+ * the core's `mountReturn` loads when called, so nothing of it, nor code shared with it, weighs on the checkout.
+ * Its locale chunks are the core's (same content, same file).
+ */
+const returnPageIsExternal = {
+  name: "return-page-external",
+  setup(b) {
+    b.onResolve({ filter: /^\.\/return-page$/ }, (args) => (args.kind === "dynamic-import" ? { path: "./return.js", external: true } : undefined))
+  },
+}
+
 /** The bindings import "../core": in the published package that is the core bundle next to them. */
 const coreIsExternal = {
   name: "core-external",
@@ -17,8 +29,10 @@ const coreIsExternal = {
 async function buildWidget(outdir = path.join(__dirname, "dist")) {
   rmSync(outdir, { recursive: true, force: true }) // no stale locale chunks
   const common = { bundle: true, format: "esm", minify: true, target: "es2020", platform: "browser", logLevel: "silent", legalComments: "none" }
-  // Splitting: each locale pack but English becomes its own chunk, fetched only by shoppers who use it.
-  await build({ ...common, entryPoints: { index: path.join(__dirname, "src/core/index.ts") }, outdir, splitting: true, chunkNames: "locale-[hash]" })
+  // Splitting: what a dynamic import loads (each locale but English, 3-D Secure's steps, the return page) becomes a
+  // chunk of its own, fetched only when used; code both sides need goes into a shared chunk.
+  await build({ ...common, entryPoints: { index: path.join(__dirname, "src/core/index.ts") }, outdir, splitting: true, chunkNames: "[name]-[hash]", plugins: [returnPageIsExternal] })
+  await build({ ...common, entryPoints: { return: path.join(__dirname, "src/core/return-page.ts") }, outdir, splitting: true, chunkNames: "[name]-[hash]" })
   await build({ ...common, entryPoints: [path.join(__dirname, "src/react/index.ts")], outfile: path.join(outdir, "react.js"), external: ["react"], plugins: [coreIsExternal] })
   return { core: path.join(outdir, "index.js"), react: path.join(outdir, "react.js") }
 }

@@ -230,4 +230,50 @@ widgetSuite("storefront widget: cards", (s, shop) => {
     await screenshot(three.page, "widget-card-saved-card-deleted")
     await three.context.close()
   })
+
+  it("keeps the card row's height with a placeholder while the fields load, then shows the fields in its place", async () => {
+    // The gateway takes 2 s to open the card session: the shopper sees the row hold its place, not a gap.
+    await s.sandbox.control("POST", "/_sandbox/faults", { target: "POST /api/sessions", kind: "latency", latency_ms: 2000, count: 1 })
+    try {
+      const { page, context } = await shop().checkout()
+      const placeholder = page.locator('.pgs-card[aria-busy="true"]')
+      await placeholder.waitFor({ timeout: 15_000 })
+      expect((await placeholder.boundingBox())!.height).toBeGreaterThanOrEqual(200)
+      await screenshot(page, "widget-card-loading-placeholder")
+      await cardFrame(page).locator("input").first().waitFor({ timeout: 30_000 })
+      expect(await page.locator('.pgs-card[aria-busy="true"]').count()).toBe(0)
+      await context.close()
+    } finally {
+      await s.sandbox.control("DELETE", "/_sandbox/faults")
+    }
+  })
+
+  it("mounts a fresh card session when the gateway no longer knows the cart's one (lost or expired), and the shopper only pays", async () => {
+    const first = await shop().checkout()
+    await cardFrame(first.page).locator("input").first().waitFor({ timeout: 30_000 })
+    const lost = await currentSession(s, first.cart.id)
+    await first.context.close()
+    // The gateway forgets the session (a restart, or its expiry): the shopper comes back to the same cart.
+    expect(s.sandbox.sandbox.context.store.sessions.delete(lost.data.gateway_session_id)).toBe(true)
+    const { page, context } = await shop().open({ cartId: first.cart.id })
+    await payByCard(page, s.sandbox.testCard("frictionless_approved"))
+    await widgetState(page, "done")
+    const fresh = await currentSession(s, first.cart.id)
+    expect(fresh.data.gateway_session_id).not.toBe(lost.data.gateway_session_id)
+    expect(await chargesFor(s, fresh.data.reference)).toHaveLength(1)
+    await context.close()
+  })
+
+  it("tells the shopper in their words that card payments are unavailable when the gateway is away, instead of 'Something went wrong'", async () => {
+    await s.sandbox.control("POST", "/_sandbox/faults", { target: "POST /api/sessions", kind: "status", status: 503, count: 20 })
+    try {
+      const { page, context } = await shop().checkout()
+      await waitFor(async () => ((await alertText(page))?.includes("unavailable right now") ? true : null), { what: "the unavailable message", timeoutMs: 60_000 })
+      expect(await alertText(page)).toBe("Payments with this method are unavailable right now. Please try another method or again in a few minutes.")
+      await screenshot(page, "widget-card-gateway-unavailable")
+      await context.close()
+    } finally {
+      await s.sandbox.control("DELETE", "/_sandbox/faults")
+    }
+  })
 })

@@ -115,6 +115,12 @@ describe("widget flow: completing the cart", () => {
     expect(through(completing, { type: "fault", status: 400 })).toMatchObject({ state: "idle", unsettled: null, note: { key: "error", alert: true } })
   })
 
+  it.each([[503], [400]])("tells the shopper at once that the method is unavailable when the gateway is away (status %p), without repeating", (status) => {
+    const f = through(completing, { type: "fault", status, unavailable: true })
+    expect(f).toMatchObject({ state: "idle", tries: 0, note: { key: "unavailable", alert: true }, unsettled: { id: "payses_1" } })
+    expect(through(f, { type: "pay", card: false }).state).toBe("completing")
+  })
+
   it("waits longer after each repeat, up to a cap", () => {
     expect([0, 1, 2, 3, 4, 5, 9].map(delayOf)).toEqual([0, 300, 600, 1200, 2400, 4000, 4000])
   })

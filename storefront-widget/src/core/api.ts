@@ -54,4 +54,13 @@ export function connect(c: Connection): Api {
 
 export const statusOf = (e: unknown) => (e as HttpError)?.status
 
+/**
+ * The gateway is away or refuses the store (the server's code pgs_gateway_unavailable: 503 from our routes, 400 from
+ * Medusa's session route). The js-sdk keeps only the message, so its words are matched too.
+ */
+export const unavailableOf = (e: unknown) => {
+  const x = e as HttpError
+  return x?.status === 503 || x?.body?.code === "pgs_gateway_unavailable" || /unavailable right now/.test(x?.message)
+}
+
 export const wait = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))

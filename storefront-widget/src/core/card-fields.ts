@@ -24,6 +24,7 @@ export async function mountCardFields(
     componentListeners: { onError: () => {} },
   })
   await c.mount(host)
+  host.removeAttribute("aria-busy")
   return {
     // Whatever the answer, the server decides what it means once told of the transaction (flow.ts).
     pay: (customer) =>

@@ -58,7 +58,12 @@ export function payerOf(cart: Cart): Record<string, string> {
 /** Creates the payment session (and the collection if the cart has none); Medusa replaces the cart's other sessions. */
 export async function initiateSession(api: Api, cart: Cart, providerId: string, data?: Record<string, unknown>): Promise<PaymentSession> {
   let collectionId = cart.payment_collection?.id
-  if (!collectionId) collectionId = (await api.fetch("/store/payment-collections", { method: "POST", body: { cart_id: cart.id } })).payment_collection.id
+  if (!collectionId)
+    collectionId = await api.fetch("/store/payment-collections", { method: "POST", body: { cart_id: cart.id } }).then(
+      (r) => r.payment_collection.id,
+      // Another tab (or widget) made the cart's collection first: use that one.
+      async (e) => (await readCart(api, cart.id)).payment_collection?.id ?? Promise.reject(e),
+    )
   const res = await api.fetch(`/store/payment-collections/${collectionId}/payment-sessions`, { method: "POST", body: { provider_id: providerId, ...(data ? { data } : {}) } })
   cart.payment_collection = res.payment_collection
   return res.payment_collection.payment_sessions.find((s: PaymentSession) => s.provider_id === providerId)

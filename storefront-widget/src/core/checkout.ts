@@ -6,7 +6,7 @@
  * Why one file of ~300 lines: it is the only place state meets DOM, and each render is a few lines; split further,
  * every piece would need the same closure (connection, translator, root and the current flow) handed to it.
  */
-import { connect, statusOf, wait, type Connection } from "./api"
+import { connect, statusOf, unavailableOf, wait, type Connection } from "./api"
 import { browserInfo } from "./browser-info"
 import { initiateSession, payerOf, readCart, sessionOf, sessionRoute, type Cart, type PaymentSession } from "./cart"
 import { mountCardFields, type CardFields } from "./card-fields"
@@ -14,12 +14,13 @@ import { h, resolveTarget, shell } from "./dom"
 import { delayOf, initialFlow, next, type Event, type Flow, type State } from "./flow"
 import { english, resolveLocale, translator, type Locale, type TextKey, type Translate } from "./i18n"
 import { listMethods, providerLabel, type Method } from "./methods"
-import { rememberReturn } from "./return-page"
+import { rememberReturn } from "./return-key"
 import { buildRow, paintRow, type Row } from "./rows"
 import { deleteSavedCard, savedCardText, type SavedCard } from "./saved-cards"
 import type { CheckoutOptions } from "./options"
 import { cardVars } from "./theme"
-import { postForm, runChallenge, runFingerprint } from "./three-ds"
+// 3-D Secure's browser steps load only when a payment needs them (a chunk of their own, like the locales).
+const threeDs = () => import("./three-ds")
 
 export const CARD_PROVIDER = "pp_pgs_pgs"
 export type { CheckoutOptions }
@@ -124,7 +125,7 @@ export function mountCheckout(target: Element | string, o: CheckoutOptions): Che
   /** A problem outside the flow's calls (loading the card fields, deleting a card): told, and reported. */
   function problem(e: unknown) {
     o.onError?.(e)
-    dispatch({ type: "note", key: "error", alert: true })
+    dispatch({ type: "note", key: unavailableOf(e) ? "unavailable" : "error", alert: true })
   }
 
   async function remove(card: SavedCard) {
@@ -165,17 +166,23 @@ export function mountCheckout(target: Element | string, o: CheckoutOptions): Che
     }
   }
 
-  async function mountCard() {
+  async function mountCard(fresh?: boolean): Promise<void> {
+    // The card row keeps its height while the session and the gateway's fields load: a placeholder, not a gap.
+    const slot = h("div", { className: "pgs-card", "aria-busy": "true" })
+    panel.replaceChildren(slot)
     const current = sessionOf(cart!, CARD_PROVIDER)
     // Reuse the cart's unpaid Embedded Fields session; otherwise start one (Medusa replaces other sessions).
-    cardSession =
-      current?.data.integration === "embedded_fields" && current.status === "pending" && !current.data.transaction_id
-        ? current
-        : await initiateSession(api, cart!, CARD_PROVIDER)
-    const d = cardSession.data
-    const slot = h("div", { className: "pgs-card" })
-    panel.replaceChildren(slot)
-    fields = await mountCardFields(slot, d, locale, cardVars(o.appearance, d.css_variables, o.cssVariables), o.customerConfig)
+    const reuse = !fresh && current?.data.integration === "embedded_fields" && current.status === "pending" && !current.data.transaction_id
+    try {
+      cardSession = reuse ? current : await initiateSession(api, cart!, CARD_PROVIDER)
+      const d = cardSession.data
+      fields = await mountCardFields(slot, d, locale, cardVars(o.appearance, d.css_variables, o.cssVariables), o.customerConfig)
+    } catch (e) {
+      // A kept session the gateway no longer knows (expired, or lost): a fresh one, once.
+      if (reuse) return mountCard(true)
+      panel.replaceChildren()
+      throw e
+    }
   }
 
   async function onPay() {
@@ -217,7 +224,7 @@ export function mountCheckout(target: Element | string, o: CheckoutOptions): Che
       if (event) dispatch(event)
     } catch (e) {
       if (f !== flow) return
-      dispatch({ type: "fault", status: statusOf(e) })
+      dispatch({ type: "fault", status: statusOf(e), unavailable: unavailableOf(e) })
       if (flow.note?.alert) o.onError?.(e) // told the shopper (a repeated call is not a failure yet)
     }
   }
@@ -252,18 +259,18 @@ export function mountCheckout(target: Element | string, o: CheckoutOptions): Che
         return { type: "refused", session: sessionOf(cart, session!.provider_id) ?? session! }
       }
       case "fingerprint":
-        if (f.posted === undefined && f.step?.type === "fingerprint") return { type: "fingerprinted", posted: await runFingerprint(f.step, acsFrame) }
+        if (f.posted === undefined && f.step?.type === "fingerprint") return { type: "fingerprinted", posted: await (await threeDs()).runFingerprint(f.step, acsFrame) }
         return { type: "session", session: await sessionRoute(api, session!.id, "three-ds/request-authentication", { method_completed: f.posted }) }
       case "challenge":
         if (f.trans === undefined && f.step?.type === "challenge") {
-          const c = (challenge = runChallenge(f.step, acsFrame, t("challenge"), originOf(o)))
+          const c = (challenge = (await threeDs()).runChallenge(f.step, acsFrame, t("challenge"), originOf(o)))
           return { type: "challenged", trans: await c.result }
         }
         return { type: "session", session: await sessionRoute(api, session!.id, "three-ds/authentication-completed", { trans_status: f.trans }) }
       case "leaving":
         rememberReturn({ cartId: cart!.id, sessionId: session!.id })
         if (f.step?.type === "redirect") location.assign(f.step.url)
-        else if (f.step?.type === "form_submit") postForm(f.step.url, f.step.fields)
+        else if (f.step?.type === "form_submit") (await threeDs()).postForm(f.step.url, f.step.fields)
         return
       case "done":
         o.onOrder?.(f.order!)

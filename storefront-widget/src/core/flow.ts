@@ -58,7 +58,7 @@ export type Event =
   | { type: "fingerprinted"; posted: boolean }
   | { type: "challenged"; trans: string | null }
   | { type: "cancel" }
-  | { type: "fault"; status?: number }
+  | { type: "fault"; status?: number; unavailable?: boolean }
   | { type: "clear" }
 
 /** How often a lost answer or a busy store is asked again before the shopper is told. */
@@ -109,7 +109,9 @@ function settle(f: Flow, s: PaymentSession, refused = false): Flow {
 export const lost = (status?: number) => status === undefined || status >= 500
 
 /** A call failed: repeat what is safe to repeat, else tell the shopper (a session of unknown outcome is kept). */
-function fault(f: Flow, status?: number): Flow {
+function fault(f: Flow, status?: number, unavailable?: boolean): Flow {
+  // The gateway is away or refuses the store: the server already tried; the shopper may choose another method.
+  if (unavailable) return go(f, "idle", { note: { key: "unavailable", alert: true } })
   // The 3-D Secure routes are never repeated (nor is the gateway's step): completing reads where it got to.
   if ((f.state === "fingerprint" || f.state === "challenge") && (lost(status) || status === 409)) return go(f, "completing")
   const busy = status === 409 && f.state === "completing"
@@ -120,7 +122,7 @@ function fault(f: Flow, status?: number): Flow {
 const CALLS: State[] = ["loading", "attaching", "starting", "completing", "fingerprint", "challenge"]
 
 export function next(f: Flow, e: Event): Flow {
-  if (e.type === "fault") return CALLS.includes(f.state) ? fault(f, e.status) : f
+  if (e.type === "fault") return CALLS.includes(f.state) ? fault(f, e.status, e.unavailable) : f
   switch (f.state) {
     case "loading":
       return e.type === "loaded" ? go(f, "idle") : f

@@ -10,14 +10,14 @@ const KEYS = [
   "insufficient", "canceled", "expired", "gone", "error", "retrying", "busy", "verifying", "challenge", "redirecting",
   "paid", "pending", "code", "codeInvalid", "confirming", "loading", "openBanking", "upi", "wallets", "bankTransfer",
   "qrCode", "instant", "voucher", "bankRedirect", "hosted", "walletRedirect", "back", "bankPage",
-  "payAmount", "cancel", "voucherPick",
+  "payAmount", "cancel", "voucherPick", "unavailable",
 ] as const
 export type TextKey = (typeof KEYS)[number]
 
 // "|"-separated in KEYS order. English is built in; the other locales load on first use, so a shopper downloads
 // only their own language. bench/size.mjs checks that every pack has one text per key.
 const EN =
-  "Payment method|Card|{brand} ending in {last4}, expires {exp}|Delete {card}|Card deleted|Save this card for next time|Pay|Processing payment…|Please check the card details.|Your payment was declined. Please try another payment method.|Your payment was declined: insufficient funds. Please use another card.|The payment was canceled.|The payment session expired. Please start again.|This saved card can no longer be used. Please enter your card again.|Something went wrong. Please try again.|Connection problem, retrying…|Your order is being completed…|Checking your card with your bank…|Confirm the payment with your bank|Taking you to complete the payment…|Payment approved. Thank you for your order!|Waiting for confirmation of your payment…|6-digit code from your banking app|Enter the 6 digits of the code.|Confirming your payment…|Loading payment methods…|Online banking|UPI|Wallet|Bank transfer|QR code|Instant payment with a code|Voucher|Bank payment|Card on a secure payment page|Pay with your wallet|Back to checkout|Online banking on your bank's page|Pay {amount}|Cancel|Choose your voucher"
+  "Payment method|Card|{brand} ending in {last4}, expires {exp}|Delete {card}|Card deleted|Save this card for next time|Pay|Processing payment…|Please check the card details.|Your payment was declined. Please try another payment method.|Your payment was declined: insufficient funds. Please use another card.|The payment was canceled.|The payment session expired. Please start again.|This saved card can no longer be used. Please enter your card again.|Something went wrong. Please try again.|Connection problem, retrying…|Your order is being completed…|Checking your card with your bank…|Confirm the payment with your bank|Taking you to complete the payment…|Payment approved. Thank you for your order!|Waiting for confirmation of your payment…|6-digit code from your banking app|Enter the 6 digits of the code.|Confirming your payment…|Loading payment methods…|Online banking|UPI|Wallet|Bank transfer|QR code|Instant payment with a code|Voucher|Bank payment|Card on a secure payment page|Pay with your wallet|Back to checkout|Online banking on your bank's page|Pay {amount}|Cancel|Choose your voucher|Payments with this method are unavailable right now. Please try another method or again in a few minutes."
 
 const PACKS: Record<Exclude<Locale, "en-US">, () => Promise<{ default: string }>> = {
   "bs-BA": () => import("./locales/bs-BA"),

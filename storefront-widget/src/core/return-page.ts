@@ -9,10 +9,7 @@ import { completeCart, type Order } from "./cart"
 import { h, resolveTarget, shell, type ShellOptions } from "./dom"
 import { declineKey, english, resolveLocale, translator, type Locale, type TextKey } from "./i18n"
 
-const KEY = "pgs:return"
-
-/** Kept for the return page before the browser leaves for a redirect or form step. */
-export const rememberReturn = (p: { cartId: string; sessionId: string }) => sessionStorage.setItem(KEY, JSON.stringify(p))
+import { RETURN_KEY as KEY } from "./return-key"
 
 export type ReturnResult = { status: "approved" | "pending" | "declined" | "canceled" | "error"; order?: Order; key?: TextKey }
 

@@ -1,0 +1,11 @@
+/**
+ * Public entry points whose code is not needed to paint the checkout load it when first called, so a storefront's
+ * first paint carries only the payment step. Same signature as the module it loads.
+ */
+import type * as ReturnPage from "./return-page"
+
+/** The return page ({store}/checkout/return): completes the cart again and follows the payment until it is decided. */
+export function mountReturn(...args: Parameters<typeof ReturnPage.mountReturn>): ReturnType<typeof ReturnPage.mountReturn> {
+  const mounted = import("./return-page").then((m) => m.mountReturn(...args))
+  return { result: mounted.then((m) => m.result), setLocale: (l) => mounted.then((m) => m.setLocale(l)) }
+}
