@@ -53,13 +53,17 @@ widgetSuite("storefront widget: redirect methods", (s, shop) => {
     await context.close()
   })
 
-  it("shows the payment as pending until the webhook approves it", async () => {
+  it("tells the shopper their order number at once while the bank confirms the payment, then the approval when the webhook comes", async () => {
     const { cart, page, context } = await shop().checkout()
     await leaveFor(page, "pp_pgs-open-banking_pgs")
     await page.getByRole("button", { name: "Leave pending" }).click()
     await page.waitForURL(/\/checkout\/return/)
     await result(page, "pending")
-    expect(await page.locator("#result .pgs-status").textContent()).toBe("Waiting for confirmation of your payment…")
+    const told = await page.evaluate(() => (window as any).shopResult)
+    expect(told.status).toBe("pending")
+    expect(await page.locator("#result .pgs-status").textContent()).toBe(
+      `Thank you! Your order #${told.order.display_id} is placed. Your bank is still confirming the payment; we will let you know as soon as it is confirmed.`,
+    )
     await screenshot(page, "widget-redirect-pending")
     const transactionId = await transactionOf(cart.id, "pp_pgs-open-banking_pgs")
     const decided = await s.sandbox.control("POST", `/_sandbox/transactions/${transactionId}/outcome`, { status: "APPROVED" })

@@ -1,7 +1,8 @@
 /**
  * The page the gateway sends the shopper back to ({store}/checkout/return?pgs_session=…&pgs_outcome=…): completes
- * the cart again (idempotent) and shows progress until the webhook has decided the payment. `pgs_outcome` is only
- * a hint; the server's answer decides.
+ * the cart again (idempotent) and shows progress until the webhook has decided the payment, or, once the order is
+ * placed and the bank still confirms the payment, the order's number. `pgs_outcome` is only a hint; the server's
+ * answer decides.
  */
 import { connect, statusOf, wait, type Api, type Connection } from "./api"
 import { lost } from "./flow"
@@ -37,25 +38,38 @@ export function mountReturn(target: Element | string, o: ReturnOptions): { resul
   let t = english
   let locale: Locale = "en-US"
   let key: TextKey = "confirming"
+  let vars: Record<string, string> = {}
   const text = h("p", { className: "pgs-status", role: "status" })
   const back = h("a", { href: o.checkoutUrl ?? "", hidden: true })
   const box = shell(root, o)
   box.append(text, back)
-  const show = (k: TextKey, state: string, alert = false) => {
+  const show = (k: TextKey, state: string, alert = false, v: Record<string, string> = {}) => {
     key = k
+    vars = v
     root.setAttribute("data-pgs-result", state)
     text.setAttribute("role", alert ? "alert" : "status")
     paint()
   }
   const paint = () => {
     box.lang = locale
-    text.textContent = t(key)
+    text.textContent = t(key, vars)
     back.textContent = t("back")
   }
   const setLocale = async (l: string) => {
     locale = resolveLocale(l)
     t = await translator(locale)
     paint()
+  }
+
+  const told = (r: ReturnResult) => {
+    const texts = { approved: "paid", pending: "pending", declined: "declined", canceled: "canceled", error: "error" } as const
+    const failed = r.status !== "approved" && r.status !== "pending"
+    if (r.status === "pending" && r.order) show("placedPending", "pending", false, { id: String(r.order.display_id ?? r.order.id) })
+    else show(r.key ?? texts[r.status], r.status, failed)
+    back.hidden = !failed || !o.checkoutUrl
+    if (r.status !== "pending") sessionStorage.removeItem(KEY)
+    o.onResult?.(r)
+    return r
   }
 
   const result = (async (): Promise<ReturnResult> => {
@@ -70,7 +84,8 @@ export function mountReturn(target: Element | string, o: ReturnOptions): { resul
       if (lost(statusOf(e)) || !sessionId) throw e
     }
     if (!sessionId) return { status: order ? "approved" : "declined", order }
-    const s = await follow(api, sessionId, () => show("pending", "pending"), o)
+    // With an order placed (the bank still confirms the payment), the shopper learns it at once; the webhook decides later.
+    const s = await follow(api, sessionId, () => show("pending", "pending"), o, !!order)
     const status = SETTLED[s.status] ?? "pending"
     if (status === "approved" && !order) {
       const again = await completeCart(api, cartId, () => {})
@@ -82,15 +97,13 @@ export function mountReturn(target: Element | string, o: ReturnOptions): { resul
     return { status: key === "canceled" ? "canceled" : "declined", key }
   })()
     .catch((): ReturnResult => ({ status: "error" }))
-    .then((r) => {
-      const texts = { approved: "paid", pending: "pending", declined: "declined", canceled: "canceled", error: "error" } as const
-      const failed = r.status !== "approved" && r.status !== "pending"
-      show(r.key ?? texts[r.status], r.status, failed)
-      back.hidden = !failed || !o.checkoutUrl
-      if (r.status !== "pending") sessionStorage.removeItem(KEY)
-      o.onResult?.(r)
-      return r
-    })
+    .then(told)
+  // The order is told at once; a shopper who stays also sees the bank's answer when it comes (onResult again).
+  void result.then(async (r) => {
+    if (r.status !== "pending" || !r.order || !sessionId) return
+    const s = await follow(api, sessionId, () => {}, o, false)
+    if (SETTLED[s.status]) told({ status: SETTLED[s.status]!, order: r.order, key: SETTLED[s.status] === "declined" ? declineKey(s.error?.code ?? s.gateway_status, s.status) : undefined })
+  }).catch(() => {})
 
   return { result, setLocale }
 }
@@ -98,7 +111,7 @@ export function mountReturn(target: Element | string, o: ReturnOptions): { resul
 type SessionStatus = { status: string; gateway_status: string | null; error: { code: string | null } | null }
 
 /** The payment session's status until the webhook decided it (or the deadline passed: then it is still pending). */
-async function follow(api: Api, sessionId: string, onPending: () => void, o: ReturnOptions): Promise<SessionStatus> {
+async function follow(api: Api, sessionId: string, onPending: () => void, o: ReturnOptions, once: boolean): Promise<SessionStatus> {
   const end = Date.now() + (o.timeoutMs ?? 600_000)
   for (;;) {
     let s: SessionStatus | null = null
@@ -107,7 +120,7 @@ async function follow(api: Api, sessionId: string, onPending: () => void, o: Ret
     } catch (e) {
       if (!lost(statusOf(e)) || Date.now() > end) throw e // a lost answer: asked again at the next poll
     }
-    if (s && (SETTLED[s.status] || Date.now() > end)) return s
+    if (s && (SETTLED[s.status] || once || Date.now() > end)) return s
     onPending()
     await wait(o.pollMs ?? 2000)
   }

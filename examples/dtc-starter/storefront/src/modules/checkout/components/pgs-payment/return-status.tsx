@@ -2,7 +2,8 @@
 /**
  * PGS: the return page's body. The gateway sends the shopper back here after a redirect method, the hosted
  * payment page or a bank's 3-D Secure page; the widget completes the cart again and follows the payment until the
- * gateway's webhook decides it. Approved → the starter's order confirmation; declined or canceled → a message
+ * gateway's webhook decides it. Approved, or an order placed while the bank still confirms → the starter's order
+ * confirmation; declined or canceled → a message
  * and a link back to the payment step (the cart is still there).
  */
 import { pgsOrderPlaced } from "@lib/data/pgs"
@@ -22,7 +23,8 @@ export default function PgsReturnStatus({ countryCode, cartId, token }: Props) {
       cartId={cartId}
       checkoutUrl={`/${countryCode}/checkout?step=payment`}
       onResult={(r) => {
-        if (r.status === "approved" && r.order) void pgsOrderPlaced(r.order.id, r.order.shipping_address?.country_code ?? countryCode)
+        // Approved, or placed while the bank still confirms (the order page shows its payment as awaiting).
+        if ((r.status === "approved" || r.status === "pending") && r.order) void pgsOrderPlaced(r.order.id, r.order.shipping_address?.country_code ?? countryCode)
       }}
     />
   )
