@@ -1,16 +1,12 @@
 #!/usr/bin/env node
 /**
- * `npx medusa-payment-pgs sandbox [options]`. In this repository (TypeScript sources and tsx present) it runs the
+ * `npx medusa-payment-pgs sandbox [options]`, `npx medusa-payment-pgs --help`. In this repository (TypeScript sources and tsx present) it runs the
  * sources, so a stale build never answers; an installed package runs its compiled sandbox.
  */
 const path = require("node:path")
 const fs = require("node:fs")
 
 const [command, ...rest] = process.argv.slice(2)
-if (command !== "sandbox") {
-  console.error("Usage: medusa-payment-pgs sandbox [--port N] [--help]")
-  process.exit(command ? 1 : 0)
-}
 const root = path.resolve(__dirname, "..")
 const source = path.join(root, "sandbox/cli.ts")
 const compiled = path.join(root, ".medusa/server/sandbox/cli.js")
@@ -32,6 +28,14 @@ if (fs.existsSync(source) && hasTsx()) {
   cli = require(compiled)
 } else {
   console.error("The sandbox is not built: run `npm run build` first.")
+  process.exit(1)
+}
+if (command === undefined || ["help", "--help", "-h"].includes(command)) {
+  console.log(cli.HELP)
+  process.exit(0)
+}
+if (command !== "sandbox") {
+  console.error(`Unknown command "${command}".\n\n${cli.HELP}`)
   process.exit(1)
 }
 cli.main(rest).catch((error) => {

@@ -1,5 +1,5 @@
 /**
- * `medusa-payment-pgs sandbox [--write-env FILE] [--port N] [--host H] [--realm uat|production] [--keys-dir DIR]
+ * `medusa-payment-pgs sandbox [--write-env FILE [--backend-url URL] [--store-url URL]] [--port N] [--host H] [--realm uat|production] [--keys-dir DIR]
  *   [--client-id ID] [--client-secret S] [--client-key K] [--token-ttl S] [--webhook-time-scale F]
  *   [--event-names specific|generic] [--tokenization-payload nested|flat] [--settle-payouts-after S] [--webhook URL] [--log]`
  */
@@ -14,6 +14,8 @@ import { startSandbox } from "./server"
 const USAGE = `Usage: medusa-payment-pgs sandbox [options]
   --write-env FILE          write the store's PGS_* variables into FILE (e.g. .env), keep keys and credentials in
                             .pgs-sandbox/ beside it, and send webhooks to {PGS_BACKEND_URL}/hooks/pgs/webhooks
+  --backend-url URL         with --write-env: the Medusa server's URL (PGS_BACKEND_URL; default http://localhost:9000)
+  --store-url URL           with --write-env: the storefront's URL (PGS_STORE_URL; default http://localhost:8000)
   --port N                  port to listen on (0 picks a free one; default 4010)
   --host H                  interface (default 127.0.0.1)
   --realm R                 uat (300 s tokens, default) or production (60 s tokens)
@@ -30,6 +32,32 @@ const USAGE = `Usage: medusa-payment-pgs sandbox [options]
 /** Store values --write-env adds only where the file has none: a starter's storefront and backend on localhost. */
 const STORE_DEFAULTS = { PGS_STORE_URL: "http://localhost:8000", PGS_BACKEND_URL: "http://localhost:9000" }
 
+/** Everything the command line offers: `npx medusa-payment-pgs --help`. */
+export const HELP = `medusa-payment-pgs — the PGS payment plugin for Medusa, and its local sandbox gateway.
+
+Commands:
+  sandbox [options]         run the sandbox: a stateful local PGS to develop and test a store against
+  help, --help, -h          this text
+
+${USAGE}
+
+Examples:
+  npx medusa-payment-pgs sandbox --write-env .env
+  npx medusa-payment-pgs sandbox --write-env .env --backend-url http://localhost:9100 --store-url http://localhost:3100
+  npx medusa-payment-pgs sandbox --port 0 --log`
+
+const httpUrl = (name: string, v: string | undefined) => {
+  if (v === undefined) return undefined
+  let url: URL
+  try {
+    url = new URL(v)
+  } catch {
+    throw new Error(`--${name} must be an http(s) URL such as http://localhost:9000, got "${v}"`)
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error(`--${name} must be an http(s) URL, got "${v}"`)
+  return v.replace(/\/+$/, "")
+}
+
 export async function main(argv: string[]): Promise<void> {
   const { values } = parseArgs({
     args: argv,
@@ -39,6 +67,8 @@ export async function main(argv: string[]): Promise<void> {
       realm: { type: "string" },
       "keys-dir": { type: "string" },
       "write-env": { type: "string" },
+      "backend-url": { type: "string" },
+      "store-url": { type: "string" },
       "client-id": { type: "string" },
       "client-secret": { type: "string" },
       "client-key": { type: "string" },
@@ -69,6 +99,9 @@ export async function main(argv: string[]): Promise<void> {
     return v as T
   }
   const envFile = values["write-env"] && path.resolve(values["write-env"])
+  const urls = { PGS_BACKEND_URL: httpUrl("backend-url", values["backend-url"]), PGS_STORE_URL: httpUrl("store-url", values["store-url"]) }
+  if (!envFile && (urls.PGS_BACKEND_URL || urls.PGS_STORE_URL)) throw new Error("--backend-url and --store-url go with --write-env FILE (they are written into it)")
+  const givenUrls = Object.fromEntries(Object.entries(urls).filter((e): e is [string, string] => !!e[1]))
   const stateDir = values["keys-dir"] ?? (envFile ? path.join(path.dirname(envFile), ".pgs-sandbox") : undefined)
   const given = { clientId: values["client-id"], clientSecret: values["client-secret"], clientKey: values["client-key"] }
   const sandbox = await startSandbox({
@@ -86,7 +119,7 @@ export async function main(argv: string[]): Promise<void> {
   })
   const webhooks = values.webhook ?? []
   if (envFile) {
-    const changed = updateEnvFile(envFile, storeEnvFor(sandbox.config), STORE_DEFAULTS)
+    const changed = updateEnvFile(envFile, { ...storeEnvFor(sandbox.config), ...givenUrls }, { ...STORE_DEFAULTS, ...givenUrls })
     console.log(changed.length ? `Wrote ${changed.join(", ")} to ${envFile}` : `${envFile} is up to date`)
     if (!webhooks.length) webhooks.push(`${readEnvValue(envFile, "PGS_BACKEND_URL")?.replace(/\/+$/, "")}/hooks/pgs/webhooks`)
   }

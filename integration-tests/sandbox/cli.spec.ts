@@ -54,6 +54,30 @@ describe("the sandbox command", () => {
     }
   })
 
+  it("lists every command and every sandbox flag under --help (and with no command at all)", async () => {
+    const run = (args: string[]) =>
+      new Promise<{ code: number | null; out: string }>((resolve) => {
+        const child = spawn(process.execPath, [BIN, ...args], { stdio: ["ignore", "pipe", "pipe"] })
+        let out = ""
+        child.stdout!.on("data", (c) => (out += c))
+        child.stderr!.on("data", (c) => (out += c))
+        child.on("exit", (code) => resolve({ code, out }))
+      })
+    const help = await run(["--help"])
+    expect(help.code).toBe(0)
+    // Every option the sandbox command parses (read from its source, so a new flag without help fails here).
+    const source = fs.readFileSync(path.join(__dirname, "../../sandbox/cli.ts"), "utf8")
+    const parsed = source.match(/options: \{([\s\S]*?)\n {4}\},/)![1]
+    const flags = [...parsed.matchAll(/^\s+"?([\w-]+)"?: \{ type/gm)].map((m) => m[1])
+    expect(flags.length).toBeGreaterThan(15)
+    for (const flag of flags) expect(help.out).toContain(`--${flag}`)
+    expect(help.out).toMatch(/Commands:\n\s+sandbox/)
+    expect((await run([])).out).toBe(help.out)
+    const unknown = await run(["sandbox-please"])
+    expect(unknown.code).toBe(1)
+    expect(unknown.out).toMatch(/^Unknown command "sandbox-please"/)
+  })
+
   it("explains a bad option and exits non-zero", async () => {
     await expect(startCli(["--event-names", "loud"])).rejects.toThrow(/exited with 1: [\s\S]*--event-names must be one of specific, generic/)
   })
@@ -123,6 +147,28 @@ describe("the sandbox command with --write-env", () => {
     } finally {
       await stop(second)
     }
+  })
+
+  it("writes the backend and storefront URLs given with --backend-url and --store-url (a store on other ports)", async () => {
+    const envFile = path.join(dir, ".env")
+    fs.writeFileSync(envFile, "PGS_BACKEND_URL=http://localhost:9000\n")
+    const sandbox = await startCli(["--write-env", envFile, "--port", "0", "--backend-url", "http://localhost:9100/", "--store-url", "http://localhost:3100"])
+    try {
+      const env = dotenv.parse(fs.readFileSync(envFile))
+      expect(env.PGS_BACKEND_URL).toBe("http://localhost:9100")
+      expect(env.PGS_STORE_URL).toBe("http://localhost:3100")
+      // Printed right after the URL: polled, not assumed.
+      const deadline = Date.now() + 10_000
+      while (!sandbox.output().includes("webhooks:") && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25))
+      expect(sandbox.output()).toContain("webhooks:   http://localhost:9100/hooks/pgs/webhooks")
+    } finally {
+      await stop(sandbox)
+    }
+  })
+
+  it("refuses a backend URL that is not http(s), and the URL flags without --write-env", async () => {
+    await expect(startCli(["--write-env", path.join(dir, ".env"), "--port", "0", "--backend-url", "localhost:9000"])).rejects.toThrow(/--backend-url must be an http\(s\) URL/)
+    await expect(startCli(["--port", "0", "--store-url", "http://localhost:3100"])).rejects.toThrow(/go with --write-env FILE/)
   })
 
   it("refuses a realm the gateway does not have", async () => {

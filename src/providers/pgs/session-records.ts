@@ -46,5 +46,9 @@ export async function reportUnauthorized(deps: ProviderDeps, outcome: AuthorizeP
     deps.logger.warn(`[pgs] could not save session ${data.session_id} before reporting ${outcome.status}: ${(error as Error).message}`)
     return // Medusa then saves it itself (and answers the 400 described above)
   }
+  // Medusa's step logs this line at error level whatever it says (no way around it: FRAMEWORK-NOTES 13), so it says
+  // what it is: for requires_more, the shopper's next step, not a failure.
+  if (outcome.status === "requires_more")
+    throw new Error(`PGS payment session ${data.session_id} waits for the shopper's next step (requires_more: a redirect or 3-D Secure); expected, not a failure`)
   throw new Error(`PGS payment session ${data.session_id} is ${outcome.status}${data.error ? `: ${data.error.message}` : ""}`)
 }
