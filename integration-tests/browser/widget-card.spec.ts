@@ -8,7 +8,7 @@ import type { Locator, Page } from "playwright-core"
 import { waitFor } from "../support/sandbox"
 import { currentSession, PLAIN_VISA, walletPayment } from "../http/support/checkout-direct"
 import { screenshot } from "./support"
-import { cardFrame, chargesFor, orderOf, payByCard, widgetState, widgetSuite } from "./widget-support"
+import { cardFrame, chargesFor, fillCardFields, orderOf, payByCard, widgetState, widgetSuite } from "./widget-support"
 
 widgetSuite("storefront widget: cards", (s, shop) => {
   const alertText = (page: Page) => page.locator(".pgs-error").textContent()
@@ -262,6 +262,51 @@ widgetSuite("storefront widget: cards", (s, shop) => {
     expect(fresh.data.gateway_session_id).not.toBe(lost.data.gateway_session_id)
     expect(await chargesFor(s, fresh.data.reference)).toHaveLength(1)
     await context.close()
+  })
+
+  it("lets two tabs opened at once on a cart without a payment collection both reach the card fields (the second uses the first's collection)", async () => {
+    const cart = await s.createCart()
+    const tabs = await Promise.all([shop().open({ cartId: cart.id }), shop().open({ cartId: cart.id })])
+    for (const tab of tabs) {
+      await cardFrame(tab.page).locator("input").first().waitFor({ timeout: 30_000 })
+      expect(await alertText(tab.page)).toBe("")
+    }
+    await Promise.all(tabs.map((tab) => tab.context.close()))
+  })
+
+  it("moves the card fields onto the cart's current session when another tab replaced it, so the payment is never made on a retired one", async () => {
+    const { cart, page, context } = await shop().checkout()
+    await cardFrame(page).locator("input").first().waitFor({ timeout: 30_000 })
+    const mine = await currentSession(s, cart.id)
+    await s.initiatePaymentSession(cart.id, "pp_pgs_pgs") // another tab starts the card anew: Medusa replaces the session
+    await fillCardFields(page, s.sandbox.testCard("frictionless_approved"))
+    await page.getByRole("button", { name: "Pay" }).press("Enter")
+    await waitFor(async () => ((await alertText(page)) === "The payment session expired. Please start again." ? true : null), { what: "the note to pay again" })
+    expect(await chargesFor(s, mine.data.reference)).toHaveLength(0) // nothing paid on the replaced session
+    await payByCard(page, s.sandbox.testCard("frictionless_approved"))
+    await widgetState(page, "done")
+    const current = await currentSession(s, cart.id)
+    expect(await chargesFor(s, current.data.reference)).toHaveLength(1)
+    await context.close()
+  })
+
+  it("shows a second tab the order the first tab placed when its shopper pays too, charging once", async () => {
+    const cart = await s.createCart()
+    const ledgerSize = async () => ((await s.sandbox.control("GET", "/_sandbox/ledger")).body.entries as { replay: boolean }[]).filter((e) => !e.replay).length
+    const before = await ledgerSize()
+    const one = await shop().open({ cartId: cart.id })
+    await cardFrame(one.page).locator("input").first().waitFor({ timeout: 30_000 })
+    const two = await shop().open({ cartId: cart.id })
+    await cardFrame(two.page).locator("input").first().waitFor({ timeout: 30_000 })
+    await payByCard(one.page, s.sandbox.testCard("frictionless_approved"))
+    await widgetState(one.page, "done")
+    const order = await orderOf(one.page)
+    await payByCard(two.page, s.sandbox.testCard("frictionless_approved"))
+    await widgetState(two.page, "done")
+    expect((await orderOf(two.page))?.id).toBe(order!.id)
+    expect((await ledgerSize()) - before).toBe(1) // one transaction at the gateway
+    await screenshot(two.page, "widget-card-second-tab-shows-order")
+    await Promise.all([one.context.close(), two.context.close()])
   })
 
   it("tells the shopper in their words that card payments are unavailable when the gateway is away, instead of 'Something went wrong'", async () => {

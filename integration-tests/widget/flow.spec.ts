@@ -62,6 +62,12 @@ describe("widget flow: choosing and paying", () => {
     expect(through(starting, { type: "session", session: session("pending") })).toMatchObject({ state: "completing", unsettled: { id: "payses_1" } })
   })
 
+  it("completes instead of paying when the cart is an order already (another tab paid), so nothing is charged twice", () => {
+    const idle = at("idle")
+    expect(through(idle, { type: "pay", card: true, placed: true }).state).toBe("completing")
+    expect(through(idle, { type: "pay", card: false, placed: true }).state).toBe("completing")
+  })
+
   it("says what is wrong with the shopper's input and clears it", () => {
     const told = through(idle, { type: "note", key: "checkFields", alert: true })
     expect(told.note).toEqual({ key: "checkFields", alert: true })

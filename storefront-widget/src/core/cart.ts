@@ -30,6 +30,7 @@ export type Order = {
 }
 export type Cart = {
   id: string
+  completed_at?: string | null
   email?: string | null
   region_id?: string | null
   currency_code?: string
@@ -39,7 +40,7 @@ export type Cart = {
   payment_collection?: { id: string; payment_sessions?: PaymentSession[] } | null
 }
 
-const CART_FIELDS = "id,email,region_id,currency_code,total,*billing_address,*payment_collection,*payment_collection.payment_sessions"
+const CART_FIELDS = "id,completed_at,email,region_id,currency_code,total,*billing_address,*payment_collection,*payment_collection.payment_sessions"
 
 export const readCart = (api: Api, cartId: string): Promise<Cart> => api.fetch(`/store/carts/${cartId}`, { query: { fields: CART_FIELDS } }).then((r) => r.cart)
 

@@ -191,8 +191,12 @@ export function mountCheckout(target: Element | string, o: CheckoutOptions): Che
     if (flow.state !== "idle" || !m) return
     dispatch({ type: "clear" })
     if (flow.unsettled) return dispatch({ type: "pay", card: true }) // completes again, never pays anew
+    // Another tab on this cart may have paid meanwhile: then this one shows that order instead of paying again.
+    if ((cart = await readCart(api, cart!.id)).completed_at) return dispatch({ type: "pay", card: false, placed: true })
     if (m.kind === "card") {
       if (!fields) return
+      // Another tab replaced the cart's card session since these fields opened: pay in fields on the current one.
+      if (sessionOf(cart!, CARD_PROVIDER)?.id !== cardSession?.id) return select("card").then(() => dispatch({ type: "note", key: "expired", alert: true }))
       return fields.validate() ? dispatch({ type: "pay", card: true }) : dispatch({ type: "note", key: "checkFields", alert: true })
     }
     const direct = { browser_info: browserInfo(), ...o.sessionData }

@@ -50,7 +50,8 @@ export type Flow = {
 export type Event =
   | { type: "loaded" }
   | { type: "note"; key: TextKey; alert?: boolean }
-  | { type: "pay"; card: boolean }
+  /** `placed`: the cart is an order already (another tab paid): complete it again, which answers that order. */
+  | { type: "pay"; card: boolean; placed?: boolean }
   | { type: "submitted"; transaction_id?: string | null; busy?: boolean }
   | { type: "session"; session: PaymentSession }
   | { type: "order"; order: Order }
@@ -130,7 +131,7 @@ export function next(f: Flow, e: Event): Flow {
       if (e.type === "note") return { ...f, note: { key: e.key, alert: e.alert }, renew: undefined }
       if (e.type === "clear") return { ...f, note: null, renew: undefined }
       if (e.type !== "pay") return f
-      if (f.unsettled) return go(f, "completing")
+      if (f.unsettled || e.placed) return go(f, "completing")
       if (!e.card) return go(f, "starting")
       return f.paid ? f : go(f, "submitting")
     case "submitting":
