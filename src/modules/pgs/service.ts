@@ -24,16 +24,7 @@ import { closeSharedGatewayClient, moduleGatewayOptions, sharedGatewayClient } f
 import type { IEventBusModuleService, Logger, ConfigModule } from "@medusajs/framework/types"
 import { emitWebhookReceived, type WebhookIntake } from "./webhook-intake/accept"
 import { superviseWebhookReceiver, type SupervisedReceiver } from "./webhook-intake/receiver-supervisor"
-
-export type NewWebhookEvent = {
-  delivery_key: string
-  event: string
-  subject_id: string | null
-  reference: string | null
-  payload: Record<string, unknown>
-}
-
-export type RecordedWebhookEvent = { id: string; is_new: boolean }
+import type { NewWebhookEvent, RecordedWebhookEvent } from "./webhook-event-record"
 
 export type PgsPayoutRow = InferTypeOf<typeof PgsPayout>
 export type NewPayout = Pick<
