@@ -1,8 +1,9 @@
 /**
  * The first thing every plugin route runs (store, admin, 3-D Secure notification): a path, query string or body
  * holding what no id or field may hold — U+0000, an unpaired UTF-16 surrogate, bytes that are not percent-encoded
- * UTF-8, a path id longer than any id — is answered 400 naming where, before a route, the database (which refuses
- * U+0000) or the gateway client sees it. Registered for every path, acting on ours (see PLUGIN_ROUTE_PREFIXES).
+ * UTF-8, a path id longer than any id, a body nested deeper than 32 levels — is answered 400 naming where, before
+ * a route, the database (which refuses U+0000) or the gateway client sees it. Registered for every path, acting on
+ * ours and on Medusa's payment-session route (see PLUGIN_ROUTE_PREFIXES, GUARDED_MEDUSA_ROUTES).
  */
 import type { MedusaErrorHandlerFunction, MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { checkJsonText, MAX_JSON_DEPTH, unacceptableText } from "../gateway/text"
