@@ -1,8 +1,11 @@
 /**
  * Every plugin route, fed what an attacker or a broken client sends — U+0000, lone UTF-16 surrogates, huge strings
- * in bodies and query strings, undecodable or NUL path ids — answers 4xx naming the field, never 5xx.
+ * in bodies and query strings, undecodable or NUL path ids, bodies nested thousands deep, huge arrays, numbers
+ * beyond 2^53 — answers 4xx naming the field, never 5xx. So does Medusa's payment-session route with each PGS
+ * provider, and the webhook route (unsigned: 401, whatever the body).
  */
 import { request } from "undici"
+import { PGS_FAMILY_PROVIDER_IDS } from "./support/seed"
 import { PGS_PROVIDER_ID, pgsStoreSuite } from "./support/store"
 
 jest.setTimeout(300_000)
@@ -12,10 +15,26 @@ const HOSTILE_STRINGS = ["\u0000", "card\u0000id", "\ud800", "x\udc00y", "x".rep
 /** Raw path segments: NUL, undecodable bytes, an encoded lone surrogate, a huge id. */
 const HOSTILE_SEGMENTS = ["%00", "a%00b", "%ff", "%E0%A4%A", "%ED%A0%80", "x".repeat(10_000)]
 
+/** JSON texts that parse, each a problem of its own size or shape (Medusa's JSON body limit is 100 kB). */
+const nested = (depth: number) => '{"a":'.repeat(depth) + "1" + "}".repeat(depth)
+const HOSTILE_SHAPES: Record<string, string> = {
+  "nested 5,000 deep": nested(5_000),
+  "arrays nested 5,000 deep": "[".repeat(5_000) + "]".repeat(5_000),
+  "nested 33 deep": nested(33),
+  "an array of 40,000 elements": `[${"0,".repeat(39_999)}0]`,
+  "an array of 100,000 elements (over the limit)": `[${"0,".repeat(99_999)}0]`,
+  "a string of 90,000 characters": JSON.stringify("x".repeat(90_000)),
+  "a string of 5 MB (over the limit)": JSON.stringify("x".repeat(5 * 1024 * 1024)),
+}
+/** Numbers JSON carries but no double holds exactly (or at all): JSON.parse makes them 2^53+2, Infinity, 1.2e29. */
+const HUGE_NUMBERS = ["9007199254740993", "1e400", "-1e400", "123456789012345678901234567890"]
+/** A body whose string leaf or added field `at` is replaced by raw JSON text. */
+const withRaw = (body: Record<string, unknown>, raw: string) => JSON.stringify(body).replace('"__raw__"', raw)
+
 type Route = { method: "GET" | "POST" | "DELETE"; path: string; body?: Record<string, unknown>; query?: Record<string, string>; as: "store" | "customer" | "admin" }
 
 /** Every string leaf of `body` replaced by `value`, one at a time. */
-function variants(body: Record<string, unknown>, value: string): Record<string, unknown>[] {
+function variants(body: Record<string, unknown>, value: unknown): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = []
   const walk = (node: unknown, set: (v: unknown) => Record<string, unknown>) => {
     if (typeof node === "string") out.push(set(value))
@@ -72,15 +91,13 @@ pgsStoreSuite("hostile input on every plugin route", (s) => {
     ]
   })
 
+  /** `body` as an object (sent as JSON) or as JSON text sent as it is. */
   async function send(route: Route, path: string, body?: unknown, query?: Record<string, string>) {
     const qs = query ? "?" + Object.entries(query).map(([k, v]) => `${k}=${encodeQueryValue(v)}`).join("&") : ""
-    const res = await request(`${s.medusaUrl}${path}${qs}`, {
-      method: route.method,
-      headers: headers[route.as],
-      body: body === undefined ? undefined : JSON.stringify(body),
-    })
+    const json = body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body)
+    const res = await request(`${s.medusaUrl}${path}${qs}`, { method: route.method, headers: headers[route.as], body: json })
     const text = await res.body.text()
-    return { status: res.statusCode, text: text.slice(0, 300), what: `${route.method} ${path.slice(0, 120)}${qs.slice(0, 80)} ${body === undefined ? "" : JSON.stringify(body).slice(0, 160)}` }
+    return { status: res.statusCode, text: text.slice(0, 300), what: `${route.method} ${path.slice(0, 120)}${qs.slice(0, 80)} ${json === undefined ? "" : json.slice(0, 160)}` }
   }
 
   /** Lone surrogates cannot be percent-encoded by encodeURIComponent; send their UTF-8-like bytes raw instead. */
@@ -146,4 +163,70 @@ pgsStoreSuite("hostile input on every plugin route", (s) => {
       expect([res.status, JSON.parse(res.text).errors]).toEqual([400, [{ field: "path", message: '"%ff" is not a valid id: it is not percent-encoded UTF-8' }]])
     }
   })
+
+  it("answers no 5xx to bodies nested thousands deep, huge arrays, huge strings or numbers beyond 2^53 on any plugin route", async () => {
+    const results = []
+    for (const route of routes) {
+      // Each shape as the whole body and as one more field of a valid body; each huge number in every string leaf.
+      const named = async (name: string, body: string) => ({ ...(await send(route, route.path, body)), case: name })
+      for (const [name, raw] of Object.entries(HOSTILE_SHAPES)) {
+        results.push(await named(name, raw))
+        results.push(await named(name, withRaw({ ...(route.body ?? {}), extra: "__raw__" }, raw)))
+      }
+      for (const raw of HUGE_NUMBERS) for (const body of variants(route.body ?? { extra: "" }, "__raw__")) results.push(await named(`the number ${raw}`, withRaw(body, raw)))
+    }
+    expect(results.length).toBeGreaterThan(300)
+    expect(serverErrors(results)).toEqual([])
+    // Refused before anything walks it, saying how deep is too deep.
+    const deep = await send(routes[0], routes[0].path, withRaw({ transaction_id: "__raw__" }, nested(5_000)))
+    expect([deep.status, JSON.parse(deep.text).errors]).toEqual([400, [{ field: "body", message: "is nested deeper than 32 levels" }]])
+  })
+
+  it("answers 401, not 5xx, to unsigned webhook deliveries of any shape", async () => {
+    const statuses = new Set<number>()
+    for (const raw of [...Object.values(HOSTILE_SHAPES), '{"a":"\\u0000"}', '{"a":"\\ud800"}']) {
+      const res = await request(s.webhookUrl, { method: "POST", headers: { "content-type": "application/json" }, body: raw })
+      await res.body.dump()
+      statuses.add(res.statusCode)
+    }
+    // Over the receiver's 1 MB, the size is refused before anything else (413); everything else is unverified.
+    expect([...statuses].sort()).toEqual([401, 413])
+  })
+
+  describe("Medusa's payment-session route with each PGS provider", () => {
+    const providers = [PGS_PROVIDER_ID, ...PGS_FAMILY_PROVIDER_IDS]
+    const sessionData = (raw: string) => `{"provider_id":"__provider__","data":${raw}}`
+    // Each a session request of its own; the ones Medusa takes run its whole workflow, so numbers share one.
+    const cases: Record<string, string> = {
+      "U+0000 in data.payment_method.token": '{"payment_method":{"type":"wallet-one","token":"tok\\u0000en"}}',
+      "a lone surrogate in data.payment_method.token": '{"payment_method":{"type":"wallet-one","token":"tok\\ud800"}}',
+      "U+0000 in a field name": '{"session\\u0000id":"x"}',
+      "a lone surrogate in an unknown field": '{"note":["ok","\\udc00"]}',
+      ...Object.fromEntries(Object.entries(HOSTILE_SHAPES).map(([name, raw]) => [name, `{"extra":${raw}}`])),
+      "numbers beyond 2^53": `{"save_card":${HUGE_NUMBERS[0]},"extra":[${HUGE_NUMBERS.join(",")}]}`,
+    }
+
+    it("answers no 5xx, and 400 naming the field for text PostgreSQL cannot store", async () => {
+      const customer = await s.registerCustomer()
+      const cart = await s.createCart({ customerToken: customer.token })
+      const auth = { ...s.storeHeaders, "content-type": "application/json", authorization: `Bearer ${customer.token}` }
+      const collection = await request(`${s.medusaUrl}/store/payment-collections`, { method: "POST", headers: auth, body: JSON.stringify({ cart_id: cart.id }) })
+      const collectionId = ((await collection.body.json()) as any).payment_collection.id
+      const path = `${s.medusaUrl}/store/payment-collections/${collectionId}/payment-sessions`
+      const results: { status: number; what: string; text: string; case: string }[] = []
+      for (const provider of providers) {
+        for (const [name, raw] of Object.entries(cases)) {
+          const res = await request(path, { method: "POST", headers: auth, body: sessionData(raw).replace("__provider__", provider) })
+          const text = (await res.body.text()).slice(0, 300)
+          results.push({ status: res.statusCode, what: `${provider}: ${name}`, text, case: name })
+        }
+      }
+      expect(serverErrors(results)).toEqual([])
+      const refused = (name: string) => results.filter((r) => r.case === name)
+      for (const r of refused("U+0000 in data.payment_method.token")) expect([r.status, r.text]).toEqual([400, expect.stringContaining("data.payment_method.token")])
+      for (const r of refused("a lone surrogate in an unknown field")) expect([r.status, r.text]).toEqual([400, expect.stringContaining("data.note.1")])
+      for (const r of refused("nested 5,000 deep")) expect([r.status, r.text]).toEqual([400, expect.stringContaining("nested deeper than 32 levels")])
+    })
+  })
 })
+

@@ -2,26 +2,19 @@
  * POST /api/transactions/authorize: validation, the notification-URL rule (400), terminal checks,
  * idempotency by reference, then the method family takes over (cards/ for card credentials, apm/ for redirects).
  */
-import { authorizeRequest, CARD_METHOD_TYPES, isValidNotificationUrl, isVoucherType, type ExecutionResponse } from "../schemas"
+import { authorizeRequest, CARD_METHOD_TYPES, isValidNotificationUrl, isVoucherType } from "../schemas"
 import { requireMerchant } from "../core/auth"
 import { checkTerminal, type SandboxContext } from "../core/context"
 import { invalid, json, ReplyError, validateBody, type Reply, type SandboxRequest } from "../core/http"
 import { resultResponse } from "../core/views"
 import { cardFamily } from "../cards/authorize"
 import { redirectFamily } from "../apm/authorize-redirect"
-import type { Merchant, PaymentMethodView, Terminal, TransactionRecord } from "../core/types"
-import type { z } from "zod"
+import type { Merchant, PaymentMethodView, TransactionRecord } from "../core/types"
 import { assertSameOrder } from "../core/idempotency"
+import { OPERATION, type AuthorizeFamily } from "./authorize-family"
 
-export type AuthorizeBody = z.output<typeof authorizeRequest>
-
-/** A method family: starts a new transaction, or answers again for one that already exists (same reference). */
-export type AuthorizeFamily = {
-  start(ctx: SandboxContext, input: { merchant: Merchant; terminal: Terminal; body: AuthorizeBody; req: SandboxRequest }): Promise<ExecutionResponse> | ExecutionResponse
-  replay(ctx: SandboxContext, tx: TransactionRecord): ExecutionResponse
-}
-
-export const OPERATION = "POST /api/transactions/authorize"
+// Kept here too for the routes that record under the same operation name (embedded/alternative.ts).
+export { OPERATION }
 
 /** The terminal method name an authorize payment_method.type needs (vouchers share one switch). */
 export const terminalMethodFor = (type: string) => (isVoucherType(type) ? "voucher-redirect" : type)

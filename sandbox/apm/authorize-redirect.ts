@@ -4,8 +4,7 @@
  * transaction and answers a redirect to the sandbox provider page.
  */
 import type { Customer } from "../schemas"
-import type { AuthorizeBody, AuthorizeFamily } from "../api/authorize"
-import { OPERATION } from "../api/authorize"
+import { OPERATION, type AuthorizeBody, type AuthorizeFamily } from "../api/authorize-family"
 import type { PaymentMethodView } from "../core/types"
 import { openTransaction } from "./open-transaction"
 import { redirectOrResult } from "./provider-flow"

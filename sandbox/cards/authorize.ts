@@ -2,18 +2,17 @@
  * Card-credential authorize (card, saved_card, network-token, wallet-one) for the Direct API: decrypt and check
  * the body's credential, then hand over to startCardTransaction. Replay answers what the transaction awaits now.
  */
-import type { AuthorizeBody, AuthorizeFamily } from "../api/authorize"
+import { OPERATION, type AuthorizeBody, type AuthorizeFamily } from "../api/authorize-family"
 import type { SandboxContext } from "../core/context"
 import { resultResponse } from "../core/views"
+import type { CardCredential, PlainCard } from "./credentials"
 import { decryptField } from "./crypto"
 import { cardFlow } from "./flow"
 import * as plain from "./plain-text"
-import { startCardTransaction, type CardCredential, type PlainCard } from "./start"
+import { startCardTransaction } from "./start"
 import { decodeWalletOneToken } from "./wallet-one"
 
 const P = "payment_method.data."
-// api/authorize.ts imports this module: its OPERATION constant is repeated here to keep the import one-way.
-const OPERATION = "POST /api/transactions/authorize"
 
 /**
  * Number, month and year in plain text, format-checked. If one of them cannot be decrypted the card is null:

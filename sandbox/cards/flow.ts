@@ -7,7 +7,7 @@ import type { ExecutionResponse } from "../schemas"
 import type { SandboxContext } from "../core/context"
 import type { TestCardScenario } from "../core/config"
 import type { TransactionRecord } from "../core/types"
-import type { PlainCard } from "./start"
+import type { PlainCard } from "./credentials"
 
 export const SIMULATED_FLOWS = [
   "VERSIONING_FINGERPRINT_Y_CHALLENGE",

@@ -9,6 +9,7 @@ import type { SandboxContext } from "../core/context"
 import type { IntegrationType, Merchant, PaymentMethodView, StoredCardRecord, Terminal, TransactionRecord } from "../core/types"
 import { resultResponse } from "../core/views"
 import { cardView, expiryDate } from "./card-view"
+import type { CardCredential, PlainCard } from "./credentials"
 import { rejectField } from "./errors"
 import { rememberCard, setCardFlow, type CardFlow, type Decider } from "./flow"
 import { readSimulatorMetadata, type SimulatorMetadata } from "./metadata"
@@ -16,15 +17,6 @@ import { authenticatedAs, authorizeCard, SKIPPED } from "./outcome"
 import { simplifiedFormSubmit, simplifiedRedirect } from "./simplified"
 import { beginFullThreeDs } from "./three-ds-flow"
 import { defaultNotificationUrl } from "./urls"
-
-/** A card in plain text as the simulator sees it after decryption (null fields: could not be decrypted). */
-export type PlainCard = { number: string; cvv: string | null; expiration_month: number; expiration_year: number }
-
-export type CardCredential =
-  | { kind: "card"; card: PlainCard | null }
-  | { kind: "saved_card"; payment_method_id: string; cvv: string | null }
-  | { kind: "network-token"; card: PlainCard | null; cryptogram: string | null; eci: string | null; source: string }
-  | { kind: "wallet-one"; card: PlainCard | null; auth_method: "PAN_ONLY" | "CRYPTOGRAM_3DS" }
 
 export type CardTransactionInput = {
   merchant: Merchant

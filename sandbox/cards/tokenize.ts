@@ -7,7 +7,7 @@ import type { SandboxContext } from "../core/context"
 import { newId, nowIso } from "../core/ids"
 import type { StoredCardRecord, TransactionRecord } from "../core/types"
 import { brandOf, maskPan } from "./card-view"
-import type { PlainCard } from "./start"
+import type { PlainCard } from "./credentials"
 
 export function storeCard(
   ctx: SandboxContext,

@@ -19,7 +19,7 @@ import { createHash } from "node:crypto"
 import { z } from "zod"
 import { rejectField } from "./errors"
 import * as plain from "./plain-text"
-import type { PlainCard } from "./start"
+import type { PlainCard } from "./credentials"
 
 const PROPERTY = "payment_method.data.wallet_one_token"
 

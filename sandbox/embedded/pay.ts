@@ -5,7 +5,8 @@
  */
 import { z } from "zod"
 import { browserInfo, country, type Customer, type ExecutionResponse } from "../schemas"
-import { startCardTransaction, type CardCredential } from "../cards/start"
+import type { CardCredential } from "../cards/credentials"
+import { startCardTransaction } from "../cards/start"
 import { checkTerminal, type SandboxContext } from "../core/context"
 import { invalid, json, validateBody, type Reply, type SandboxRequest } from "../core/http"
 import type { PaymentSessionRecord } from "../core/types"

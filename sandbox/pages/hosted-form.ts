@@ -3,7 +3,7 @@
  * text here; it is checked the way a real hosted form would (Luhn, expiry not in the past, CVV unless cvv_less).
  */
 import type { BrowserInfo } from "../schemas"
-import type { PlainCard } from "../cards/start"
+import type { PlainCard } from "../cards/credentials"
 import type { HostedLabels } from "./hosted-labels"
 
 export type HostedSubmission = { card: PlainCard; number_of_instalments: number | null; browser_info: BrowserInfo }

@@ -1,11 +1,12 @@
 /**
  * The first thing every plugin route runs (store, admin, 3-D Secure notification): a path, query string or body
  * holding what no id or field may hold — U+0000, an unpaired UTF-16 surrogate, bytes that are not percent-encoded
- * UTF-8, a path id longer than any id — is answered 400 naming where, before a route, the database (which refuses
- * U+0000) or the gateway client sees it. Registered for every path, acting on ours (see PLUGIN_ROUTE_PREFIXES).
+ * UTF-8, a path id longer than any id, a body nested deeper than 32 levels — is answered 400 naming where, before
+ * a route, the database (which refuses U+0000) or the gateway client sees it. Registered for every path, acting on
+ * ours and on Medusa's payment-session route (see PLUGIN_ROUTE_PREFIXES, GUARDED_MEDUSA_ROUTES).
  */
 import type { MedusaErrorHandlerFunction, MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { unacceptableText } from "../gateway/text"
+import { checkJsonText, MAX_JSON_DEPTH, unacceptableText } from "../gateway/text"
 import { invalidData, type FieldError } from "./admin/pgs/validate"
 
 /** Longer than any Medusa, gateway or terminal id. */
@@ -29,23 +30,18 @@ function pathProblems(rawPath: string): FieldError[] {
   return problems
 }
 
-/** Every string (and key) of a parsed query or body that cannot be taken, named by its dotted path. */
-function valueProblems(value: unknown, path: string, problems: FieldError[]): FieldError[] {
-  if (typeof value === "string") {
-    const why = unacceptableText(value)
-    if (why) problems.push({ field: path || "body", message: why })
-  } else if (value && typeof value === "object") {
-    for (const [key, child] of Object.entries(value)) {
-      const field = path ? `${path}.${key}` : key
-      const why = unacceptableText(key)
-      if (why) problems.push({ field, message: `(a field name) ${why}` })
-      else valueProblems(child, field, problems)
-    }
-  }
-  return problems
+/**
+ * Every string (and key) of a parsed body that cannot be taken, named by its dotted path; or one problem when it
+ * nests deeper than MAX_JSON_DEPTH (found without recursion, before anything else walks the body).
+ */
+function bodyProblems(body: unknown): FieldError[] {
+  const check = checkJsonText(body)
+  if (check.tooDeep) return [{ field: "body", message: `is nested deeper than ${MAX_JSON_DEPTH} levels` }]
+  return check.problems.map(({ path, why, inFieldName }) => ({ field: path.join(".") || "body", message: inFieldName ? `(a field name) ${why}` : why }))
 }
 
-const onPluginRoute = (rawPath: string) => PLUGIN_ROUTE_PREFIXES.some((prefix) => rawPath === prefix || rawPath.startsWith(`${prefix}/`))
+const onPluginRoute = (rawPath: string) =>
+  PLUGIN_ROUTE_PREFIXES.some((prefix) => rawPath === prefix || rawPath.startsWith(`${prefix}/`)) || GUARDED_MEDUSA_ROUTES.some((route) => route.test(rawPath))
 
 export function rejectHostileInput(req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction) {
   // Up to the first "?" only: split("?", 2) would drop whatever follows a second "?" from the check.
@@ -53,7 +49,7 @@ export function rejectHostileInput(req: MedusaRequest, res: MedusaResponse, next
   const rawPath = at < 0 ? req.originalUrl : req.originalUrl.slice(0, at)
   const rawQuery = at < 0 ? "" : req.originalUrl.slice(at + 1)
   if (!onPluginRoute(rawPath)) return next()
-  const problems = [...pathProblems(rawPath), ...queryProblems(rawQuery), ...valueProblems(req.body, "", [])]
+  const problems = [...pathProblems(rawPath), ...queryProblems(rawQuery), ...bodyProblems(req.body)]
   if (problems.length) {
     res.status(400).json(invalidData(problems.slice(0, 20)))
     return
@@ -89,6 +85,15 @@ function queryProblems(rawQuery: string): FieldError[] {
  * matches nothing (FRAMEWORK-NOTES 43).
  */
 export const PLUGIN_ROUTE_PREFIXES = ["/store/pgs", "/admin/pgs", "/hooks/pgs/three-ds"]
+
+/**
+ * Medusa's own routes that carry storefront data to our providers, guarded as ours are. Medusa writes a new
+ * session's raw `data` to a jsonb column before the provider sees it (FRAMEWORK-NOTES "payment-session route
+ * stores raw data first"): U+0000 or a lone surrogate there is a database error, and data nested thousands deep
+ * a stack overflow — a 500 whichever provider was chosen. Refused here with a 400 naming the field, for every
+ * provider (any provider's session would fail the same way).
+ */
+export const GUARDED_MEDUSA_ROUTES = [/^\/store\/payment-collections\/[^/]+\/payment-sessions\/?$/]
 
 /**
  * Medusa's error handler with one case of ours before it: Express could not decode a path parameter of one of our

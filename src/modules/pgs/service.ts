@@ -25,16 +25,7 @@ import type { IEventBusModuleService, Logger, ConfigModule } from "@medusajs/fra
 import { emitWebhookReceived, type WebhookIntake } from "./webhook-intake/accept"
 import { superviseWebhookReceiver, type SupervisedReceiver } from "./webhook-intake/receiver-supervisor"
 import { checkGatewayCredentials, type CredentialsCheck } from "./credentials-check"
-
-export type NewWebhookEvent = {
-  delivery_key: string
-  event: string
-  subject_id: string | null
-  reference: string | null
-  payload: Record<string, unknown>
-}
-
-export type RecordedWebhookEvent = { id: string; is_new: boolean }
+import type { NewWebhookEvent, RecordedWebhookEvent } from "./webhook-event-record"
 
 export type PgsPayoutRow = InferTypeOf<typeof PgsPayout>
 export type NewPayout = Pick<

@@ -8,7 +8,7 @@ import type { Knex } from "@medusajs/framework/mikro-orm/knex"
 import { factory } from "ulid"
 import { WEBHOOK_EVENT_TABLE } from "./models/table-names"
 import { toStorableJson, toStorableText } from "./storable"
-import type { NewWebhookEvent, RecordedWebhookEvent } from "./service"
+import type { NewWebhookEvent, RecordedWebhookEvent } from "./webhook-event-record"
 
 /**
  * Ids like Medusa's generateEntityId (prefix + ULID), whose ULIDs draw crypto.randomBytes(1) per character: in a

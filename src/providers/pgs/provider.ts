@@ -49,6 +49,7 @@ import { serveRouteRequest } from "./route-requests"
 import { createAccountHolder, deletePaymentMethod, listPaymentMethods } from "./saved-cards"
 import { reportUnauthorized, retireSession } from "./session-records"
 import { blankUnissued } from "./storefront-data"
+import { refuseUnstorable } from "./storable-input"
 import { restartSession, startSession, type ProviderFamily } from "./start"
 import { toMedusaError } from "./to-medusa-error"
 
@@ -70,6 +71,7 @@ export abstract class PgsProvider extends AbstractPaymentProvider<PgsProviderOpt
 
   async initiatePayment(input: InitiatePaymentInput): Promise<InitiatePaymentOutput> {
     try {
+      refuseUnstorable(input.data)
       const data = await startSession(this.deps, this.family, input.data ?? {}, input.amount as MoneyInput, input.currency_code, input.context)
       // Medusa stores {...storefront data, ...ours} and merges nested objects: every key we did not issue is nulled.
       return { id: data.gateway_session_id ?? data.reference, data: blankUnissued(input.data ?? {}, data), status: PaymentSessionStatus.PENDING }
@@ -81,6 +83,7 @@ export abstract class PgsProvider extends AbstractPaymentProvider<PgsProviderOpt
   async updatePayment(input: UpdatePaymentInput): Promise<UpdatePaymentOutput> {
     const raw = (input.data ?? {}) as Record<string, unknown>
     try {
+      refuseUnstorable(raw)
       const { [PGS_REQUEST_KEY]: request, ...rest } = raw
       const current = verified(this.deps, rest)
       if (request !== undefined) {

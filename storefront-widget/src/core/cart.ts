@@ -1,33 +1,10 @@
 /** Cart, payment session and our store/pgs routes, through the store API. */
 import { statusOf, wait, type Api } from "./api"
 import { delayOf, initialFlow, next, type Flow } from "./flow"
-import type { NextAction } from "./three-ds"
+import type { Order, PaymentSession } from "./store-types"
 
-/** The session data the widget reads (public by design: the provider never puts a secret there). */
-export type SessionData = {
-  integration?: string
-  transaction_id?: string | null
-  gateway_status?: string | null
-  error?: { code?: string | null } | null
-  next_action?: NextAction | null
-  locale?: string | null
-  script_url?: string
-  client_key?: string
-  gateway_session_id?: string
-  environment?: string
-  css_variables?: Record<string, string> | null
-}
-export type PaymentSession = { id: string; provider_id: string; status: string; data: SessionData }
-/** Medusa's order as the store API returns it (the fields a confirmation page reads typed); handed on untouched. */
-export type Order = {
-  id: string
-  display_id?: number
-  email?: string | null
-  currency_code?: string
-  total?: number
-  shipping_address?: { country_code?: string | null } | null
-  [field: string]: unknown
-}
+export type { Order, PaymentSession, SessionData } from "./store-types"
+
 export type Cart = {
   id: string
   completed_at?: string | null

@@ -4,7 +4,7 @@
  * feeding the answer back as an event. An event a state does not take returns the same flow (a late answer after
  * a cancel, a double click). Whether a payment failed is the server's word (the session's status), never ours.
  */
-import type { Order, PaymentSession } from "./cart"
+import type { Order, PaymentSession } from "./store-types"
 import { declineKey, type TextKey } from "./i18n"
 import type { NextAction } from "./three-ds"
 

@@ -8,4 +8,7 @@ import type { z } from "zod"
 
 type MedusaSchema = Parameters<typeof validateAndTransformBody>[0]
 
-export const validateBody = (schema: z.ZodObject) => validateAndTransformBody(schema as unknown as MedusaSchema)
+// The return type is spelled out: inferred, it names @types/express by a path that depends on where node_modules
+// really lives (a symlinked node_modules made tsc refuse it, TS2742).
+export const validateBody = (schema: z.ZodObject): ReturnType<typeof validateAndTransformBody> =>
+  validateAndTransformBody(schema as unknown as MedusaSchema)

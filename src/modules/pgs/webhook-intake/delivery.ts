@@ -1,7 +1,7 @@
 /** What the event log keeps about one delivery: its identity (the bytes' digest), event name, subject, reference. */
 import { createHash } from "node:crypto"
 import { TOKENIZATION_EVENT, type WebhookEvent } from "../../../gateway"
-import type { NewWebhookEvent } from "../service"
+import type { NewWebhookEvent } from "../webhook-event-record"
 
 /** Gateway retries send the same bytes, so their SHA-512 identifies the delivery. */
 export const deliveryKey = (raw: Buffer) => createHash("sha512").update(raw).digest("hex")

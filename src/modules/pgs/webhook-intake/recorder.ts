@@ -5,7 +5,7 @@
  * the acknowledgement time. Each delivery is still answered only after the commit that holds its row.
  */
 import type { Knex } from "@medusajs/framework/mikro-orm/knex"
-import type { NewWebhookEvent, RecordedWebhookEvent } from "../service"
+import type { NewWebhookEvent, RecordedWebhookEvent } from "../webhook-event-record"
 import { insertDeliveries } from "../webhook-queue"
 
 type Waiting = { entry: NewWebhookEvent; receivedAt: Date; resolve(r: RecordedWebhookEvent): void; reject(e: unknown): void }

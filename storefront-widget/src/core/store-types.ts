@@ -1,0 +1,28 @@
+/** What the store API answers that both the cart calls (cart.ts) and the flow (flow.ts) read: in a file of its own so neither imports the other. */
+import type { NextAction } from "./three-ds"
+
+/** The session data the widget reads (public by design: the provider never puts a secret there). */
+export type SessionData = {
+  integration?: string
+  transaction_id?: string | null
+  gateway_status?: string | null
+  error?: { code?: string | null } | null
+  next_action?: NextAction | null
+  locale?: string | null
+  script_url?: string
+  client_key?: string
+  gateway_session_id?: string
+  environment?: string
+  css_variables?: Record<string, string> | null
+}
+export type PaymentSession = { id: string; provider_id: string; status: string; data: SessionData }
+/** Medusa's order as the store API returns it (the fields a confirmation page reads typed); handed on untouched. */
+export type Order = {
+  id: string
+  display_id?: number
+  email?: string | null
+  currency_code?: string
+  total?: number
+  shipping_address?: { country_code?: string | null } | null
+  [field: string]: unknown
+}
