@@ -78,6 +78,11 @@ describeBrowser("admin extension in the dashboard", () => {
       await error.getByText("At most 60 characters", { exact: true }).waitFor()
       await error.scrollIntoViewIfNeeded()
       await screenshot(d.page, "admin-method-names-1280")
+      // On a phone the rows stack: the method, then its four inputs.
+      await d.page.setViewportSize({ width: 360, height: 800 })
+      await d.page.getByLabel("pgs-wallets in en-US").scrollIntoViewIfNeeded()
+      await screenshot(d.page, "admin-method-names-360")
+      await d.page.setViewportSize({ width: 1280, height: 900 })
 
       await d.page.getByLabel("pgs-wallets in en-US").fill("PayFriend and others")
       await d.page.getByRole("button", { name: "Save terminal" }).click()

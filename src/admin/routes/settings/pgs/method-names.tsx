@@ -47,6 +47,8 @@ export function MethodNames(props: {
               const error = props.err(`method_names.${m}.${l}`) ?? (l === props.locales[0] ? whole : undefined)
               return (
                 <div key={l} className="flex flex-col gap-y-1">
+                  {/* On a phone the header row is hidden: each input says its locale. */}
+                  <span className="txt-compact-xsmall text-ui-fg-subtle md:hidden" aria-hidden="true">{l}</span>
                   <Input
                     id={id}
                     size="small"
