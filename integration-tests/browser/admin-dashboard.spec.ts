@@ -58,6 +58,39 @@ describeBrowser("admin extension in the dashboard", () => {
       expect(session.data).toMatchObject({ terminal_id: "SBX-CARDS-01", transaction_type: "PURCHASE", locale: "sv-SE", css_variables: { "--lib-accent-background-color": "#0a7d32" } })
     })
 
+    it("names a terminal's methods for shoppers in each locale, one row per enabled method, the server's error under its input", async () => {
+      await d.page.setViewportSize({ width: 1280, height: 900 })
+      await d.page.goto(`${d.url}/app/settings/pgs`)
+      await d.page.getByRole("button", { name: "Add terminal" }).click()
+      await d.page.getByLabel("Terminal id").fill("SBX-ALL-001")
+      await d.page.getByLabel("Currencies").fill("EUR")
+      await d.page.getByRole("checkbox", { name: "All methods" }).click()
+      for (const m of ["pgs", "pgs-wallets", "pgs-wallet-one-redirect"]) await d.page.getByRole("checkbox", { name: m, exact: true }).click()
+      const rows = d.page.getByRole("group", { name: /^Names of / })
+      expect(await rows.count()).toBe(3)
+      expect(await rows.nth(0).getByRole("textbox").count()).toBe(4)
+
+      await d.page.getByLabel("pgs-wallets in en-US").fill("W".repeat(61))
+      await d.page.getByLabel("pgs-wallets in sv-SE").fill("Swish och andra plånböcker")
+      await d.page.getByLabel("pgs in sv-SE").fill("Bankkort")
+      await d.page.getByRole("button", { name: "Save terminal" }).click()
+      const error = d.page.getByRole("group", { name: "Names of pgs-wallets" }).getByRole("alert")
+      await error.getByText("At most 60 characters", { exact: true }).waitFor()
+      await error.scrollIntoViewIfNeeded()
+      await screenshot(d.page, "admin-method-names-1280")
+      // On a phone the rows stack: the method, then its four inputs.
+      await d.page.setViewportSize({ width: 360, height: 800 })
+      await d.page.getByLabel("pgs-wallets in en-US").scrollIntoViewIfNeeded()
+      await screenshot(d.page, "admin-method-names-360")
+      await d.page.setViewportSize({ width: 1280, height: 900 })
+
+      await d.page.getByLabel("pgs-wallets in en-US").fill("PayFriend and others")
+      await d.page.getByRole("button", { name: "Save terminal" }).click()
+      await d.page.getByTestId("pgs-terminal-SBX-ALL-001").waitFor()
+      const saved = (await admin(s, "get", "/admin/pgs/settings/terminals")).data.terminals.find((t: any) => t.terminal_id === "SBX-ALL-001")
+      expect(saved.method_names).toEqual({ pgs: { "sv-SE": "Bankkort" }, "pgs-wallets": { "en-US": "PayFriend and others", "sv-SE": "Swish och andra plånböcker" } })
+    })
+
     it("shows the webhook timeline of an order paid through the sandbox, and syncs it from the gateway", async () => {
       const { orderId, transactionId } = await paidOrder(s)
       await d.page.goto(`${d.url}/app/orders/${orderId}`)

@@ -97,7 +97,7 @@ widgetSuite("storefront widget: cards", (s, shop) => {
       walletToken: walletPayment(PLAIN_VISA, "PAN_ONLY").token,
       sessionData: { simulated_flow: "VERSIONING_FINGERPRINT_Y_CHALLENGE" },
     })
-    await page.getByLabel("Pay with your wallet").check()
+    await page.getByLabel("Wallet on this device").check()
     await page.getByRole("button", { name: "Pay" }).press("Enter")
     const acs = page.frameLocator("iframe.pgs-acs")
     const button = acs.getByRole("button", { name: decision === "approve" ? /Approve/ : /Decline/ })
@@ -194,7 +194,7 @@ widgetSuite("storefront widget: cards", (s, shop) => {
     const first = await s.createCart({ customerToken: token })
     const wallet = walletPayment(s.sandbox.testCard("frictionless_approved"))
     const one = await shop().open({ cartId: first.id, token, walletToken: wallet.token })
-    await one.page.getByLabel("Pay with your wallet").check()
+    await one.page.getByLabel("Wallet on this device").check()
     await one.page.getByLabel("Save this card for next time").check()
     await one.page.getByRole("button", { name: "Pay" }).press("Enter")
     await widgetState(one.page, "done")

@@ -141,7 +141,7 @@ widgetSuite("storefront widget: the payment element", (s, shop) => {
       walletToken: walletPayment(PLAIN_VISA, "PAN_ONLY").token,
       sessionData: { simulated_flow: "VERSIONING_FINGERPRINT_Y_CHALLENGE" },
     })
-    await page.getByRole("radio", { name: "Pay with your wallet" }).check()
+    await page.getByRole("radio", { name: "Wallet on this device" }).check()
     await page.getByRole("button", { name: "Pay" }).press("Enter")
     const dialog = page.getByRole("dialog", { name: "Confirm the payment with your bank" })
     await page.frameLocator("iframe.pgs-acs").getByRole("button", { name: /Approve/ }).waitFor({ timeout: 30_000 })

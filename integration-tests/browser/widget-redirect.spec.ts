@@ -40,6 +40,43 @@ widgetSuite("storefront widget: redirect methods", (s, shop) => {
     await context.close()
   })
 
+  it("names the wallets so a shopper can tell them apart, in their language, with the admin's names first", async () => {
+    const phone = { width: 360, height: 740 }
+    const radios = (page: Page) => page.locator(".pgs-name").allTextContents()
+    // Defaults: the payment page's wallets and the wallet on this device say what they are, next to the brands.
+    const en = await shop().checkout({ walletToken: "never-used" }, { currency_code: "eur" }, phone)
+    await en.page.getByRole("radio", { name: "Other wallets (chosen on the next page)", exact: true }).waitFor()
+    expect(await radios(en.page)).toEqual(expect.arrayContaining(["Card", "Wallet on this device", "Wallet One", "Wallet Two"]))
+    expect(await en.page.evaluate(() => document.documentElement.scrollWidth <= innerWidth)).toBe(true)
+    await screenshot(en.page, "widget-method-names-eur-360")
+    await en.context.close()
+
+    // The terminal serving EUR names two methods in Swedish only.
+    const pgs = s.container().resolve<any>("pgs")
+    const [terminal] = await pgs.createPgsTerminalSettings([
+      { terminal_id: "SBX-ALL-001", currency_codes: ["eur"], method_names: { "pgs-wallets": { "sv-SE": "Swish och andra plånböcker" }, pgs: { "sv-SE": "Bankkort" } } },
+    ])
+    try {
+      const sv = await shop().checkout({ locale: "sv-SE", walletToken: "never-used" }, { currency_code: "eur" }, phone)
+      await sv.page.getByRole("radio", { name: "Swish och andra plånböcker", exact: true }).waitFor()
+      expect(await radios(sv.page)).toEqual(expect.arrayContaining(["Bankkort", "Plånbok på den här enheten", "Wallet One", "Värdebevis"]))
+      await screenshot(sv.page, "widget-method-names-admin-sv-360")
+      // Another language has no admin name: the widget's own.
+      await sv.page.locator("#shop-locale").selectOption("en-US")
+      await sv.page.getByRole("radio", { name: "Other wallets (chosen on the next page)", exact: true }).waitFor()
+      expect(await sv.page.getByRole("radio", { name: "Card", exact: true }).count()).toBe(1)
+      await sv.context.close()
+
+      // The storefront's own label still wins over the admin's.
+      const own = await shop().checkout({ locale: "sv-SE", labels: { "pp_pgs-wallets_pgs": "Butikens plånböcker" } }, { currency_code: "eur" }, phone)
+      await own.page.getByRole("radio", { name: "Butikens plånböcker", exact: true }).waitFor()
+      expect(await own.page.getByRole("radio", { name: "Bankkort", exact: true }).count()).toBe(1)
+      await own.context.close()
+    } finally {
+      await pgs.deletePgsTerminalSettings(terminal.id)
+    }
+  })
+
   it("pays with online banking: approved at the provider, the return page completes the order", async () => {
     const { page, context } = await shop().checkout()
     await leaveFor(page, "pp_pgs-open-banking_pgs")

@@ -52,6 +52,8 @@ export type ShopConfig = {
   appearance?: { theme?: "light" | "dark"; variables?: Record<string, string> }
   /** A stylesheet of the host page's own, placed before the widget (e.g. a hostile reset). */
   hostCss?: string
+  /** The widget's `labels` option: the storefront's own method names. */
+  labels?: Record<string, string>
 }
 
 type Viewport = { width: number; height: number }
@@ -137,6 +139,7 @@ function checkoutPage(connection: Record<string, string>, c: ShopConfig): string
     methodData: c.methodData,
     wallet: c.walletToken ? { getToken: async () => c.walletToken } : undefined,
     appearance: c.appearance,
+    labels: c.labels,
     onOrder: (order) => { window.shopOrder = order },
     onError: (e) => console.error("widget error", e && e.status, e && e.message),
   })

@@ -165,4 +165,63 @@ pgsStoreSuite("admin: payment gateway settings", (s) => {
     const removed = await s.initiatePaymentSession((await s.createCart()).id, PGS_PROVIDER_ID)
     expect(removed.data.terminal_id).toBe("SBX-ALL-001")
   })
+
+  it("names the field of every bad method name: an unknown method or locale, too long, empty, a NUL or a line break", async () => {
+    const res = await admin(s, "post", "/admin/pgs/settings/terminals", {
+      terminal_id: "SBX-ALL-001",
+      method_names: {
+        "pgs-teleport": { "en-US": "Beam me up" },
+        "pgs-wallets": { "de-DE": "Andere Wallets", "sv-SE": "W".repeat(61), "ro-RO": "   " },
+        pgs: { "bs-BA": "Kartica\nnova" },
+      },
+    })
+    expect(res.status).toBe(400)
+    expect(fieldsOf(res.data)).toEqual({
+      "method_names.pgs-teleport": expect.stringMatching(/^is not a method identifier \(one of pgs, /),
+      "method_names.pgs-wallets.de-DE": "is not a locale (one of en-US, bs-BA, ro-RO, sv-SE)",
+      "method_names.pgs-wallets.sv-SE": "At most 60 characters",
+      "method_names.pgs-wallets.ro-RO": "Required",
+      "method_names.pgs.bs-BA": expect.stringMatching(/^must not contain control characters/),
+    })
+    // What PostgreSQL cannot hold is refused before the route (hostile-input.ts), naming the field just the same.
+    const unstorable = await admin(s, "post", "/admin/pgs/settings/terminals", {
+      terminal_id: "SBX-ALL-001",
+      method_names: { pgs: { "en-US": "Card\u0000" }, "pgs-upi": { "en-US": "UPI \ud800" } },
+    })
+    expect(unstorable.status).toBe(400)
+    expect(fieldsOf(unstorable.data)).toEqual({
+      "method_names.pgs.en-US": "must not contain a NUL character (U+0000)",
+      "method_names.pgs-upi.en-US": expect.stringMatching(/unpaired UTF-16 surrogate/),
+    })
+    // Changing a terminal is held to the same rules; 60 characters are fine.
+    const ok = await admin(s, "post", "/admin/pgs/settings/terminals", { terminal_id: "SBX-ALL-001", method_names: { "pgs-wallets": { "en-US": "W".repeat(60) } } })
+    expect(ok.status).toBe(201)
+    expect(ok.data.terminal.method_names).toEqual({ "pgs-wallets": { "en-US": "W".repeat(60) } })
+    const bad = await admin(s, "post", `/admin/pgs/settings/terminals/${ok.data.terminal.id}`, { method_names: { "pgs-wallets": { "xx-XX": "Wallet" } } })
+    expect([bad.status, Object.keys(fieldsOf(bad.data))]).toEqual([400, ["method_names.pgs-wallets.xx-XX"]])
+    await admin(s, "delete", `/admin/pgs/settings/terminals/${ok.data.terminal.id}`)
+  })
+
+  it("gives the shopper's method list the names the admin set for the cart's terminal, per locale", async () => {
+    const names = { "pgs-wallets": { "en-US": "PayFriend and others", "sv-SE": "Swish och andra" }, pgs: { "sv-SE": "Bankkort" } }
+    const created = await admin(s, "post", "/admin/pgs/settings/terminals", { terminal_id: "SBX-ALL-001", currency_codes: ["usd"], method_names: names })
+    expect(created.status).toBe(201)
+    expect((await admin(s, "get", "/admin/pgs/settings/terminals")).data.terminals.find((t: any) => t.id === created.data.terminal.id).method_names).toEqual(names)
+
+    const methodsOf = async (currency_code: string) => {
+      const cart = await s.createCart({ currency_code })
+      const res = await s.api.get(`/store/pgs/payment-methods?cart_id=${cart.id}`, { headers: s.storeHeaders })
+      return Object.fromEntries(res.data.payment_methods.map((m: any) => [m.identifier, m.names]))
+    }
+    const usd = await methodsOf("usd")
+    expect(usd).toMatchObject({ pgs: { "sv-SE": "Bankkort" }, "pgs-wallets": { "en-US": "PayFriend and others", "sv-SE": "Swish och andra" } })
+    expect(usd["pgs-open-banking"]).toBeUndefined() // unnamed: the widget's own name
+    // Another currency's terminal does not lend its names.
+    expect((await methodsOf("pln"))["pgs-wallets"]).toBeUndefined()
+
+    // Cleared: the names are gone from the list at once.
+    await admin(s, "post", `/admin/pgs/settings/terminals/${created.data.terminal.id}`, { method_names: null })
+    expect((await methodsOf("usd"))["pgs-wallets"]).toBeUndefined()
+    await admin(s, "delete", `/admin/pgs/settings/terminals/${created.data.terminal.id}`)
+  })
 })

@@ -23,7 +23,7 @@ describe("widget: PGS provider ids and names", () => {
       "pp_pgs-hosted_pgs": { title: "Card on a secure payment page" },
       "pp_pgs-open-banking_pgs": { title: "Online banking" },
       "pp_pgs-upi_pgs": { title: "UPI" },
-      "pp_pgs-wallets_pgs": { title: "Wallet" },
+      "pp_pgs-wallets_pgs": { title: "Other wallets (chosen on the next page)" },
       "pp_pgs-bank-transfer_pgs": { title: "Bank transfer" },
       "pp_pgs-qr-code_pgs": { title: "QR code" },
       "pp_pgs-bank-scheme-redirect_pgs": { title: "Bank payment" },

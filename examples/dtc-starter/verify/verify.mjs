@@ -184,7 +184,7 @@ const scenarios = {
     await addToCart(page)
     await toPayment(page, { email })
     const widget = page.locator("#pgs-payment")
-    await widget.getByLabel("Pay with your wallet").check()
+    await widget.getByLabel("Wallet on this device").check()
     await widget.getByLabel("Save this card for next time").check()
     await shot(page, "e-wallet-save-card")
     await pay(page)

@@ -29,6 +29,8 @@ export type Terminal = {
   css_variables: Record<string, string> | null
   enabled_methods: string[] | null
   hosted_page_options: HostedPageOptions | null
+  /** Per method identifier, its shopper-facing name per locale. */
+  method_names: Record<string, Record<string, string>> | null
   is_default: boolean
 }
 

@@ -18,7 +18,11 @@ export type ResolvedTerminal = {
   /** Provider identifiers this terminal takes (null: all). */
   enabled_methods: string[] | null
   hosted_page_options: HostedPageOptions | null
+  /** Per method identifier, its name per locale (only strings kept). */
+  method_names: MethodNames
 }
+
+export type MethodNames = Record<string, Record<string, string>>
 
 export type HostedPageOptions = { skip_three_ds?: boolean; cvv_less?: boolean; number_of_instalments?: number }
 
@@ -39,7 +43,7 @@ type TerminalRow = ResolvedTerminal & { currency_codes: unknown; region_ids: unk
 
 const TERMINAL_COLUMNS = [
   "terminal_id", "transaction_type", "integration_type", "locale", "notification_url", "instalments",
-  "css_variables", "enabled_methods", "hosted_page_options", "currency_codes", "region_ids", "is_default", "created_at",
+  "css_variables", "enabled_methods", "hosted_page_options", "method_names", "currency_codes", "region_ids", "is_default", "created_at",
 ]
 const CARD_COLUMNS = [
   "id", "customer_id", "gateway_customer_id", "payment_method_id", "brand", "masked", "last_4", "exp_month",
@@ -82,7 +86,20 @@ function toTerminal(row: TerminalRow): ResolvedTerminal {
     css_variables: (row.css_variables as Record<string, string> | null) ?? null,
     enabled_methods: Array.isArray(row.enabled_methods) ? row.enabled_methods.filter((m): m is string => typeof m === "string") : null,
     hosted_page_options: (row.hosted_page_options as HostedPageOptions | null) ?? null,
+    method_names: namesOf(row.method_names),
   }
+}
+
+/** The stored names, keeping only string values (the admin route validated them; the column is plain JSON). */
+function namesOf(value: unknown): MethodNames {
+  const names: MethodNames = {}
+  if (!value || typeof value !== "object") return names
+  for (const [method, byLocale] of Object.entries(value)) {
+    if (!byLocale || typeof byLocale !== "object") continue
+    const kept = Object.entries(byLocale).filter((e): e is [string, string] => typeof e[1] === "string")
+    if (kept.length) names[method] = Object.fromEntries(kept)
+  }
+  return names
 }
 
 /** The customer's usable saved cards (ACTIVE only), newest first. */

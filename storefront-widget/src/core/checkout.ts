@@ -78,11 +78,13 @@ export function mountCheckout(target: Element | string, o: CheckoutOptions): Che
     void run(n)
   }
 
+  /** The storefront's own label, else the terminal admin's name in this locale, else ours. */
   function label(m: Method): string {
     if (m.kind === "saved") return savedCardText(t, m.card)
-    if (m.kind === "card") return t("card")
-    if (m.kind === "wallet") return o.labels?.wallet ?? t("walletRedirect")
-    return o.labels?.[m.id] ?? providerLabel(m.id, t)
+    return (
+      o.labels?.[m.key] ??
+      ((m.kind !== "wallet" && m.names?.[locale]) || (m.kind === "card" ? t("card") : m.kind === "wallet" ? t("walletRedirect") : providerLabel(m.id, t)))
+    )
   }
 
   function render() {

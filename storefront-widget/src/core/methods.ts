@@ -4,11 +4,13 @@ import type { Cart } from "./cart"
 import type { TextKey, Translate } from "./i18n"
 import { listSavedCards, type SavedCard } from "./saved-cards"
 
+/** `names`: the terminal admin's name per locale, from the server (saved cards and the wallet keep ours). */
+type Names = Record<string, string>
 export type Method =
-  | { kind: "card"; key: "card" }
+  | { kind: "card"; key: "card"; names?: Names }
   | { kind: "saved"; key: string; card: SavedCard }
   | { kind: "wallet"; key: "wallet" }
-  | { kind: "redirect"; key: string; id: string; family: string; vouchers?: string[] }
+  | { kind: "redirect"; key: string; id: string; family: string; vouchers?: string[]; names?: Names }
 
 const LABELS: Record<string, TextKey> = {
   "open-banking": "openBanking",
@@ -36,7 +38,7 @@ export function providerLabel(id: string, t: Translate): string {
 }
 
 /** A served method as GET /store/pgs/payment-methods answers (identifier `pgs` for cards, `pgs-{family}`). */
-type Served = { provider_id: string; identifier: string; voucher_codes?: string[] }
+type Served = { provider_id: string; identifier: string; voucher_codes?: string[]; names?: Names }
 
 /**
  * The methods that can serve this cart, as the server decides (region, currency rules, the terminal's methods),
@@ -56,13 +58,13 @@ export async function listMethods(
   for (const m of chosen) {
     if (m.identifier === "pgs") {
       methods.unshift(...(cards ?? []).map((card): Method => ({ kind: "saved", key: `saved:${card.id}`, card })))
-      methods.push({ kind: "card", key: "card" })
+      methods.push({ kind: "card", key: "card", names: m.names })
       if (o.wallet) methods.push({ kind: "wallet", key: "wallet" })
       continue
     }
     // A voucher the store already named needs no picker.
     const vouchers = o.methodData?.[m.provider_id]?.voucher_code ? undefined : m.voucher_codes
-    methods.push({ kind: "redirect", key: m.provider_id, id: m.provider_id, family: m.identifier.slice(4), vouchers })
+    methods.push({ kind: "redirect", key: m.provider_id, id: m.provider_id, family: m.identifier.slice(4), vouchers, names: m.names })
   }
   return [methods, cards]
 }

@@ -21,6 +21,7 @@ export type CheckoutOptions = Connection & {
   /** Raw --lib-* variables for the gateway's card fields, over everything else. */
   cssVariables?: Record<string, string>
   customerConfig?: Record<string, boolean>
+  /** Method names by provider id (and `card`, `wallet`): over the terminal's names and the widget's own. */
   labels?: Record<string, string>
   /** false: no shadow root and no styles (style the `pgs-` classes yourself). */
   styles?: boolean

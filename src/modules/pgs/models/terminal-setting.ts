@@ -27,6 +27,8 @@ export const PgsTerminalSetting = model
       enabled_methods: model.json().nullable(),
       /** Hosted payment page options: { skip_three_ds?, cvv_less?, number_of_instalments? }. */
       hosted_page_options: model.json().nullable(),
+      /** The shopper-facing name of a method per locale: { "pgs-wallets": { "sv-SE": "…" } }; null: the widget's own. */
+      method_names: model.json().nullable(),
       is_default: model.boolean().default(false),
     },
   )

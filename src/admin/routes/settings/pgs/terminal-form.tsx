@@ -11,6 +11,7 @@ import { FormShell } from "../../../components/form-shell"
 import { api } from "../../../lib/api"
 import { useSubmit } from "../../../lib/use-action"
 import type { Catalog, Terminal } from "../../../lib/types"
+import { MethodNames, methodNamesBody, type MethodNamesDraft } from "./method-names"
 
 export const INTEGRATION_NAMES: Record<string, string> = {
   EMBEDDED_FIELDS: "Embedded Fields",
@@ -36,6 +37,7 @@ type Draft = {
   skip_three_ds: boolean
   cvv_less: boolean
   number_of_instalments: string
+  method_names: MethodNamesDraft
   is_default: boolean
 }
 
@@ -55,10 +57,14 @@ const draftOf = (t: Terminal | null): Draft => ({
   skip_three_ds: t?.hosted_page_options?.skip_three_ds ?? false,
   cvv_less: t?.hosted_page_options?.cvv_less ?? false,
   number_of_instalments: t?.hosted_page_options?.number_of_instalments?.toString() ?? "",
+  method_names: t?.method_names ?? {},
   is_default: t?.is_default ?? false,
 })
 
-function bodyOf(d: Draft) {
+/** The methods the terminal takes, in the catalogue's order: the rows of the names table. */
+const shownMethods = (d: Draft, catalog: Catalog) => (d.all_methods ? catalog.methods : catalog.methods.filter((m) => d.enabled_methods.includes(m)))
+
+function bodyOf(d: Draft, catalog: Catalog) {
   const css = Object.fromEntries(Object.entries(d.css_variables).filter(([, v]) => v.trim() !== ""))
   const hosted = {
     ...(d.skip_three_ds ? { skip_three_ds: true } : {}),
@@ -79,6 +85,7 @@ function bodyOf(d: Draft) {
     css_variables: Object.keys(css).length ? css : null,
     enabled_methods: d.all_methods ? null : d.enabled_methods,
     hosted_page_options: Object.keys(hosted).length ? hosted : null,
+    method_names: methodNamesBody(d.method_names, shownMethods(d, catalog)),
     is_default: d.is_default,
   }
 }
@@ -94,7 +101,7 @@ export function TerminalForm(props: { terminal: Terminal | null; catalog: Catalo
   const save = () =>
     form.submit(async () => {
       const path = props.terminal ? `/admin/pgs/settings/terminals/${props.terminal.id}` : "/admin/pgs/settings/terminals"
-      const { terminal } = await api<{ terminal: Terminal }>(path, { method: "POST", body: bodyOf(d) })
+      const { terminal } = await api<{ terminal: Terminal }>(path, { method: "POST", body: bodyOf(d, props.catalog) })
       toast.success("Terminal saved: the next payment session uses it")
       props.onSaved(terminal)
     })
@@ -193,6 +200,14 @@ export function TerminalForm(props: { terminal: Terminal | null; catalog: Catalo
         ) : null}
         {err("enabled_methods") ? <Text size="xsmall" className="text-ui-fg-error" role="alert">{err("enabled_methods")}</Text> : null}
       </fieldset>
+
+      <MethodNames
+        methods={shownMethods(d, props.catalog)}
+        locales={props.catalog.locales}
+        names={d.method_names}
+        onChange={(names) => set("method_names", names)}
+        err={err}
+      />
 
       <fieldset className="flex flex-col gap-y-2">
         <legend className="txt-compact-small-plus">Hosted payment page options</legend>

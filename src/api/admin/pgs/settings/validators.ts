@@ -1,5 +1,6 @@
 /** Bodies of /admin/pgs/settings/terminals. Every rule names its field, so the dashboard shows it next to it. */
 import { z } from "zod"
+import { unacceptableText } from "../../../../gateway/text"
 import { isValidNotificationUrl, NOTIFICATION_URL_MAX } from "../../../../gateway/schemas/requests"
 import { INTEGRATION_TYPES, TRANSACTION_TYPES } from "../../../../modules/pgs/models/terminal-setting"
 import { CSS_VARIABLES, LOCALES, METHODS } from "./catalog"
@@ -31,6 +32,32 @@ const hostedPageOptions = z.strictObject({
   number_of_instalments: z.int().min(1).max(6).optional(),
 })
 
+const methodSet: ReadonlySet<string> = new Set(METHODS)
+const localeSet: ReadonlySet<string> = new Set(LOCALES)
+
+/**
+ * A method's name as a shopper reads it: 1–60 characters after trimming, no control characters (NUL included) and
+ * no lone surrogate (PostgreSQL's jsonb refuses it), so nothing stored can break a page or the column.
+ */
+const methodName = z
+  .string()
+  .trim()
+  .min(1)
+  .max(60)
+  .superRefine((v, ctx) => {
+    const why = unacceptableText(v) ?? (/\p{Cc}/u.test(v) ? "must not contain control characters (line breaks, tabs and the like)" : null)
+    if (why) ctx.addIssue({ code: "custom", message: why })
+  })
+
+/** { "pgs-wallets": { "sv-SE": "…" } }: known method identifiers and the four locales only. */
+const methodNames = z.record(z.string(), z.record(z.string(), methodName)).superRefine((names, ctx) => {
+  for (const [method, byLocale] of Object.entries(names)) {
+    if (!methodSet.has(method)) ctx.addIssue({ code: "custom", path: [method], message: `is not a method identifier (one of ${METHODS.join(", ")})` })
+    for (const locale of Object.keys(byLocale))
+      if (!localeSet.has(locale)) ctx.addIssue({ code: "custom", path: [method, locale], message: `is not a locale (one of ${LOCALES.join(", ")})` })
+  }
+})
+
 const fields = {
   terminal_id: z.string().trim().min(5).max(20),
   label: z.string().trim().max(100).nullable(),
@@ -44,6 +71,7 @@ const fields = {
   css_variables: cssVariables.nullable(),
   enabled_methods: z.array(z.enum(METHODS)).nullable(),
   hosted_page_options: hostedPageOptions.nullable(),
+  method_names: methodNames.nullable(),
   is_default: z.boolean(),
 }
 
@@ -60,6 +88,7 @@ export const createTerminalBody = z.strictObject({
   css_variables: fields.css_variables.optional(),
   enabled_methods: fields.enabled_methods.optional(),
   hosted_page_options: fields.hosted_page_options.optional(),
+  method_names: fields.method_names.optional(),
   is_default: fields.is_default.default(false),
 })
 export type CreateTerminalBody = z.output<typeof createTerminalBody>

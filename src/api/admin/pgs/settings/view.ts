@@ -18,6 +18,7 @@ export const terminalView = (t: TerminalRow) => ({
   css_variables: t.css_variables,
   enabled_methods: t.enabled_methods,
   hosted_page_options: t.hosted_page_options,
+  method_names: t.method_names,
   is_default: t.is_default,
   created_at: t.created_at,
   updated_at: t.updated_at,

@@ -1,6 +1,6 @@
 /**
  * GET /store/pgs/payment-methods?cart_id=… — the PGS methods that can serve this cart (see servable.ts), for the
- * storefront widget's list. 400 for a malformed cart id, 404 for an unknown cart.
+ * storefront widget's list, each with the admin's names for it per locale (`names`, when the terminal has any). 400 for a malformed cart id, 404 for an unknown cart.
  */
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
@@ -26,13 +26,16 @@ export async function GET(req: MedusaRequest, res: MedusaResponse) {
   const cart = data[0] as CartView | undefined
   if (!cart) throw new MedusaError(MedusaError.Types.NOT_FOUND, `Cart ${parsed.data.cart_id} was not found`)
   const providers = (cart.region?.payment_providers ?? []).filter((p) => p.is_enabled !== false).map((p) => p.id)
-  res.json({ currency_code: cart.currency_code, payment_methods: servableMethods(providers, cart.currency_code, await enabledMethods(req, cart.currency_code)) })
+  const terminal = await terminalOf(req, cart.currency_code)
+  res.json({
+    currency_code: cart.currency_code,
+    payment_methods: servableMethods(providers, cart.currency_code, terminal?.enabled_methods ?? null, terminal?.method_names),
+  })
 }
 
-/** The terminal the provider would choose for this currency (terminal.ts): its methods, or null for all. */
-async function enabledMethods(req: MedusaRequest, currencyCode: string): Promise<string[] | null> {
+/** The terminal the provider would choose for this currency (terminal.ts): its methods (null: all) and names. */
+async function terminalOf(req: MedusaRequest, currencyCode: string) {
   const knex = req.scope.resolve(ContainerRegistrationKeys.PG_CONNECTION)
   // Before the module's migrations ran the table is missing: the provider options then serve, taking every method.
-  const terminal = await resolveTerminal(knex, { currency_code: currencyCode }).catch(() => null)
-  return terminal?.enabled_methods ?? null
+  return resolveTerminal(knex, { currency_code: currencyCode }).catch(() => null)
 }

@@ -6,24 +6,28 @@
 import { VOUCHER_CODES } from "../../../../gateway/schemas"
 import { familyOf, takesCurrency } from "../../../../payments/method-families"
 
-export type ServableMethod = { provider_id: string; identifier: string; voucher_codes?: readonly string[] }
+import type { MethodNames } from "../../../../modules/pgs/queries"
+
+/** `names`: the terminal admin's name for the method per locale ({ "sv-SE": "…" }), when set. */
+export type ServableMethod = { provider_id: string; identifier: string; names?: Record<string, string>; voucher_codes?: readonly string[] }
 
 /** pp_{identifier}_{registration id}: identifier `pgs` for cards, `pgs-{family}` for the others. */
 const identifierOf = (providerId: string) => /^pp_(pgs(?:-[a-z-]+)?)_./.exec(providerId)?.[1]
 
 /** `enabledMethods` null: the terminal takes every method. Card first, then the region's order. */
-export function servableMethods(regionProviders: string[], currencyCode: string, enabledMethods: string[] | null): ServableMethod[] {
+export function servableMethods(regionProviders: string[], currencyCode: string, enabledMethods: string[] | null, names: MethodNames = {}): ServableMethod[] {
   const methods: ServableMethod[] = []
   for (const provider_id of regionProviders) {
     const identifier = identifierOf(provider_id)
     if (!identifier || (enabledMethods && !enabledMethods.includes(identifier))) continue
+    const named = Object.hasOwn(names, identifier) ? { names: names[identifier] } : {}
     if (identifier === "pgs") {
-      methods.unshift({ provider_id, identifier })
+      methods.unshift({ provider_id, identifier, ...named })
       continue
     }
     const family = familyOf(identifier)
     if (!family || !takesCurrency(family, currencyCode)) continue
-    methods.push({ provider_id, identifier, ...(identifier === "pgs-voucher-redirect" ? { voucher_codes: VOUCHER_CODES } : {}) })
+    methods.push({ provider_id, identifier, ...named, ...(identifier === "pgs-voucher-redirect" ? { voucher_codes: VOUCHER_CODES } : {}) })
   }
   return methods
 }

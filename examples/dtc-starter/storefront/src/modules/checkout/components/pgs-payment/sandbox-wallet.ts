@@ -2,7 +2,7 @@
  * PGS sandbox only: a stand-in for a wallet button. The gateway saves a card only from a Direct API payment (a
  * wallet token), never from the embedded card fields, so to try "Save this card for next time" against the sandbox
  * set NEXT_PUBLIC_PGS_SANDBOX_WALLET_CARD to a test card (e.g. 4000000000001000): the widget then offers
- * "Pay with your wallet" and this builds the sandbox's wallet-one token for that card (format: the plugin README,
+ * "Wallet on this device" and this builds the sandbox's wallet-one token for that card (format: the plugin README,
  * "Assumptions"). With a real wallet, pass `wallet={{ getToken }}` returning the wallet's own token instead, and
  * leave the variable unset in production.
  */
