@@ -37,6 +37,7 @@ const TITLES: Record<string, string> = {
   gave_up: "Order given up",
   unknown_management: "Answer lost",
   stuck: "Still not final",
+  fulfillment_capture: "Capture on fulfillment",
   flagged_event: "Money without an order",
   failed_event: "Webhook not processed",
 }

@@ -1,0 +1,125 @@
+/**
+ * Capture on fulfillment (option captureOnFulfillment, off by default): when Medusa creates a fulfillment of an
+ * order paid by a PGS authorization, capture what the fulfilled items cost, through Medusa's capturePaymentWorkflow
+ * (so Medusa's capture row, events and the gateway stay one story; the provider sends it to the gateway).
+ *
+ * The rule (docs/partial-capture.md):
+ * - an item's share is Medusa's line-item total (after discounts, with tax) × fulfilled quantity / ordered
+ *   quantity, rounded down to the currency's minor unit;
+ * - the order's first fulfillment also carries Medusa's shipping total (shipping is paid when the first parcel
+ *   leaves; a proportional split of shipping has no meaning Medusa's totals define);
+ * - the fulfillment that leaves nothing unfulfilled captures whatever remains of the payment, so the captures add up
+ *   to exactly what was authorized, and the provider flags it as the final capture.
+ *
+ * Once per fulfillment: a follow-up row keyed by the fulfillment id is claimed first (unique index), so a second
+ * delivery of the event, or a second process, captures nothing. A capture that fails stays on "Needs attention"
+ * (state needs_person) and is never retried automatically: a retry after an unknown outcome could capture twice.
+ */
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, MathBN } from "@medusajs/framework/utils"
+import type { BigNumberInput } from "@medusajs/framework/types"
+import type { Knex } from "@medusajs/framework/mikro-orm/knex"
+import { capturePaymentWorkflow } from "@medusajs/core-flows"
+import { fromMinorUnits, toMinorUnits } from "../gateway"
+import { looseQuery } from "../lib/loose-query"
+import { PGS_MODULE } from "../modules/pgs"
+import { openFollowUp, updateFollowUp } from "../modules/pgs/follow-ups"
+import type PgsModuleService from "../modules/pgs/service"
+
+/** created_by of these captures (the order widget names it "the plugin, on fulfillment …"). */
+export const FULFILLMENT_CAPTURE_BY = "pgs-fulfillment:"
+
+type Amount = { raw_amount?: unknown; amount?: unknown }
+type Item = { id: string; quantity: unknown; raw_quantity?: unknown; total: unknown; raw_total?: unknown }
+type Fulfillment = { id: string; canceled_at?: unknown; items?: Array<{ line_item_id: string | null; quantity: unknown; raw_quantity?: unknown }> }
+type Payment = Amount & { id: string; provider_id: string; captured_at?: unknown; canceled_at?: unknown; captures?: Amount[] }
+type Order = {
+  id: string
+  currency_code: string
+  shipping_total: unknown
+  items?: Item[]
+  fulfillments?: Fulfillment[]
+  payment_collections?: Array<{ payments?: Payment[] }>
+}
+
+export type FulfillmentCaptureResult =
+  | { done: "captured"; amount_minor: number; final: boolean }
+  | { done: "skipped"; why: string }
+  | { done: "failed"; error: string }
+
+const minor = (value: unknown, currency: string) => toMinorUnits(MathBN.convert(value as BigNumberInput).toFixed(), currency)
+const count = (q: { quantity: unknown; raw_quantity?: unknown }) => Number(MathBN.convert((q.raw_quantity ?? q.quantity) as BigNumberInput).toFixed())
+
+async function orderOf(container: MedusaContainer, orderId: string): Promise<Order | null> {
+  const { data } = await looseQuery(container).graph({
+    entity: "order",
+    fields: [
+      "id", "currency_code", "shipping_total",
+      "items.id", "items.quantity", "items.total",
+      "fulfillments.id", "fulfillments.canceled_at", "fulfillments.items.line_item_id", "fulfillments.items.quantity",
+      "payment_collections.payments.id", "payment_collections.payments.provider_id", "payment_collections.payments.amount",
+      "payment_collections.payments.captured_at", "payment_collections.payments.canceled_at", "payment_collections.payments.captures.amount",
+    ],
+    filters: { id: orderId },
+  })
+  return (data[0] as Order | undefined) ?? null
+}
+
+/** The minor units this fulfillment captures, and whether it is the last (nothing left unfulfilled). */
+export function fulfillmentShare(order: Order, fulfillmentId: string, remaining: number): { amount: number; last: boolean } {
+  const currency = order.currency_code
+  const live = (order.fulfillments ?? []).filter((f) => !f.canceled_at)
+  const fulfilled = new Map<string, number>()
+  for (const f of live) for (const i of f.items ?? []) if (i.line_item_id) fulfilled.set(i.line_item_id, (fulfilled.get(i.line_item_id) ?? 0) + count(i))
+  const last = (order.items ?? []).every((item) => (fulfilled.get(item.id) ?? 0) >= count(item))
+  if (last) return { amount: remaining, last }
+  const self = live.find((f) => f.id === fulfillmentId)
+  let amount = 0
+  for (const i of self?.items ?? []) {
+    const item = (order.items ?? []).find((it) => it.id === i.line_item_id)
+    if (!item || !count(item)) continue
+    amount += Math.floor((minor(item.raw_total ?? item.total, currency) * count(i)) / count(item))
+  }
+  if (live.length === 1) amount += minor(order.shipping_total ?? 0, currency)
+  return { amount: Math.min(amount, remaining), last }
+}
+
+export async function captureOnFulfillment(container: MedusaContainer, input: { order_id: string; fulfillment_id: string }): Promise<FulfillmentCaptureResult> {
+  const pgs = container.resolve<PgsModuleService>(PGS_MODULE)
+  if (!pgs.followUpSettings().captureOnFulfillment) return { done: "skipped", why: "capture on fulfillment is off" }
+  const order = await orderOf(container, input.order_id)
+  const payment = order?.payment_collections?.flatMap((c) => c.payments ?? []).find((p) => p.provider_id.startsWith("pp_pgs") && !p.canceled_at)
+  if (!order || !payment) return { done: "skipped", why: "no PGS payment on the order" }
+  if (payment.captured_at) return { done: "skipped", why: "the payment is already captured" }
+  const currency = order.currency_code
+  const captured = (payment.captures ?? []).reduce((sum, c) => sum + minor(c.raw_amount ?? c.amount, currency), 0)
+  const remaining = minor(payment.raw_amount ?? payment.amount, currency) - captured
+  const { amount, last } = fulfillmentShare(order, input.fulfillment_id, remaining)
+  if (amount <= 0) return { done: "skipped", why: "nothing to capture for this fulfillment" }
+
+  const knex = container.resolve<Knex>(ContainerRegistrationKeys.PG_CONNECTION)
+  const claim = await openFollowUp(knex, {
+    key: `fulfillment-capture:${input.fulfillment_id}`,
+    kind: "fulfillment_capture",
+    order_id: order.id,
+    amount_minor: amount,
+    currency_code: currency,
+    note: `Capturing ${fromMinorUnits(amount, currency)} ${currency.toUpperCase()} for fulfillment ${input.fulfillment_id}.`,
+  })
+  if (!claim.opened) return { done: "skipped", why: "this fulfillment was already handled" }
+
+  try {
+    await capturePaymentWorkflow(container).run({
+      input: { payment_id: payment.id, amount: fromMinorUnits(amount, currency), captured_by: `${FULFILLMENT_CAPTURE_BY}${input.fulfillment_id}` },
+    })
+    const note = `Captured ${fromMinorUnits(amount, currency)} ${currency.toUpperCase()} when fulfillment ${input.fulfillment_id} was created${last ? " (the last: the final capture)" : ""}.`
+    await updateFollowUp(knex, claim.row.id, { state: "done", resolved_at: new Date(), note })
+    return { done: "captured", amount_minor: amount, final: last }
+  } catch (error) {
+    const message = (error as Error).message
+    const note = `The capture of ${fromMinorUnits(amount, currency)} ${currency.toUpperCase()} for fulfillment ${input.fulfillment_id} failed: ${message} It is not retried automatically (a retry could capture twice): check the payment at the gateway, then capture from the order page.`
+    await updateFollowUp(knex, claim.row.id, { state: "needs_person", note })
+    container.resolve(ContainerRegistrationKeys.LOGGER).warn(`[pgs] capture on fulfillment ${input.fulfillment_id} failed: ${message}`)
+    return { done: "failed", error: message }
+  }
+}
