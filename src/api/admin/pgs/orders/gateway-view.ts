@@ -12,6 +12,7 @@ import type PgsModuleService from "../../../../modules/pgs/service"
 import type { Transaction, Outcome } from "../../../../gateway"
 import { looseQuery } from "../../../../lib/loose-query"
 import { majorAmount, medusaPaymentView, type MedusaPaymentRow } from "./medusa-state"
+import { EXTERNAL_REFUND_METADATA_KEY } from "../../../../modules/pgs/medusa-tables"
 import { actorsOf, type Actor, type OperationRow } from "./actors"
 
 type SessionRow = { id: string; provider_id: string; status: string; amount: unknown; currency_code: string; data: Record<string, unknown> | null; created_at?: Date }
@@ -94,11 +95,18 @@ function operationsOf(payment: PaymentRow | null, recorded: Record<string, unkno
       kind,
       amount: majorAmount(row, currency),
       created_at: row.created_at ? new Date(row.created_at).toISOString() : null,
-      transaction_id: typeof record?.transaction_id === "string" ? record.transaction_id : null,
+      transaction_id: typeof record?.transaction_id === "string" ? record.transaction_id : externalTransactionOf(row),
       final_capture: record?.final_capture === true,
       by: actors.get(row.id)!,
     }))
     .sort((a, b) => String(a.created_at).localeCompare(String(b.created_at)))
+}
+
+/** The gateway transaction of an operation made in the gateway's dashboard (recorded by the webhook workflow). */
+function externalTransactionOf(row: OperationRecord): string | null {
+  const refunded = row.metadata?.[EXTERNAL_REFUND_METADATA_KEY]
+  if (typeof refunded === "string") return refunded
+  return row.created_by?.startsWith("pgs:") ? row.created_by.slice("pgs:".length) : null
 }
 
 /** `needs_attention`: open items about this order on the "Needs attention" page. */
