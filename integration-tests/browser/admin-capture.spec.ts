@@ -55,7 +55,7 @@ describeBrowser("partial capture in the dashboard", () => {
       await widget.getByRole("form", { name: "Capture part of the payment" }).getByRole("button", { name: "Capture" }).click()
       await operations.getByText("Final capture").waitFor({ timeout: 30_000 })
       expect(await gatewayRecord(s, transactionId)).toMatchObject({ captured_amount: 2550, final_capture: true })
-      await expect(operations.textContent()).resolves.toMatch(/by admin-/)
+      await expect(operations.textContent()).resolves.toMatch(/by Ada Admin \(admin-.*@example.com\)/)
       await operations.scrollIntoViewIfNeeded()
       await screenshot(d.page, "admin-capture-done-1280")
       await d.page.setViewportSize({ width: 360, height: 800 })

@@ -3,35 +3,12 @@
  * cost, the last one captures the rest as the final capture, a second run for one fulfillment captures nothing, and
  * a capture that fails is on "Needs attention" and is not retried.
  */
-import { adminPayment, approvedOperations, paymentOfOrder } from "./support/checkout"
-import { admin, paidOrder } from "./support/admin-pgs"
+import { adminPayment, approvedOperations } from "./support/checkout"
+import { admin } from "./support/admin-pgs"
 import { pgsStoreSuite } from "./support/store"
 import { waitFor } from "./support/webhooks"
-import { fulfill, fulfillmentSetup, gatewayRecord, knexOf, orderItems } from "./support/capture"
+import { capturesOf, fulfill, gatewayRecord, knexOf, orderOfThree } from "./support/capture"
 import { captureOnFulfillment } from "../../src/workflows/capture-on-fulfillment"
-
-/** An order of three items (3 × 25.50 EUR = 76.50 EUR authorized) and where to fulfill it from. */
-async function orderOfThree(s: Parameters<typeof paidOrder>[0]) {
-  const { orderId, transactionId } = await paidOrderOf(s, 3)
-  const [item] = await orderItems(s, orderId)
-  return { orderId, transactionId, item, where: await fulfillmentSetup(s), payment: await paymentOfOrder(s, orderId) }
-}
-
-async function paidOrderOf(s: Parameters<typeof paidOrder>[0], quantity: number) {
-  const create = s.createCart
-  s.createCart = (input = {}) => create({ ...input, quantity })
-  try {
-    return await paidOrder(s)
-  } finally {
-    s.createCart = create
-  }
-}
-
-const capturesOf = async (s: Parameters<typeof paidOrder>[0], paymentId: string, n: number) =>
-  waitFor(async () => {
-    const p = await adminPayment(s, paymentId)
-    return p.captures.length >= n ? p : null
-  }, { what: `${n} capture(s)` })
 
 pgsStoreSuite(
   "capture on fulfillment",

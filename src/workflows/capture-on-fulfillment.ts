@@ -1,5 +1,5 @@
 /**
- * Capture on fulfillment (option captureOnFulfillment, off by default): when Medusa creates a fulfillment of an
+ * Capture on fulfillment (option captureOnFulfillment, or a terminal's setting; off by default): when Medusa creates a fulfillment of an
  * order paid by a PGS authorization, capture what the fulfilled items cost, through Medusa's capturePaymentWorkflow
  * (so Medusa's capture row, events and the gateway stay one story; the provider sends it to the gateway).
  *
@@ -25,6 +25,7 @@ import { looseQuery } from "../lib/loose-query"
 import { PGS_MODULE } from "../modules/pgs"
 import { openFollowUp, updateFollowUp } from "../modules/pgs/follow-ups"
 import type PgsModuleService from "../modules/pgs/service"
+import { terminalCapturesOnFulfillment } from "../modules/pgs/queries"
 
 /** created_by of these captures (the order widget names it "the plugin, on fulfillment …"). */
 export const FULFILLMENT_CAPTURE_BY = "pgs-fulfillment:"
@@ -32,7 +33,7 @@ export const FULFILLMENT_CAPTURE_BY = "pgs-fulfillment:"
 type Amount = { raw_amount?: unknown; amount?: unknown }
 type Item = { id: string; quantity: unknown; raw_quantity?: unknown; total: unknown; raw_total?: unknown }
 type Fulfillment = { id: string; canceled_at?: unknown; items?: Array<{ line_item_id: string | null; quantity: unknown; raw_quantity?: unknown }> }
-type Payment = Amount & { id: string; provider_id: string; captured_at?: unknown; canceled_at?: unknown; captures?: Amount[] }
+type Payment = Amount & { id: string; provider_id: string; data?: Record<string, unknown> | null; captured_at?: unknown; canceled_at?: unknown; captures?: Amount[] }
 type Order = {
   id: string
   currency_code: string
@@ -58,7 +59,7 @@ async function orderOf(container: MedusaContainer, orderId: string): Promise<Ord
       "items.id", "items.quantity", "items.total",
       "fulfillments.id", "fulfillments.canceled_at", "fulfillments.items.line_item_id", "fulfillments.items.quantity",
       "payment_collections.payments.id", "payment_collections.payments.provider_id", "payment_collections.payments.amount",
-      "payment_collections.payments.captured_at", "payment_collections.payments.canceled_at", "payment_collections.payments.captures.amount",
+      "payment_collections.payments.captured_at", "payment_collections.payments.data", "payment_collections.payments.canceled_at", "payment_collections.payments.captures.amount",
     ],
     filters: { id: orderId },
   })
@@ -86,10 +87,14 @@ export function fulfillmentShare(order: Order, fulfillmentId: string, remaining:
 
 export async function captureOnFulfillment(container: MedusaContainer, input: { order_id: string; fulfillment_id: string }): Promise<FulfillmentCaptureResult> {
   const pgs = container.resolve<PgsModuleService>(PGS_MODULE)
-  if (!pgs.followUpSettings().captureOnFulfillment) return { done: "skipped", why: "capture on fulfillment is off" }
+  const knex = container.resolve<Knex>(ContainerRegistrationKeys.PG_CONNECTION)
   const order = await orderOf(container, input.order_id)
   const payment = order?.payment_collections?.flatMap((c) => c.payments ?? []).find((p) => p.provider_id.startsWith("pp_pgs") && !p.canceled_at)
   if (!order || !payment) return { done: "skipped", why: "no PGS payment on the order" }
+  // On for every payment (the option), or for payments made on a terminal whose setting switches it on.
+  const terminalId = typeof payment.data?.terminal_id === "string" ? payment.data.terminal_id : null
+  const on = pgs.followUpSettings().captureOnFulfillment || (terminalId !== null && (await terminalCapturesOnFulfillment(knex, terminalId)))
+  if (!on) return { done: "skipped", why: "capture on fulfillment is off" }
   if (payment.captured_at) return { done: "skipped", why: "the payment is already captured" }
   const currency = order.currency_code
   const captured = (payment.captures ?? []).reduce((sum, c) => sum + minor(c.raw_amount ?? c.amount, currency), 0)
@@ -97,7 +102,6 @@ export async function captureOnFulfillment(container: MedusaContainer, input: { 
   const { amount, last } = fulfillmentShare(order, input.fulfillment_id, remaining)
   if (amount <= 0) return { done: "skipped", why: "nothing to capture for this fulfillment" }
 
-  const knex = container.resolve<Knex>(ContainerRegistrationKeys.PG_CONNECTION)
   const claim = await openFollowUp(knex, {
     key: `fulfillment-capture:${input.fulfillment_id}`,
     kind: "fulfillment_capture",

@@ -6,7 +6,9 @@
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { createApiKeysWorkflow } from "@medusajs/core-flows"
 import type { StoreSuite } from "./store"
-import { admin } from "./admin-pgs"
+import { admin, paidOrder } from "./admin-pgs"
+import { adminPayment, paymentOfOrder } from "./checkout"
+import { waitFor } from "./webhooks"
 
 export const EXPECT_CAPTURED = "x-pgs-expect-captured"
 export const EXPECT_REFUNDED = "x-pgs-expect-refunded"
@@ -30,11 +32,13 @@ export async function fulfillmentSetup(s: StoreSuite) {
   const locations = container.resolve(Modules.STOCK_LOCATION) as any
   const fulfillment = container.resolve(Modules.FULFILLMENT) as any
   const location = await locations.createStockLocations({ name: "Warehouse" })
-  const profile = await fulfillment.createShippingProfiles({ name: `Default ${Date.now()}`, type: "default" })
+  // Names are unique per module: a test may set up more than once.
+  const unique = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`
+  const profile = await fulfillment.createShippingProfiles({ name: `Default ${unique}`, type: "default" })
   const set = await fulfillment.createFulfillmentSets({
-    name: `Warehouse shipping ${Date.now()}`,
+    name: `Warehouse shipping ${unique}`,
     type: "shipping",
-    service_zones: [{ name: "Europe", geo_zones: [{ type: "country", country_code: "de" }] }],
+    service_zones: [{ name: `Europe ${unique}`, geo_zones: [{ type: "country", country_code: "de" }] }],
   })
   const option = await fulfillment.createShippingOptions({
     name: "Standard",
@@ -64,3 +68,27 @@ export const knexOf = (s: StoreSuite) => s.container().resolve(ContainerRegistra
 export async function gatewayRecord(s: StoreSuite, transactionId: string) {
   return (await s.sandbox.control("GET", `/_sandbox/transactions/${transactionId}`)).body.record
 }
+
+/** An order of three items (3 × 25.50 EUR = 76.50 EUR authorized) and where to fulfill it from. */
+export async function orderOfThree(s: StoreSuite) {
+  const { orderId, transactionId } = await paidOrderOf(s, 3)
+  const [item] = await orderItems(s, orderId)
+  return { orderId, transactionId, item, where: await fulfillmentSetup(s), payment: await paymentOfOrder(s, orderId) }
+}
+
+async function paidOrderOf(s: StoreSuite, quantity: number) {
+  const create = s.createCart
+  s.createCart = (input = {}) => create({ ...input, quantity })
+  try {
+    return await paidOrder(s)
+  } finally {
+    s.createCart = create
+  }
+}
+
+export const capturesOf = async (s: StoreSuite, paymentId: string, n: number) =>
+  waitFor(async () => {
+    const p = await adminPayment(s, paymentId)
+    return p.captures.length >= n ? p : null
+  }, { what: `${n} capture(s)` })
+

@@ -30,6 +30,7 @@ export type Terminal = {
   enabled_methods: string[] | null
   hosted_page_options: HostedPageOptions | null
   is_default: boolean
+  capture_on_fulfillment: boolean
 }
 
 export type TimelineEvent = {

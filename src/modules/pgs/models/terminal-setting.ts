@@ -28,6 +28,8 @@ export const PgsTerminalSetting = model
       /** Hosted payment page options: { skip_three_ds?, cvv_less?, number_of_instalments? }. */
       hosted_page_options: model.json().nullable(),
       is_default: model.boolean().default(false),
+      /** Capture on fulfillment for payments made on this terminal (the option captureOnFulfillment: on every terminal). */
+      capture_on_fulfillment: model.boolean().default(false),
     },
   )
   .checks([

@@ -37,6 +37,7 @@ type Draft = {
   cvv_less: boolean
   number_of_instalments: string
   is_default: boolean
+  capture_on_fulfillment: boolean
 }
 
 const draftOf = (t: Terminal | null): Draft => ({
@@ -56,6 +57,7 @@ const draftOf = (t: Terminal | null): Draft => ({
   cvv_less: t?.hosted_page_options?.cvv_less ?? false,
   number_of_instalments: t?.hosted_page_options?.number_of_instalments?.toString() ?? "",
   is_default: t?.is_default ?? false,
+  capture_on_fulfillment: t?.capture_on_fulfillment ?? false,
 })
 
 function bodyOf(d: Draft) {
@@ -80,6 +82,7 @@ function bodyOf(d: Draft) {
     enabled_methods: d.all_methods ? null : d.enabled_methods,
     hosted_page_options: Object.keys(hosted).length ? hosted : null,
     is_default: d.is_default,
+    capture_on_fulfillment: d.capture_on_fulfillment,
   }
 }
 
@@ -168,6 +171,10 @@ export function TerminalForm(props: { terminal: Terminal | null; catalog: Catalo
         <div className="flex items-center gap-x-2">
           <Switch id="pgs-terminal-default" checked={d.is_default} onCheckedChange={(c) => set("is_default", c)} />
           <Label htmlFor="pgs-terminal-default" size="small">Default terminal (when no currency matches)</Label>
+        </div>
+        <div className="flex items-center gap-x-2">
+          <Switch id="pgs-terminal-capture-on-fulfillment" checked={d.capture_on_fulfillment} onCheckedChange={(c) => set("capture_on_fulfillment", c)} />
+          <Label htmlFor="pgs-terminal-capture-on-fulfillment" size="small">Capture on fulfillment (each fulfillment captures its items)</Label>
         </div>
       </div>
 

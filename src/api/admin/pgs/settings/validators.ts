@@ -45,6 +45,7 @@ const fields = {
   enabled_methods: z.array(z.enum(METHODS)).nullable(),
   hosted_page_options: hostedPageOptions.nullable(),
   is_default: z.boolean(),
+  capture_on_fulfillment: z.boolean(),
 }
 
 export const createTerminalBody = z.strictObject({
@@ -61,6 +62,7 @@ export const createTerminalBody = z.strictObject({
   enabled_methods: fields.enabled_methods.optional(),
   hosted_page_options: fields.hosted_page_options.optional(),
   is_default: fields.is_default.default(false),
+  capture_on_fulfillment: fields.capture_on_fulfillment.default(false),
 })
 export type CreateTerminalBody = z.output<typeof createTerminalBody>
 

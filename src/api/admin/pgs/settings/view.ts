@@ -19,6 +19,7 @@ export const terminalView = (t: TerminalRow) => ({
   enabled_methods: t.enabled_methods,
   hosted_page_options: t.hosted_page_options,
   is_default: t.is_default,
+  capture_on_fulfillment: t.capture_on_fulfillment,
   created_at: t.created_at,
   updated_at: t.updated_at,
 })
