@@ -62,5 +62,21 @@ describeBrowser("partial capture in the dashboard", () => {
       await operations.scrollIntoViewIfNeeded()
       await screenshot(d.page, "admin-capture-done-360")
     })
+
+    it("switches capture on fulfillment on for a terminal in Settings → Payment Gateway", async () => {
+      await d.page.setViewportSize({ width: 1280, height: 900 })
+      await d.page.goto(`${d.url}/app/settings/pgs`)
+      await d.page.getByRole("button", { name: "Add terminal" }).click({ timeout: 30_000 })
+      await d.page.getByLabel("Terminal id").fill("SBX-ALL-001")
+      await d.page.getByLabel("Currencies").fill("EUR")
+      const toggle = d.page.getByRole("switch", { name: /Capture on fulfillment/ })
+      await toggle.click()
+      await toggle.scrollIntoViewIfNeeded()
+      await screenshot(d.page, "admin-settings-capture-on-fulfillment-1280")
+      await d.page.getByRole("button", { name: "Save terminal" }).click()
+      await d.page.getByTestId("pgs-terminal-SBX-ALL-001").waitFor()
+      const terminals = (await s.api.get("/admin/pgs/settings/terminals", { headers: await s.adminHeaders() })).data.terminals
+      expect(terminals.map((t: any) => [t.terminal_id, t.capture_on_fulfillment])).toEqual([["SBX-ALL-001", true]])
+    })
   })
 })
