@@ -16,11 +16,11 @@
  * (state needs_person) and is never retried automatically: a retry after an unknown outcome could capture twice.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys, MathBN } from "@medusajs/framework/utils"
-import type { BigNumberInput } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { Knex } from "@medusajs/framework/mikro-orm/knex"
 import { capturePaymentWorkflow } from "@medusajs/core-flows"
-import { fromMinorUnits, toMinorUnits } from "../gateway"
+import { fromMinorUnits } from "../gateway"
+import { fulfillmentShare, minor, type OrderForShare } from "./fulfillment-share"
 import { looseQuery } from "../lib/loose-query"
 import { PGS_MODULE } from "../modules/pgs"
 import { openFollowUp, updateFollowUp } from "../modules/pgs/follow-ups"
@@ -31,25 +31,13 @@ import { terminalCapturesOnFulfillment } from "../modules/pgs/queries"
 export const FULFILLMENT_CAPTURE_BY = "pgs-fulfillment:"
 
 type Amount = { raw_amount?: unknown; amount?: unknown }
-type Item = { id: string; quantity: unknown; raw_quantity?: unknown; total: unknown; raw_total?: unknown }
-type Fulfillment = { id: string; canceled_at?: unknown; items?: Array<{ line_item_id: string | null; quantity: unknown; raw_quantity?: unknown }> }
 type Payment = Amount & { id: string; provider_id: string; data?: Record<string, unknown> | null; captured_at?: unknown; canceled_at?: unknown; captures?: Amount[] }
-type Order = {
-  id: string
-  currency_code: string
-  shipping_total: unknown
-  items?: Item[]
-  fulfillments?: Fulfillment[]
-  payment_collections?: Array<{ payments?: Payment[] }>
-}
+type Order = OrderForShare & { payment_collections?: Array<{ payments?: Payment[] }> }
 
 export type FulfillmentCaptureResult =
   | { done: "captured"; amount_minor: number; final: boolean }
   | { done: "skipped"; why: string }
   | { done: "failed"; error: string }
-
-const minor = (value: unknown, currency: string) => toMinorUnits(MathBN.convert(value as BigNumberInput).toFixed(), currency)
-const count = (q: { quantity: unknown; raw_quantity?: unknown }) => Number(MathBN.convert((q.raw_quantity ?? q.quantity) as BigNumberInput).toFixed())
 
 async function orderOf(container: MedusaContainer, orderId: string): Promise<Order | null> {
   const { data } = await looseQuery(container).graph({
@@ -64,25 +52,6 @@ async function orderOf(container: MedusaContainer, orderId: string): Promise<Ord
     filters: { id: orderId },
   })
   return (data[0] as Order | undefined) ?? null
-}
-
-/** The minor units this fulfillment captures, and whether it is the last (nothing left unfulfilled). */
-export function fulfillmentShare(order: Order, fulfillmentId: string, remaining: number): { amount: number; last: boolean } {
-  const currency = order.currency_code
-  const live = (order.fulfillments ?? []).filter((f) => !f.canceled_at)
-  const fulfilled = new Map<string, number>()
-  for (const f of live) for (const i of f.items ?? []) if (i.line_item_id) fulfilled.set(i.line_item_id, (fulfilled.get(i.line_item_id) ?? 0) + count(i))
-  const last = (order.items ?? []).every((item) => (fulfilled.get(item.id) ?? 0) >= count(item))
-  if (last) return { amount: remaining, last }
-  const self = live.find((f) => f.id === fulfillmentId)
-  let amount = 0
-  for (const i of self?.items ?? []) {
-    const item = (order.items ?? []).find((it) => it.id === i.line_item_id)
-    if (!item || !count(item)) continue
-    amount += Math.floor((minor(item.raw_total ?? item.total, currency) * count(i)) / count(item))
-  }
-  if (live.length === 1) amount += minor(order.shipping_total ?? 0, currency)
-  return { amount: Math.min(amount, remaining), last }
 }
 
 export async function captureOnFulfillment(container: MedusaContainer, input: { order_id: string; fulfillment_id: string }): Promise<FulfillmentCaptureResult> {
