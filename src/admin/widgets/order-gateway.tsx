@@ -38,7 +38,7 @@ function TimelineItem({ e }: { e: TimelineEvent }) {
       </Text>
       <Text size="xsmall" className="text-ui-fg-subtle" title={`${e.event} · ${e.outcome ?? ""} · ${e.transaction_id ?? ""}`}>
         {dateTime(e.received_at)} · {sourceWords(e.source)}
-        {e.by ? ` · by ${e.by.label}` : ""}
+        {e.by && e.by.kind !== "gateway_dashboard" ? ` · by ${e.by.label}` : ""}
         {e.error ? ` · ${e.error}` : ""}
       </Text>
     </li>
