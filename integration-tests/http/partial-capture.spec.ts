@@ -42,7 +42,12 @@ pgsStoreSuite("partial capture and refund from the dashboard", (s) => {
     const headers = await s.adminHeaders()
     const both = await Promise.all([operate(s, payment.id, "capture", 10, 0, headers), operate(s, payment.id, "capture", 10, 0, headers)])
     expect(both.map((r) => r.status).sort()).toEqual([200, 409])
-    expect(both.find((r) => r.status === 409)!.data).toMatchObject({ code: "pgs_capture_moved", expected: 0, actual: 1000 })
+    expect(both.find((r) => r.status === 409)!.data).toMatchObject({
+      code: "pgs_capture_moved",
+      expected: 0,
+      actual: 1000,
+      message: "The payment changed while you were looking at it: 10.00 EUR is captured now, you saw 0.00 EUR. Nothing was sent to the gateway; check the amounts and try again.",
+    })
     expect((await approvedOperations(s.sandbox, transactionId, "CAPTURE")).map((o) => o.amount)).toEqual([1000])
   })
 

@@ -8,7 +8,7 @@
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import type { BigNumberInput } from "@medusajs/framework/types"
 import { MathBN, Modules } from "@medusajs/framework/utils"
-import { toMinorUnits } from "../../../../gateway"
+import { fromMinorUnits, toMinorUnits } from "../../../../gateway"
 import { looseQuery } from "../../../../lib/loose-query"
 
 export const EXPECT_HEADER = { capture: "x-pgs-expect-captured", refund: "x-pgs-expect-refunded" } as const
@@ -32,12 +32,13 @@ async function paymentOf(req: MedusaRequest, id: string): Promise<PaymentRow | n
   return (data[0] as PaymentRow | undefined) ?? null
 }
 
-function conflict(res: MedusaResponse, operation: Operation, expected: number, now: number) {
+function conflict(res: MedusaResponse, operation: Operation, currency: string, expected: number, now: number) {
   const done = operation === "capture" ? "captured" : "refunded"
+  const said = (minor: number) => `${fromMinorUnits(minor, currency)} ${currency.toUpperCase()}`
   res.status(409).json({
     type: "conflict",
     code: `pgs_${operation}_moved`,
-    message: `The payment changed while you were looking at it: ${now} (minor units) is ${done} now, you saw ${expected}. Nothing was sent to the gateway; check the amounts and try again.`,
+    message: `The payment changed while you were looking at it: ${said(now)} is ${done} now, you saw ${said(expected)}. Nothing was sent to the gateway; check the amounts and try again.`,
     expected,
     actual: now,
   })
@@ -62,7 +63,7 @@ export function oneOperationAtATime(operation: Operation) {
           if (expected !== null) {
             const current = await paymentOf(req, id)
             const now = summed(operation === "capture" ? current?.captures : current?.refunds, first.currency_code)
-            if (now !== expected) return conflict(res, operation, expected, now)
+            if (now !== expected) return conflict(res, operation, first.currency_code, expected, now)
           }
           // Held until Medusa's route has answered (or the client went away).
           await new Promise<void>((resolve) => {
