@@ -32,6 +32,7 @@ export const PGS_ENV_SETTINGS = {
   refundLateApprovals: "PGS_REFUND_LATE_APPROVALS",
   reconcileAfterMinutes: "PGS_RECONCILE_AFTER_MINUTES",
   giveUpRedirectOrdersAfterHours: "PGS_GIVE_UP_REDIRECT_AFTER_HOURS",
+  captureOnFulfillment: "PGS_CAPTURE_ON_FULFILLMENT",
 } as const
 
 /** Every option that has its own variable. */
@@ -41,6 +42,7 @@ type Env = Record<string, string | undefined>
 type StringOption = keyof typeof PGS_ENV_VARIABLES
 export type PgsOptionsFromEnv = Partial<Record<StringOption, string>> & {
   refundLateApprovals?: boolean | string
+  captureOnFulfillment?: boolean | string
   reconcileAfterMinutes?: number
   giveUpRedirectOrdersAfterHours?: number
   timeouts?: Partial<Record<(typeof TIMEOUT_KINDS)[number], number>>
@@ -65,6 +67,8 @@ export function pgsOptionsFromEnv(env: Env = process.env): PgsOptionsFromEnv {
   const refund = read(env, PGS_ENV_SETTINGS.refundLateApprovals)
   // Anything but true/false is passed on as written, for the boot check to name.
   if (refund !== undefined) options.refundLateApprovals = refund === "true" ? true : refund === "false" ? false : refund
+  const onFulfillment = read(env, PGS_ENV_SETTINGS.captureOnFulfillment)
+  if (onFulfillment !== undefined) options.captureOnFulfillment = onFulfillment === "true" ? true : onFulfillment === "false" ? false : onFulfillment
   for (const key of ["reconcileAfterMinutes", "giveUpRedirectOrdersAfterHours"] as const) {
     const value = read(env, PGS_ENV_SETTINGS[key])
     if (value !== undefined) options[key] = Number(value)

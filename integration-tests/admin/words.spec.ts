@@ -24,7 +24,7 @@ describe("the dashboard's words for gateway events", () => {
     ["applied:captured", "Recorded in Medusa"],
     ["applied:successful", "Recorded in Medusa"],
     ["applied:authorized", "Recorded in Medusa (authorized)"],
-    ["ignored:made_by_medusa", "Made from this dashboard"],
+    ["ignored:made_by_medusa", "Made in Medusa"],
     ["applied:external_refund", "Refund made in the gateway dashboard, recorded here"],
     ["applied:external_capture", "Capture made in the gateway dashboard, recorded here"],
     ["applied:late_money_refund", "Given back automatically"],

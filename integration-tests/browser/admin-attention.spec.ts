@@ -73,7 +73,7 @@ describeBrowser("needs attention in the dashboard", () => {
       await widget.getByTestId("pgs-medusa-state").getByText(/captured \d+\.\d{2} EUR · refunded 5\.00 EUR/).waitFor()
       const events = widget.getByTestId("pgs-timeline-event")
       await events.filter({ hasText: "Payment approved" }).filter({ hasText: "Recorded in Medusa" }).first().waitFor()
-      await events.filter({ hasText: "Captured at the gateway" }).filter({ hasText: "Made from this dashboard" }).waitFor()
+      await events.filter({ hasText: "Captured at the gateway" }).filter({ hasText: "Made in Medusa" }).filter({ hasText: /· by admin-.*@example\.com/ }).waitFor()
       await events.filter({ hasText: "Refunded at the gateway · 5.00 EUR" }).filter({ hasText: "Refund made in the gateway dashboard, recorded here" }).waitFor()
       const text = (await widget.textContent()) ?? ""
       for (const internal of ["transaction-svc:", "applied:", "ignored:", "Medusa session"]) expect(text).not.toContain(internal)

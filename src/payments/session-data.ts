@@ -77,6 +77,8 @@ const managementRecord = z.object({
   amount_minor: z.int(),
   /** "applied": the gateway answered; "confirmed": proven by the parent's status; "external": made outside Medusa, only recorded. */
   kind: z.enum(["applied", "confirmed", "external"]),
+  /** A capture sent with options.final_capture: the gateway closes the authorization (nothing more to capture). */
+  final_capture: z.boolean().optional(),
 })
 
 export const pgsSessionData = z

@@ -2,11 +2,11 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, generateJwtToken, Modules } from "@medusajs/framework/utils"
 
-export async function adminToken(container: MedusaContainer): Promise<string> {
+export async function adminToken(container: MedusaContainer, profile: { email?: string; first_name?: string; last_name?: string } = {}): Promise<string> {
   const userModule = container.resolve(Modules.USER)
   const authModule = container.resolve(Modules.AUTH)
-  const email = `admin-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}@example.com`
-  const user = await userModule.createUsers({ email })
+  const email = profile.email ?? `admin-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}@example.com`
+  const user = await userModule.createUsers({ ...profile, email })
   const identity = await authModule.createAuthIdentities({
     provider_identities: [{ provider: "emailpass", entity_id: email }],
     app_metadata: { user_id: user.id },

@@ -1,5 +1,5 @@
 /**
- * The one way the extension talks to the server: fetch to /admin/pgs/* with the admin's session cookie (or the
+ * The one way the extension talks to the server: fetch to /admin/pgs/* (and Medusa's own /admin/payments/*) with the admin's session cookie (or the
  * dashboard's stored bearer token when the admin runs with JWT auth). A 400 keeps its per-field errors so each
  * form shows them next to the field.
  */
@@ -36,11 +36,11 @@ function bearer(): Record<string, string> {
   }
 }
 
-export async function api<T>(path: string, init: { method?: "GET" | "POST" | "DELETE"; body?: unknown } = {}): Promise<T> {
+export async function api<T>(path: string, init: { method?: "GET" | "POST" | "DELETE"; body?: unknown; headers?: Record<string, string> } = {}): Promise<T> {
   const res = await fetch(`${backend}${path}`, {
     method: init.method ?? "GET",
     credentials: "include",
-    headers: { accept: "application/json", ...(init.body !== undefined ? { "content-type": "application/json" } : {}), ...bearer() },
+    headers: { accept: "application/json", ...(init.body !== undefined ? { "content-type": "application/json" } : {}), ...bearer(), ...init.headers },
     body: init.body !== undefined ? JSON.stringify(init.body) : undefined,
   })
   const text = await res.text()

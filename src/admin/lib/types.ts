@@ -32,6 +32,7 @@ export type Terminal = {
   /** Per method identifier, its shopper-facing name per locale. */
   method_names: Record<string, Record<string, string>> | null
   is_default: boolean
+  capture_on_fulfillment: boolean
 }
 
 export type TimelineEvent = {
@@ -49,7 +50,14 @@ export type TimelineEvent = {
   outcome: string | null
   error: string | null
   attempts: number | null
+  /** Who made the capture or refund this event is about, as Medusa recorded it (null: not an operation of Medusa's). */
+  by: Actor | null
 }
+
+export type Actor = { kind: "user" | "api_key" | "gateway_dashboard" | "capture_on_fulfillment" | "not_recorded"; label: string; id?: string; fulfillment_id?: string }
+
+/** One of Medusa's captures or refunds of the payment (amount in major units). */
+export type PaymentOperation = { id: string; kind: "capture" | "refund"; amount: string; created_at: string | null; transaction_id: string | null; final_capture: boolean; by: Actor }
 
 export type GatewayTransaction = {
   id: string
@@ -82,6 +90,7 @@ export type OrderPayment = {
   in_sync: boolean | null
   /** Medusa's state of the payment now, amounts in major units. */
   medusa: { state: MedusaPaymentState; amount: string; captured_amount: string; refunded_amount: string; currency_code: string }
+  operations: PaymentOperation[]
   events: TimelineEvent[]
 }
 

@@ -25,7 +25,7 @@ export function eventWords(event: string, transactionType: string | null = null)
 
 /** Short reasons for outcomes that changed nothing, by their name after "ignored:". */
 const IGNORED: Record<string, string> = {
-  made_by_medusa: "Made from this dashboard",
+  made_by_medusa: "Made in Medusa",
   already_recorded: "Already recorded",
   already_captured: "Already captured",
   already_canceled: "Already canceled",

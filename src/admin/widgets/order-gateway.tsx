@@ -1,12 +1,13 @@
 /**
  * Order page: Medusa's current state of the order's PGS payments, the gateway transaction(s) behind them and what
- * the gateway told us, in a shop admin's words (lib/words.ts). Capture, refund and cancel stay Medusa's own buttons
- * (they go through the provider); "Sync from gateway" reads the status endpoint again.
+ * the gateway told us, in a shop admin's words (lib/words.ts). "Capture…" and "Refund…" take any part through
+ * Medusa's own routes (components/capture-refund.tsx); "Sync from gateway" reads the status endpoint again.
  */
 import { defineWidgetConfig } from "@medusajs/admin-sdk"
 import type { AdminOrder, DetailWidgetProps } from "@medusajs/framework/types"
 import { Badge, Button, Container, Heading, StatusBadge, Text, toast } from "@medusajs/ui"
 import { Link } from "react-router-dom"
+import { CaptureRefund } from "../components/capture-refund"
 import { api } from "../lib/api"
 import { dateTime, money, statusColor } from "../lib/format"
 import { useAction } from "../lib/use-action"
@@ -37,13 +38,14 @@ function TimelineItem({ e }: { e: TimelineEvent }) {
       </Text>
       <Text size="xsmall" className="text-ui-fg-subtle" title={`${e.event} · ${e.outcome ?? ""} · ${e.transaction_id ?? ""}`}>
         {dateTime(e.received_at)} · {sourceWords(e.source)}
+        {e.by && e.by.kind !== "gateway_dashboard" ? ` · by ${e.by.label}` : ""}
         {e.error ? ` · ${e.error}` : ""}
       </Text>
     </li>
   )
 }
 
-function PaymentBlock({ p }: { p: OrderPayment }) {
+function PaymentBlock({ p, onDone }: { p: OrderPayment; onDone(): void }) {
   const g = p.gateway
   const m = p.medusa
   return (
@@ -79,6 +81,7 @@ function PaymentBlock({ p }: { p: OrderPayment }) {
           <Row label="Terminal" value={g.terminal_id} />
         </dl>
       ) : null}
+      <CaptureRefund p={p} onDone={onDone} />
       <div>
         <Text size="small" weight="plus">What the gateway told us</Text>
         {p.events.length ? (
@@ -130,7 +133,7 @@ const OrderGatewayWidget = ({ data: order }: DetailWidgetProps<AdminOrder>) => {
           </Text>
         </div>
       ) : null}
-      {view.data?.payments.map((p) => <PaymentBlock key={p.payment_session_id} p={p} />)}
+      {view.data?.payments.map((p) => <PaymentBlock key={p.payment_session_id} p={p} onDone={view.reload} />)}
     </Container>
   )
 }

@@ -9,7 +9,8 @@ import { toMinorUnits } from "../../gateway"
 
 /** Keep in step with the queries below: the boot check reads only this list. */
 export const MEDUSA_COLUMNS = {
-  capture: ["id", "raw_amount"],
+  capture: ["id", "raw_amount", "payment_id", "deleted_at"],
+  payment: ["id", "raw_amount"],
   refund: ["id", "metadata"],
   customer_account_holder: ["account_holder_id", "customer_id", "deleted_at"],
   payment_session: ["id", "data", "status", "updated_at"],
@@ -31,6 +32,21 @@ export async function captureAmountMinor(knex: Knex, captureId: string, currency
   const row = await knex("capture").where({ id: captureId }).first("raw_amount")
   const raw = json(row?.raw_amount)
   return raw?.value !== undefined ? toMinorUnits({ value: raw.value }, currency) : null
+}
+
+/**
+ * Whether this capture takes what was left of the payment: Medusa's capture rows of the payment (this one
+ * included, as Medusa writes it before calling the provider) add up to the payment's amount. Exact, in minor units.
+ */
+export async function capturesComplete(knex: Knex, captureId: string, currency: string): Promise<boolean | null> {
+  const row = await knex("capture").where({ id: captureId }).first("payment_id")
+  if (!row?.payment_id) return null
+  const payment = await knex("payment").where({ id: row.payment_id }).first("raw_amount")
+  const rows: Array<{ raw_amount: unknown }> = await knex("capture").where({ payment_id: row.payment_id }).whereNull("deleted_at").select("raw_amount")
+  const authorized = json(payment?.raw_amount)?.value
+  if (authorized === undefined) return null
+  const captured = rows.reduce((sum, r) => sum + toMinorUnits({ value: json(r.raw_amount).value }, currency), 0)
+  return captured >= toMinorUnits({ value: authorized }, currency)
 }
 
 /** The gateway refund a refund row records (see EXTERNAL_REFUND_METADATA_KEY), or null for Medusa's own. */

@@ -68,6 +68,12 @@ export const pgsOptionsSchema = z.object({
    * itself; a later approval is then refunded). 0: never.
    */
   giveUpRedirectOrdersAfterHours: z.number({ error: "must be a number of hours" }).min(0).default(72),
+  /**
+   * When Medusa creates a fulfillment of an order paid by an authorization, capture what the fulfilled items cost
+   * (the first fulfillment also the shipping); the last fulfillment captures the rest as the final capture.
+   * Off by default: Medusa's own capture buttons and the order widget's "Capture…" stay the way to capture.
+   */
+  captureOnFulfillment: z.boolean({ error: "must be true or false" }).default(false),
   /** Per-call timeouts in ms (the client's defaults: token and read 10 s, write and manage 45 s). */
   timeouts: z
     .strictObject({
@@ -104,6 +110,7 @@ const FIX: Record<keyof PgsProviderOptions, string> = {
   refundLateApprovals: `leave ${ENV.refundLateApprovals} unset (true) or set it to false to list late money for a person instead of refunding it`,
   reconcileAfterMinutes: `leave ${ENV.reconcileAfterMinutes} unset (15) or give a positive number of minutes`,
   giveUpRedirectOrdersAfterHours: `leave ${ENV.giveUpRedirectOrdersAfterHours} unset (72) or give a number of hours, 0 for never`,
+  captureOnFulfillment: `leave ${ENV.captureOnFulfillment} unset (false) or set it to true to capture when Medusa creates a fulfillment`,
   timeouts:
     "leave PGS_TIMEOUT_{READ,WRITE,MANAGE,TOKEN}_MS unset (token and read 10 s, write and manage 45 s) or give { read?, write?, manage?, token? } in milliseconds, each a positive whole number",
 }

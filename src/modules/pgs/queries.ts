@@ -102,6 +102,12 @@ function namesOf(value: unknown): MethodNames {
   return names
 }
 
+/** Whether a setting row of this terminal switches capture on fulfillment on. */
+export async function terminalCapturesOnFulfillment(knex: Knex, terminalId: string): Promise<boolean> {
+  const row = await knex(TERMINAL_SETTING_TABLE).where({ terminal_id: terminalId, capture_on_fulfillment: true }).whereNull("deleted_at").first("id")
+  return !!row
+}
+
 /** The customer's usable saved cards (ACTIVE only), newest first. */
 export async function listSavedCards(knex: Knex, input: { customer_id: string }): Promise<SavedCard[]> {
   const rows = await knex(SAVED_CARD_TABLE)

@@ -6,7 +6,7 @@
 import type { CapturePaymentInput, CapturePaymentOutput, CancelPaymentInput, CancelPaymentOutput, RefundPaymentInput, RefundPaymentOutput } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
 import { GatewayOutcomeUnknownError, toMinorUnits, type ManageResult, type MoneyInput } from "../../gateway"
-import { captureAmountMinor, externalRefundOf } from "../../modules/pgs/medusa-tables"
+import { captureAmountMinor, capturesComplete, externalRefundOf } from "../../modules/pgs/medusa-tables"
 import { rememberLostAnswer } from "../../payments/lost-answers"
 import { isSingleStep, type PgsSessionData } from "../../payments/session-data"
 import { gatewayTransactionType, isFailedStatus } from "../../payments/status-table"
@@ -22,9 +22,12 @@ export async function capture(deps: ProviderDeps, current: PgsSessionData, input
   if (key && current.captures?.some((c) => c.key === key)) return { data: current } // already done
   const parent = requireTransaction(current, "capture")
   // Medusa passes no amount to capturePayment: it is on the capture row Medusa created just before (id = key).
-  const amount = (await captureRowAmount(deps, key, current)) ?? remainingToCapture(current)
-  const result = await manage(deps, "CAPTURE", current, parent, amount, key)
-  return { data: { ...current, captures: [...(current.captures ?? []), record(key, amount, result)] } }
+  const rowAmount = await captureRowAmount(deps, key, current)
+  const amount = rowAmount ?? remainingToCapture(current)
+  // The capture that takes what is left is the final one: the gateway then releases nothing and closes captures.
+  const final = rowAmount === null ? true : await isFinalCapture(deps, key!, current)
+  const result = await manage(deps, "CAPTURE", current, parent, amount, key, final ? { final_capture: true } : undefined)
+  return { data: { ...current, captures: [...(current.captures ?? []), { ...record(key, amount, result), ...(final ? { final_capture: true } : {}) }] } }
 }
 
 export async function refund(deps: ProviderDeps, current: PgsSessionData, input: RefundPaymentInput): Promise<RefundPaymentOutput> {
@@ -74,6 +77,7 @@ async function manage(
   parent: string,
   amount: number,
   key: string | undefined,
+  options?: { final_capture: true },
 ): Promise<ManageResult> {
   const result = await deps.client.modifications
     .manage(
@@ -85,6 +89,7 @@ async function manage(
         amount,
         currency: current.currency_code.toUpperCase(),
         metadata: { medusa_payment_session_id: current.session_id },
+        ...(options ? { options } : {}),
       },
       key ? { idempotencyKey: key } : {},
     )
@@ -104,6 +109,18 @@ async function captureRowAmount(deps: ProviderDeps, captureId: string | undefine
     deps.logger.warn(`[pgs] capture ${captureId}: amount not readable (${error.message}); capturing what remains`)
     return null
   })
+}
+
+/** Medusa's captures of the payment reach its amount with this one (unknown: not flagged, captures stay open). */
+async function isFinalCapture(deps: ProviderDeps, captureId: string, current: PgsSessionData): Promise<boolean> {
+  if (!deps.knex) return false
+  return capturesComplete(deps.knex, captureId, current.currency_code).then(
+    (complete) => complete === true,
+    (error: Error) => {
+      deps.logger.warn(`[pgs] capture ${captureId}: captures not readable (${error.message}); not flagged final`)
+      return false
+    },
+  )
 }
 
 async function externalRefund(deps: ProviderDeps, refundId: string | undefined): Promise<string | null> {

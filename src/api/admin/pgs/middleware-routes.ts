@@ -3,6 +3,7 @@ import { listAttentionQuery, rereadBody } from "./attention/validators"
 import { createPayoutBody, listPayoutsQuery } from "./payouts/validators"
 import { createTerminalBody, updateTerminalBody } from "./settings/validators"
 import { validated } from "./validate"
+import { oneOperationAtATime } from "./orders/one-operation"
 
 /** Admin routes of the plugin. Medusa itself requires an authenticated admin user on every /admin/* route. */
 export const adminPgsMiddlewares: MiddlewareRoute[] = [
@@ -12,4 +13,7 @@ export const adminPgsMiddlewares: MiddlewareRoute[] = [
   { methods: ["POST"], matcher: "/admin/pgs/attention/reread", middlewares: [validated("body", rereadBody)] },
   { methods: ["POST"], matcher: "/admin/pgs/settings/terminals", middlewares: [validated("body", createTerminalBody)] },
   { methods: ["POST"], matcher: "/admin/pgs/settings/terminals/:id", middlewares: [validated("body", updateTerminalBody)] },
+  // Medusa's own capture and refund routes, for PGS payments: one operation at a time, refused if the payment moved.
+  { methods: ["POST"], matcher: "/admin/payments/:id/capture", middlewares: [oneOperationAtATime("capture")] },
+  { methods: ["POST"], matcher: "/admin/payments/:id/refund", middlewares: [oneOperationAtATime("refund")] },
 ]

@@ -30,6 +30,8 @@ export const PgsTerminalSetting = model
       /** The shopper-facing name of a method per locale: { "pgs-wallets": { "sv-SE": "…" } }; null: the widget's own. */
       method_names: model.json().nullable(),
       is_default: model.boolean().default(false),
+      /** Capture on fulfillment for payments made on this terminal (the option captureOnFulfillment: on every terminal). */
+      capture_on_fulfillment: model.boolean().default(false),
     },
   )
   .checks([

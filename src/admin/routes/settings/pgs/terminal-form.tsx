@@ -39,6 +39,7 @@ type Draft = {
   number_of_instalments: string
   method_names: MethodNamesDraft
   is_default: boolean
+  capture_on_fulfillment: boolean
 }
 
 const draftOf = (t: Terminal | null): Draft => ({
@@ -59,6 +60,7 @@ const draftOf = (t: Terminal | null): Draft => ({
   number_of_instalments: t?.hosted_page_options?.number_of_instalments?.toString() ?? "",
   method_names: t?.method_names ?? {},
   is_default: t?.is_default ?? false,
+  capture_on_fulfillment: t?.capture_on_fulfillment ?? false,
 })
 
 /** The methods the terminal takes, in the catalogue's order: the rows of the names table. */
@@ -87,6 +89,7 @@ function bodyOf(d: Draft, catalog: Catalog) {
     hosted_page_options: Object.keys(hosted).length ? hosted : null,
     method_names: methodNamesBody(d.method_names, shownMethods(d, catalog)),
     is_default: d.is_default,
+    capture_on_fulfillment: d.capture_on_fulfillment,
   }
 }
 
@@ -175,6 +178,10 @@ export function TerminalForm(props: { terminal: Terminal | null; catalog: Catalo
         <div className="flex items-center gap-x-2">
           <Switch id="pgs-terminal-default" checked={d.is_default} onCheckedChange={(c) => set("is_default", c)} />
           <Label htmlFor="pgs-terminal-default" size="small">Default terminal (when no currency matches)</Label>
+        </div>
+        <div className="flex items-center gap-x-2">
+          <Switch id="pgs-terminal-capture-on-fulfillment" checked={d.capture_on_fulfillment} onCheckedChange={(c) => set("capture_on_fulfillment", c)} />
+          <Label htmlFor="pgs-terminal-capture-on-fulfillment" size="small">Capture on fulfillment (each fulfillment captures its items)</Label>
         </div>
       </div>
 

@@ -38,6 +38,7 @@ const TITLES: Record<string, string> = {
   unknown_management: "Answer lost",
   stuck: "Still not final",
   webhooks_refused: "Webhooks refused",
+  fulfillment_capture: "Capture on fulfillment",
   flagged_event: "Money without an order",
   failed_event: "Webhook not processed",
 }

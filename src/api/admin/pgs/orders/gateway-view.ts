@@ -11,10 +11,21 @@ import { authenticationStatusOf, eventsFor, openAttentionFor, type EventSummary 
 import type PgsModuleService from "../../../../modules/pgs/service"
 import type { Transaction, Outcome } from "../../../../gateway"
 import { looseQuery } from "../../../../lib/loose-query"
-import { medusaPaymentView, type MedusaPaymentRow } from "./medusa-state"
+import { majorAmount, medusaPaymentView, type MedusaPaymentRow } from "./medusa-state"
+import { EXTERNAL_REFUND_METADATA_KEY } from "../../../../modules/pgs/medusa-tables"
+import { actorsOf, type Actor, type OperationRow } from "./actors"
 
 type SessionRow = { id: string; provider_id: string; status: string; amount: unknown; currency_code: string; data: Record<string, unknown> | null; created_at?: Date }
-type PaymentRow = MedusaPaymentRow & { id: string; payment_session_id?: string | null; provider_id: string; data: Record<string, unknown> | null }
+type OperationRecord = OperationRow & { amount?: unknown; raw_amount?: unknown; created_at?: Date | string }
+type PaymentRow = Omit<MedusaPaymentRow, "captures" | "refunds"> & {
+  id: string
+  payment_session_id?: string | null
+  provider_id: string
+  data: Record<string, unknown> | null
+  captures?: OperationRecord[] | null
+  refunds?: OperationRecord[] | null
+}
+type ManagementRecord = { key?: unknown; transaction_id?: unknown; final_capture?: unknown }
 type OrderRow = { id: string; payment_collections?: Array<{ id: string; payment_sessions?: SessionRow[]; payments?: PaymentRow[] }> }
 
 /** Session data fields the dashboard may see; everything else (sealed blob, integrity HMAC, client key, browser data) stays out. */
@@ -67,8 +78,39 @@ const managementIds = (data: Record<string, unknown>) =>
     .map((r) => r.transaction_id)
     .filter((id): id is string => typeof id === "string")
 
+/**
+ * Medusa's captures and refunds of a payment, oldest first, each with who made it (actors.ts) and the gateway
+ * transaction the provider recorded for it (session data `captures`/`refunds`, keyed by the row's id).
+ */
+function operationsOf(payment: PaymentRow | null, recorded: Record<string, unknown>, currency: string, actors: Map<string, Actor>) {
+  if (!payment) return []
+  const records = (k: "captures" | "refunds") => (Array.isArray(recorded[k]) ? (recorded[k] as ManagementRecord[]) : [])
+  const rows = [
+    ...(payment.captures ?? []).map((row) => ({ row, kind: "capture" as const, record: records("captures").find((r) => r.key === row.id) })),
+    ...(payment.refunds ?? []).map((row) => ({ row, kind: "refund" as const, record: records("refunds").find((r) => r.key === row.id) })),
+  ]
+  return rows
+    .map(({ row, kind, record }) => ({
+      id: row.id,
+      kind,
+      amount: majorAmount(row, currency),
+      created_at: row.created_at ? new Date(row.created_at).toISOString() : null,
+      transaction_id: typeof record?.transaction_id === "string" ? record.transaction_id : externalTransactionOf(row),
+      final_capture: record?.final_capture === true,
+      by: actors.get(row.id)!,
+    }))
+    .sort((a, b) => String(a.created_at).localeCompare(String(b.created_at)))
+}
+
+/** The gateway transaction of an operation made in the gateway's dashboard (recorded by the webhook workflow). */
+function externalTransactionOf(row: OperationRecord): string | null {
+  const refunded = row.metadata?.[EXTERNAL_REFUND_METADATA_KEY]
+  if (typeof refunded === "string") return refunded
+  return row.created_by?.startsWith("pgs:") ? row.created_by.slice("pgs:".length) : null
+}
+
 /** `needs_attention`: open items about this order on the "Needs attention" page. */
-export type OrderGatewayView = { order_id: string; payments: Array<Record<string, unknown> & { events: EventSummary[] }>; needs_attention: number; read_at: string }
+export type OrderGatewayView = { order_id: string; payments: Array<Record<string, unknown> & { events: Array<EventSummary & { by: Actor | null }> }>; needs_attention: number; read_at: string }
 
 export async function orderGatewayView(scope: MedusaContainer, orderId: string): Promise<OrderGatewayView> {
   const query = looseQuery(scope)
@@ -101,7 +143,13 @@ export async function orderGatewayView(scope: MedusaContainer, orderId: string):
       const { gateway, gateway_error } = transactionId ? await gatewayOf(pgs, knex, transactionId) : { gateway: null, gateway_error: null }
       const references = [session.id, recorded.reference].filter((r): r is string => typeof r === "string")
       const transactionIds = [transactionId, ...managementIds(recorded)].filter((id): id is string => !!id)
-      const events = await eventsFor(knex, { transaction_ids: transactionIds, references })
+      const actors = await actorsOf(scope, [...(payment?.captures ?? []), ...(payment?.refunds ?? [])])
+      const operations = operationsOf(payment, recorded, session.currency_code, actors)
+      // A management event names the operation Medusa made: say who made it (not "this dashboard", a guess).
+      const events = (await eventsFor(knex, { transaction_ids: transactionIds, references })).map((e) => {
+        const operation = operations.find((o) => o.transaction_id && o.transaction_id === e.transaction_id)
+        return { ...e, by: operation?.by ?? null }
+      })
       attention.transaction_ids.push(...transactionIds)
       attention.references.push(...references)
       payments.push({
@@ -121,6 +169,7 @@ export async function orderGatewayView(scope: MedusaContainer, orderId: string):
         gateway_error,
         // Medusa's last known gateway status against the gateway's now; a difference is settled by the webhook.
         in_sync: gateway && typeof recorded.gateway_status === "string" ? recorded.gateway_status === gateway.status : null,
+        operations,
         events,
       })
     }

@@ -31,6 +31,9 @@ function decimal(n: ReturnType<typeof MathBN.convert>, currency: string): string
 }
 
 const value = (a: Amount): BigNumberInput => ((a.raw_amount ?? a.amount ?? 0) as BigNumberInput)
+
+/** One capture's or refund's amount in major units ("10.50"). */
+export const majorAmount = (a: Amount, currency: string) => decimal(MathBN.convert(value(a)), currency)
 const sum = (rows: Amount[] | null | undefined) => MathBN.add(0, ...(rows ?? []).map(value))
 
 /** No payment yet: the session says whether the shopper is still paying, failed or gave up. */

@@ -73,6 +73,7 @@ const fields = {
   hosted_page_options: hostedPageOptions.nullable(),
   method_names: methodNames.nullable(),
   is_default: z.boolean(),
+  capture_on_fulfillment: z.boolean(),
 }
 
 export const createTerminalBody = z.strictObject({
@@ -90,6 +91,7 @@ export const createTerminalBody = z.strictObject({
   hosted_page_options: fields.hosted_page_options.optional(),
   method_names: fields.method_names.optional(),
   is_default: fields.is_default.default(false),
+  capture_on_fulfillment: fields.capture_on_fulfillment.default(false),
 })
 export type CreateTerminalBody = z.output<typeof createTerminalBody>
 

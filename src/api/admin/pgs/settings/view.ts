@@ -20,6 +20,7 @@ export const terminalView = (t: TerminalRow) => ({
   hosted_page_options: t.hosted_page_options,
   method_names: t.method_names,
   is_default: t.is_default,
+  capture_on_fulfillment: t.capture_on_fulfillment,
   created_at: t.created_at,
   updated_at: t.updated_at,
 })

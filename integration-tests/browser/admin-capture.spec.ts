@@ -1,0 +1,82 @@
+/**
+ * The order widget's "Capture…" and "Refund…" in the real dashboard (built with Medusa's bundler) in Chromium:
+ * an admin captures part of an authorized payment and refunds part of what was captured, and the gateway shows
+ * exactly those amounts. Screenshots land in artifacts/screenshots/admin-capture-*.png (1280 and 360 px wide).
+ */
+import { paidOrder } from "../http/support/admin-pgs"
+import { approvedOperations } from "../http/support/checkout"
+import { pgsStoreSuite } from "../http/support/store"
+import { gatewayRecord } from "../http/support/capture"
+import { dashboardForEachTest } from "./admin-support"
+import { describeBrowser, screenshot } from "./support"
+
+jest.setTimeout(240_000)
+
+describeBrowser("partial capture in the dashboard", () => {
+  pgsStoreSuite("partial capture in the dashboard", (s) => {
+    const d = dashboardForEachTest(s)
+
+    it("captures part of the payment and refunds part of what was captured from the order widget", async () => {
+      const { orderId, transactionId } = await paidOrder(s) // 25.50 EUR authorized
+      await d.page.setViewportSize({ width: 1280, height: 900 })
+      await d.page.goto(`${d.url}/app/orders/${orderId}`)
+      const widget = d.page.locator('[aria-label="Payment gateway"]').first()
+
+      await widget.getByRole("button", { name: "Capture…" }).click({ timeout: 30_000 })
+      const captureForm = widget.getByRole("form", { name: "Capture part of the payment" })
+      const amount = captureForm.getByLabel("Amount (EUR)")
+      await amount.fill("30")
+      await captureForm.getByText("At most 25.50 EUR").waitFor()
+      await amount.fill("10.005")
+      await captureForm.getByText(/at most 2 decimals/).waitFor()
+      await amount.fill("10")
+      await captureForm.getByText("Up to 25.50 EUR left to capture; the rest stays authorized.").waitFor()
+      await captureForm.scrollIntoViewIfNeeded()
+      await screenshot(d.page, "admin-capture-form-1280")
+      await captureForm.getByRole("button", { name: "Capture" }).click()
+      const operations = widget.getByTestId("pgs-operations")
+      await operations.getByText("Captured 10.00 EUR").waitFor({ timeout: 30_000 })
+
+      await widget.getByRole("button", { name: "Refund…" }).click()
+      const refundForm = widget.getByRole("form", { name: "Refund part of the payment" })
+      await refundForm.getByLabel("Amount (EUR)").fill("4")
+      await refundForm.getByLabel("Note (optional)").fill("One item arrived scratched")
+      await refundForm.scrollIntoViewIfNeeded()
+      await screenshot(d.page, "admin-refund-form-1280")
+      await refundForm.getByRole("button", { name: "Refund" }).click()
+      await operations.getByText("Refunded 4.00 EUR").waitFor({ timeout: 30_000 })
+
+      expect(await gatewayRecord(s, transactionId)).toMatchObject({ captured_amount: 1000, refunded_amount: 400, final_capture: false })
+      expect((await approvedOperations(s.sandbox, transactionId, "CAPTURE")).map((o) => o.amount)).toEqual([1000])
+
+      // The rest, as the final capture.
+      await widget.getByRole("button", { name: "Capture…" }).click()
+      await widget.getByRole("form", { name: "Capture part of the payment" }).getByText(/the final capture/).waitFor()
+      await widget.getByRole("form", { name: "Capture part of the payment" }).getByRole("button", { name: "Capture" }).click()
+      await operations.getByText("Final capture").waitFor({ timeout: 30_000 })
+      expect(await gatewayRecord(s, transactionId)).toMatchObject({ captured_amount: 2550, final_capture: true })
+      await expect(operations.textContent()).resolves.toMatch(/by Ada Admin \(admin-.*@example.com\)/)
+      await operations.scrollIntoViewIfNeeded()
+      await screenshot(d.page, "admin-capture-done-1280")
+      await d.page.setViewportSize({ width: 360, height: 800 })
+      await operations.scrollIntoViewIfNeeded()
+      await screenshot(d.page, "admin-capture-done-360")
+    })
+
+    it("switches capture on fulfillment on for a terminal in Settings → Payment Gateway", async () => {
+      await d.page.setViewportSize({ width: 1280, height: 900 })
+      await d.page.goto(`${d.url}/app/settings/pgs`)
+      await d.page.getByRole("button", { name: "Add terminal" }).click({ timeout: 30_000 })
+      await d.page.getByLabel("Terminal id").fill("SBX-ALL-001")
+      await d.page.getByLabel("Currencies").fill("EUR")
+      const toggle = d.page.getByRole("switch", { name: /Capture on fulfillment/ })
+      await toggle.click()
+      await toggle.scrollIntoViewIfNeeded()
+      await screenshot(d.page, "admin-settings-capture-on-fulfillment-1280")
+      await d.page.getByRole("button", { name: "Save terminal" }).click()
+      await d.page.getByTestId("pgs-terminal-SBX-ALL-001").waitFor()
+      const terminals = (await s.api.get("/admin/pgs/settings/terminals", { headers: await s.adminHeaders() })).data.terminals
+      expect(terminals.map((t: any) => [t.terminal_id, t.capture_on_fulfillment])).toEqual([["SBX-ALL-001", true]])
+    })
+  })
+})

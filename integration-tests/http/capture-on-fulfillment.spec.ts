@@ -1,0 +1,66 @@
+/**
+ * Capture on fulfillment (PGS_CAPTURE_ON_FULFILLMENT=true): each fulfillment Medusa creates captures what its items
+ * cost, the last one captures the rest as the final capture, a second run for one fulfillment captures nothing, and
+ * a capture that fails is on "Needs attention" and is not retried.
+ */
+import { adminPayment, approvedOperations } from "./support/checkout"
+import { admin } from "./support/admin-pgs"
+import { pgsStoreSuite } from "./support/store"
+import { waitFor } from "./support/webhooks"
+import { capturesOf, fulfill, gatewayRecord, knexOf, orderOfThree } from "./support/capture"
+import { captureOnFulfillment } from "../../src/workflows/capture-on-fulfillment"
+
+pgsStoreSuite(
+  "capture on fulfillment",
+  (s) => {
+    it("captures each fulfillment's items, and the rest as the final capture with the last one", async () => {
+      const { orderId, transactionId, item, where, payment } = await orderOfThree(s)
+      const first = await fulfill(s, orderId, where, [{ id: item.id, quantity: 1 }])
+      expect(first.status).toBe(200)
+      const once = await capturesOf(s, payment.id, 1)
+      expect(once.captures.map((c: any) => Number(c.amount))).toEqual([25.5])
+      expect(once.captures[0].created_by).toMatch(/^pgs-fulfillment:ful_/)
+      expect(await gatewayRecord(s, transactionId)).toMatchObject({ captured_amount: 2550, final_capture: false })
+
+      expect((await fulfill(s, orderId, where, [{ id: item.id, quantity: 2 }])).status).toBe(200)
+      const twice = await capturesOf(s, payment.id, 2)
+      expect(twice.captures.map((c: any) => Number(c.amount)).sort()).toEqual([25.5, 51])
+      expect(twice.captured_at).toBeTruthy()
+      expect(await gatewayRecord(s, transactionId)).toMatchObject({ captured_amount: 7650, final_capture: true })
+
+      const view = (await admin(s, "get", `/admin/pgs/orders/${orderId}/gateway`)).data.payments[0]
+      expect(view.operations.map((o: any) => [o.amount, o.final_capture, o.by.kind])).toEqual([["25.50", false, "capture_on_fulfillment"], ["51.00", true, "capture_on_fulfillment"]])
+    })
+
+    it("captures once per fulfillment when the event comes again", async () => {
+      const { orderId, transactionId, item, where, payment } = await orderOfThree(s)
+      expect((await fulfill(s, orderId, where, [{ id: item.id, quantity: 1 }])).status).toBe(200)
+      const once = await capturesOf(s, payment.id, 1)
+      const fulfillmentId = once.captures[0].created_by.replace("pgs-fulfillment:", "")
+      const again = await captureOnFulfillment(s.container(), { order_id: orderId, fulfillment_id: fulfillmentId })
+      expect(again).toEqual({ done: "skipped", why: "this fulfillment was already handled" })
+      expect((await approvedOperations(s.sandbox, transactionId, "CAPTURE")).length).toBe(1)
+    })
+
+    it("lists a capture that failed on Needs attention and does not retry it", async () => {
+      const { orderId, transactionId, item, where, payment } = await orderOfThree(s)
+      await s.sandbox.control("POST", "/_sandbox/faults", { target: "POST /api/transactions/manage", kind: "status", status: 503, phase: "before", count: 1 })
+      expect((await fulfill(s, orderId, where, [{ id: item.id, quantity: 1 }])).status).toBe(200)
+      const row = await waitFor(async () => {
+        const r = await knexOf(s)("pgs_follow_up").where({ kind: "fulfillment_capture", order_id: orderId }).first()
+        return r?.state === "needs_person" ? r : null
+      }, { what: "the failed capture on Needs attention" })
+      await s.sandbox.control("DELETE", "/_sandbox/faults")
+      expect(row.note).toMatch(/failed: .* not retried automatically/)
+
+      const attention = await admin(s, "get", "/admin/pgs/attention")
+      expect(attention.data.items).toEqual(expect.arrayContaining([expect.objectContaining({ kind: "fulfillment_capture", title: "Capture on fulfillment", needs_person: true, order_id: orderId, amount: "25.50" })]))
+
+      const fulfillmentId = row.key.replace("fulfillment-capture:", "")
+      expect(await captureOnFulfillment(s.container(), { order_id: orderId, fulfillment_id: fulfillmentId })).toMatchObject({ done: "skipped" })
+      expect((await adminPayment(s, payment.id)).captures).toEqual([])
+      expect((await approvedOperations(s.sandbox, transactionId, "CAPTURE")).length).toBe(0)
+    })
+  },
+  { env: { PGS_CAPTURE_ON_FULFILLMENT: "true" } },
+)

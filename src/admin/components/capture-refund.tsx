@@ -1,0 +1,153 @@
+/**
+ * The order widget's "Capture…" and "Refund…" for one PGS payment, and the list of its captures and refunds with
+ * who made each. Both go through Medusa's own admin routes (POST /admin/payments/:id/capture and /refund), so
+ * Medusa's workflows write the records and the provider talks to the gateway; the amount the admin saw captured
+ * (or refunded) goes along, and the server refuses the operation if the payment moved meanwhile (another admin,
+ * a second click). Amounts are checked in whole minor units, in the order's currency.
+ */
+import { Badge, Button, Input, Text, Textarea, toast } from "@medusajs/ui"
+import { useRef, useState } from "react"
+import { api, ApiError } from "../lib/api"
+import { decimalsOf, fromMinor, toMinor } from "../lib/amounts"
+import { dateTime, money } from "../lib/format"
+import type { OrderPayment } from "../lib/types"
+import { Field } from "./field"
+import { FormShell } from "./form-shell"
+
+type Operation = "capture" | "refund"
+
+const EXPECT_HEADER: Record<Operation, string> = { capture: "x-pgs-expect-captured", refund: "x-pgs-expect-refunded" }
+
+/** What the payment allows now, in minor units. */
+function limits(p: OrderPayment) {
+  const m = p.medusa
+  const decimals = decimalsOf(m.amount)
+  const [amount, captured, refunded] = [m.amount, m.captured_amount, m.refunded_amount].map((a) => toMinor(a, decimals) ?? 0)
+  const authorization = p.recorded.transaction_type === "AUTHORIZE" && m.state !== "canceled" && m.state !== "failed" && !!p.payment_id
+  return { decimals, captured, refunded, toCapture: authorization ? amount - captured : 0, toRefund: p.payment_id ? captured - refunded : 0 }
+}
+
+function OperationForm({ p, operation, onClose, onDone }: { p: OrderPayment; operation: Operation; onClose(): void; onDone(): void }) {
+  const l = limits(p)
+  const limit = operation === "capture" ? l.toCapture : l.toRefund
+  const currency = p.medusa.currency_code.toUpperCase()
+  const [amount, setAmount] = useState(fromMinor(limit, l.decimals))
+  const [note, setNote] = useState("")
+  const [error, setError] = useState<ApiError | null>(null)
+  const [busy, setBusy] = useState(false)
+  // A second click before React re-renders must not send a second request.
+  const sending = useRef(false)
+
+  const minor = toMinor(amount, l.decimals)
+  const problem =
+    minor === null
+      ? `Give an amount such as ${fromMinor(limit, l.decimals)}${l.decimals ? ` (at most ${l.decimals} decimals)` : " (no decimals)"}`
+      : minor <= 0
+        ? "Give an amount above zero"
+        : minor > limit
+          ? `At most ${fromMinor(limit, l.decimals)} ${currency}`
+          : null
+  const final = operation === "capture" && minor === limit
+
+  const submit = async () => {
+    if (problem || minor === null || sending.current) return
+    sending.current = true
+    setBusy(true)
+    setError(null)
+    try {
+      await api(`/admin/payments/${p.payment_id}/${operation}`, {
+        method: "POST",
+        body: { amount: Number(fromMinor(minor, l.decimals)), ...(operation === "refund" && note.trim() ? { note: note.trim() } : {}) },
+        headers: { [EXPECT_HEADER[operation]]: String(operation === "capture" ? l.captured : l.refunded) },
+      })
+      toast.success(`${operation === "capture" ? "Captured" : "Refunded"} ${money(fromMinor(minor, l.decimals), p.medusa.currency_code)}`)
+      onDone()
+      onClose()
+    } catch (e) {
+      const failure = ApiError.from(e)
+      setError(failure)
+      // The payment moved (another admin, another tab): show what it holds now.
+      if (failure.status === 409) onDone()
+    } finally {
+      sending.current = false
+      setBusy(false)
+    }
+  }
+
+  const label = operation === "capture" ? "Capture part of the payment" : "Refund part of the payment"
+  return (
+    <div className="rounded-lg border" data-testid={`pgs-${operation}-form`}>
+      <FormShell label={label} title={label} error={error} busy={busy} submitText={operation === "capture" ? "Capture" : "Refund"} onSubmit={submit} onCancel={onClose}>
+        <Field
+          id={`pgs-${operation}-amount`}
+          label={`Amount (${currency})`}
+          error={problem ?? undefined}
+          hint={
+            operation === "capture"
+              ? final
+                ? `Captures everything left: the final capture, the gateway closes the authorization.`
+                : `Up to ${fromMinor(limit, l.decimals)} ${currency} left to capture; the rest stays authorized.`
+              : `Up to ${fromMinor(limit, l.decimals)} ${currency} captured and not refunded.`
+          }
+        >
+          <Input id={`pgs-${operation}-amount`} inputMode="decimal" autoComplete="off" value={amount} onChange={(e) => setAmount(e.target.value)} />
+        </Field>
+        {operation === "refund" ? (
+          <Field id="pgs-refund-note" label="Note (optional)" hint="Kept with Medusa's refund record.">
+            <Textarea id="pgs-refund-note" value={note} onChange={(e) => setNote(e.target.value)} maxLength={500} />
+          </Field>
+        ) : null}
+      </FormShell>
+    </div>
+  )
+}
+
+/** Captures and refunds Medusa recorded for the payment, with who made each. */
+function OperationsList({ p }: { p: OrderPayment }) {
+  if (!p.operations?.length) return null
+  return (
+    <div>
+      <Text size="small" weight="plus">Captures and refunds</Text>
+      <ul className="mt-1 flex flex-col gap-y-1" aria-label="Captures and refunds" data-testid="pgs-operations">
+        {p.operations.map((o) => (
+          <li key={o.id} className="flex flex-wrap items-center gap-x-2">
+            <Text size="small">
+              {o.kind === "capture" ? "Captured" : "Refunded"} {money(o.amount, p.medusa.currency_code)}
+            </Text>
+            {o.final_capture ? <Badge size="2xsmall">Final capture</Badge> : null}
+            <Text size="xsmall" className="text-ui-fg-subtle">
+              by {o.by.label}
+              {o.created_at ? ` · ${dateTime(o.created_at)}` : ""}
+            </Text>
+          </li>
+        ))}
+      </ul>
+    </div>
+  )
+}
+
+/** "Capture…" and "Refund…" for any part of the payment, the open form, and the operations so far. */
+export function CaptureRefund({ p, onDone }: { p: OrderPayment; onDone(): void }) {
+  const [open, setOpen] = useState<Operation | null>(null)
+  const l = limits(p)
+  return (
+    <div className="flex flex-col gap-y-3">
+      <OperationsList p={p} />
+      {l.toCapture > 0 || l.toRefund > 0 ? (
+        <div className="flex flex-wrap gap-2">
+          {l.toCapture > 0 ? (
+            <Button size="small" variant="secondary" onClick={() => setOpen("capture")} disabled={open !== null}>
+              Capture…
+            </Button>
+          ) : null}
+          {l.toRefund > 0 ? (
+            <Button size="small" variant="secondary" onClick={() => setOpen("refund")} disabled={open !== null}>
+              Refund…
+            </Button>
+          ) : null}
+        </div>
+      ) : null}
+      {open ? <OperationForm key={open} p={p} operation={open} onClose={() => setOpen(null)} onDone={onDone} /> : null}
+    </div>
+  )
+}
