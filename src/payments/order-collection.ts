@@ -25,6 +25,7 @@ export type CollectionOrder = {
   status: string
   email: string | null
   customer_id: string | null
+  region_id: string | null
   currency_code: string
   billing_address: OrderAddress | null
   shipping_address: OrderAddress | null
@@ -84,6 +85,7 @@ const FIELDS = [
   "order.status",
   "order.email",
   "order.customer_id",
+  "order.region_id",
   "order.currency_code",
   ...ADDRESS.map((f) => `order.billing_address.${f}`),
   ...ADDRESS.map((f) => `order.shipping_address.${f}`),
@@ -141,6 +143,7 @@ export async function findPayableCollection(container: MedusaContainer, collecti
           status: order.status,
           email: order.email ?? null,
           customer_id: order.customer_id ?? null,
+          region_id: order.region_id ?? null,
           currency_code: order.currency_code,
           billing_address: order.billing_address ?? null,
           shipping_address: order.shipping_address ?? null,

@@ -7,12 +7,15 @@
  * time, across processes with the Redis provider), inside it an "already applied" check (the session has a
  * Payment), and only then the workflow. The action is always AUTHORIZED: Medusa's authorizePaymentSession asks the
  * provider, and a single-step transaction (PURCHASE, PAYMENT) comes back `captured`, which Medusa records as a
- * captured payment in the same call ("Collection payments authorize, never SUCCESSFUL" in FRAMEWORK-NOTES).
+ * captured payment in the same call ("Collection payments authorize, never SUCCESSFUL" in FRAMEWORK-NOTES). That
+ * path adds no order transaction for the capture (cart completion and capturePaymentWorkflow do), so the order's
+ * paid total would not move: order-transactions.ts adds it, once.
  */
 import { processPaymentWorkflow } from "@medusajs/core-flows"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { Modules, PaymentActions } from "@medusajs/framework/utils"
-import { findPaymentForSession, findPgsSession } from "../pgs-events/lookup"
+import { findOrderIdForCollection, findPaymentForSession, findPgsSession } from "../pgs-events/lookup"
+import { recordCapturesOnOrder } from "./order-transactions"
 
 export type ApplyOutcome =
   | { kind: "applied" | "already_applied"; payment_id: string; captured: boolean }
@@ -36,7 +39,11 @@ async function applyOnce(container: MedusaContainer, { sessionId, collectionId }
   const session = await findPgsSession(container, sessionId)
   if (!session || session.payment_collection_id !== collectionId) return { kind: "unknown_session" }
   const existing = await findPaymentForSession(container, sessionId)
-  if (existing) return { kind: "already_applied", payment_id: existing.id, captured: !!existing.captured_at }
+  if (existing) {
+    // Also repairs an apply that stopped between recording the payment and the order's transaction.
+    await recordCaptures(container, collectionId, existing.id)
+    return { kind: "already_applied", payment_id: existing.id, captured: !!existing.captured_at }
+  }
 
   const { errors } = await processPaymentWorkflow(container).run({
     // The amount is read only by the capture branches, which an AUTHORIZED action of a cart-less collection skips.
@@ -44,7 +51,10 @@ async function applyOnce(container: MedusaContainer, { sessionId, collectionId }
     throwOnError: false,
   })
   const payment = await findPaymentForSession(container, sessionId)
-  if (payment) return { kind: "applied", payment_id: payment.id, captured: !!payment.captured_at }
+  if (payment) {
+    await recordCaptures(container, collectionId, payment.id)
+    return { kind: "applied", payment_id: payment.id, captured: !!payment.captured_at }
+  }
   const after = await findPgsSession(container, sessionId)
   const status = after?.status ?? "unknown"
   if (status === "pending_authorization") return { kind: "pending" }
@@ -55,4 +65,9 @@ async function applyOnce(container: MedusaContainer, { sessionId, collectionId }
     throw new Error(`Applying payment session ${sessionId} failed: ${first?.message ?? "unknown error"}`)
   }
   return { kind: "not_approved", session_status: status }
+}
+
+async function recordCaptures(container: MedusaContainer, collectionId: string, paymentId: string) {
+  const orderId = await findOrderIdForCollection(container, collectionId)
+  if (orderId) await recordCapturesOnOrder(container, orderId, paymentId)
 }
