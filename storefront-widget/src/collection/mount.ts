@@ -328,8 +328,9 @@ export function mountCollectionPayment(target: Element | string, o: CollectionOp
       return
     }
     summary = view.payment_collection
-    closed = summary.payable ? null : "settled"
-    if (closed) returning = ""
+    // Back from a redirect, a collection the webhook already settled is still asked about this session (the
+    // apply route answers "applied" for it), so the payer reads the outcome of their own payment.
+    closed = summary.payable || returning ? null : "settled"
     const cards = view.saved_cards ? await listSavedCards(api) : null
     const served = o.providers ? o.providers.flatMap((id) => view.payment_methods.filter((m) => m.provider_id === id)) : view.payment_methods
     methods = toMethods(served, cards, o.methodData)
