@@ -5,8 +5,9 @@
  */
 import { approvedOperations, attachTransaction, ledger, minor, payInFrame } from "./support/checkout"
 import { pgsStoreSuite } from "./support/store"
-import { eventRows, processedEvent } from "./support/webhooks"
-import { adminOrder, applyPayment, collectionSession, collectionSummary, orderOwingMore } from "./support/order-payments"
+import { eventRows, processedEvent, waitFor } from "./support/webhooks"
+import { adminOrder, applyPayment, collectionSession, collectionSummary, editAddingItem, openCollection, orderOwingMore } from "./support/order-payments"
+import { walletPayment } from "./support/checkout-direct"
 import { clientInfo, sessionRow } from "./support/redirect"
 import { BROWSER_INFO } from "../support/sandbox"
 
@@ -140,5 +141,67 @@ pgsStoreSuite("money after checkout: paying an order's payment collection", (s) 
     expect(store.data.order.summary.pending_difference).toBe(0)
     expect((await ledger(s.sandbox)).filter((e) => e.parent_id === transactionId && e.transaction_type === "CAPTURE")).toHaveLength(0)
     expect((await eventRows(s, { subject_id: transactionId })).every((e) => !e.error)).toBe(true)
+  })
+
+  it("offers saved cards only to the customer who owns the order, and pays with one", async () => {
+    const owner = await s.registerCustomer()
+    const cart = await s.createCart({ customerToken: owner.token })
+    await s.initiatePaymentSession(cart.id, "pp_pgs_pgs", { payment_method: walletPayment(s.sandbox.testCard("frictionless_approved")), browser_info: BROWSER_INFO, save_card: true }, owner.token)
+    const done = await s.completeCart(cart.id, owner.token)
+    expect(done.data.type).toBe("order")
+    const orderId = done.data.order.id
+    const payment = s.container().resolve<any>("payment")
+    const [card] = await waitFor(async () => {
+      const list = await payment.listPaymentMethods({ provider_id: "pp_pgs_pgs", context: { customer: { id: owner.customer.id } } })
+      return list.length ? list : null
+    }, { what: "the owner's saved card" })
+    await editAddingItem(s, orderId)
+    const collectionId = (await openCollection(s, orderId)).id
+    const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
+
+    expect((await collectionSummary(s, collectionId, "", bearer(owner.token))).data.saved_cards).toBe(true)
+    const stranger = await s.registerCustomer()
+    const theirs = await collectionSummary(s, collectionId, "", bearer(stranger.token))
+    expect(theirs.data.saved_cards).toBe(false)
+    expect(JSON.stringify(theirs.data)).not.toContain(owner.email)
+    expect((await collectionSummary(s, collectionId)).data.saved_cards).toBe(false)
+
+    const savedCard = { provider_id: "pp_pgs_pgs", data: { payment_method: { type: "saved_card", saved_card_id: card.id }, browser_info: BROWSER_INFO } }
+    const stolen = await collectionSession(s, collectionId, savedCard, bearer(stranger.token))
+    expect(stolen.status).toBeGreaterThanOrEqual(400)
+    expect(stolen.status).toBeLessThan(500)
+
+    const started = await collectionSession(s, collectionId, savedCard, bearer(owner.token))
+    expect(started.status).toBe(200)
+    const applied = await applyPayment(s, collectionId, started.data.payment_session.id, bearer(owner.token))
+    expect(applied.status).toBe(200)
+    expect(applied.data.status).toBe("applied")
+    const after = (await adminOrder(s, orderId)).payment_collections.find((c: any) => c.id === collectionId)
+    expect(after.status).toBe("authorized")
+    expect(after.payments).toHaveLength(1)
+  })
+
+  it("gives back money paid for a collection that another payment already settled", async () => {
+    const { orderId, collectionId } = await orderOwingMore(s)
+    const first = (await collectionSession(s, collectionId, { provider_id: "pp_pgs_pgs" })).data.payment_session
+    const paidFirst = await payInFrame(s.sandbox, first, s.sandbox.testCard("frictionless_approved"))
+    await attachTransaction(s, first.id, paidFirst.transactionId)
+    expect((await applyPayment(s, collectionId, first.id)).data.status).toBe("applied")
+
+    // A second payment started around our routes (Medusa's own session route does not ask whether anything is owed).
+    const created = await s.api.post(`/store/payment-collections/${collectionId}/payment-sessions`, { provider_id: "pp_pgs_pgs" }, { headers: s.storeHeaders })
+    const second = created.data.payment_collection.payment_sessions.find((p: any) => p.provider_id === "pp_pgs_pgs")
+    const paidSecond = await payInFrame(s.sandbox, second, s.sandbox.testCard("frictionless_approved"))
+    await attachTransaction(s, second.id, paidSecond.transactionId)
+    const refused = await applyPayment(s, collectionId, second.id)
+    expect(refused.status).toBe(409)
+    expect(refused.data.reason).toBe("paid")
+    const event = await processedEvent(s, paidSecond.transactionId)
+    expect(event.outcome).toMatch(/late|void|refund|given/i)
+    const voids = await approvedOperations(s.sandbox, paidSecond.transactionId, "VOID")
+    expect(voids).toHaveLength(1)
+    const collection = (await adminOrder(s, orderId)).payment_collections.find((c: any) => c.id === collectionId)
+    expect(collection.payments).toHaveLength(1)
+    expect(collection.payments[0].data.transaction_id).toBe(paidFirst.transactionId)
   })
 })

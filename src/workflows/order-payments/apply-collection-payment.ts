@@ -16,6 +16,7 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { Modules, PaymentActions } from "@medusajs/framework/utils"
 import { findOrderIdForCollection, findPaymentForSession, findPgsSession } from "../pgs-events/lookup"
 import { recordCapturesOnOrder } from "./order-transactions"
+import { findPayableCollection, whyNotPayable, type NotPayableReason } from "../../payments/order-collection"
 
 export type ApplyOutcome =
   | { kind: "applied" | "already_applied"; payment_id: string; captured: boolean }
@@ -26,6 +27,8 @@ export type ApplyOutcome =
   /** Not approved (declined, canceled, expired, or nothing paid yet); the session's data says why. */
   | { kind: "not_approved"; session_status: string }
   | { kind: "unknown_session" }
+  /** Nothing more may be recorded on this collection (paid by another session, canceled, its order canceled). */
+  | { kind: "not_payable"; reason: NotPayableReason }
 
 /** processPaymentWorkflow's own cart lock waits 30 s; ours likewise. */
 const LOCK_TIMEOUT_SECONDS = 30
@@ -44,6 +47,9 @@ async function applyOnce(container: MedusaContainer, { sessionId, collectionId }
     await recordCaptures(container, collectionId, existing.id)
     return { kind: "already_applied", payment_id: existing.id, captured: !!existing.captured_at }
   }
+  // Checked inside the lock: a second session paid at the same time must not be recorded on a settled collection.
+  const reason = whyNotPayable(await findPayableCollection(container, collectionId))
+  if (reason) return { kind: "not_payable", reason }
 
   const { errors } = await processPaymentWorkflow(container).run({
     // The amount is read only by the capture branches, which an AUTHORIZED action of a cart-less collection skips.

@@ -40,6 +40,8 @@ export async function handleApproval(ctx: EventContext, payload: TransactionEven
     const applied = await applyCollectionPayment(ctx.container, { sessionId: session.id, collectionId: session.payment_collection_id })
     if (applied.kind === "applied") return `applied:collection_${applied.captured ? "captured" : "authorized"}`
     if (applied.kind === "already_applied") return "ignored:already_applied"
+    // Money for a collection that is settled (another payment of it won, or Medusa replaced it) goes back.
+    if (applied.kind === "not_payable") return giveBackLateMoney(ctx, tx, "settled_collection", orderId)
     return `ignored:collection_${applied.kind}`
   }
   // PURCHASE and PAYMENT (alternative methods) take the money in one step: Medusa records it captured.

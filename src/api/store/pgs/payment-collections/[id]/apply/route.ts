@@ -26,6 +26,7 @@ export async function POST(req: AuthenticatedMedusaRequest<ApplyBody>, res: Medu
 
   const outcome = await applyCollectionPayment(req.scope, { sessionId, collectionId: view.id })
   if (outcome.kind === "unknown_session") return void res.status(404).json(NOT_FOUND_BODY)
+  if (outcome.kind === "not_payable") return refuse(res, outcome.reason)
   const after = await findPayableCollection(req.scope, view.id)
   const session = await retrievePgsSession(req.scope, sessionId)
   res.json({
