@@ -5,6 +5,7 @@
  * with the gateway's return page coming back to the order's page. After each, Medusa and the gateway agree.
  */
 import { createServer } from "node:net"
+import path from "node:path"
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core"
 import { startStorefront, type RunningStorefront } from "../../scripts/demo/storefront"
 import { pgsStoreSuite } from "../http/support/store"
@@ -15,6 +16,8 @@ import { CHROMIUM, describeBrowser, screenshot } from "./support"
 
 // Medusa reads STORE_CORS "*" literally: the shop's localhost origin, set before the store boots.
 process.env.STORE_CORS = "/^http:\\/\\/localhost(:\\d+)?$/"
+
+const SCREENSHOTS = path.resolve(__dirname, "../../artifacts/screenshots")
 
 const freePort = () =>
   new Promise<number>((resolve) => {
@@ -46,8 +49,8 @@ describeBrowser("money after checkout: the payment-collection page", () => {
     })
 
     /** The demo storefront's pages at the store URL the plugin sends shoppers back to (PGS_STORE_URL). */
-    async function open(path: string, width = 1280): Promise<{ page: Page; context: BrowserContext }> {
-      const context = await browser.newContext({ locale: "en-US", viewport: { width, height: 900 } })
+    async function open(path: string, width = 1280, height = 900): Promise<{ page: Page; context: BrowserContext }> {
+      const context = await browser.newContext({ locale: "en-US", viewport: { width, height } })
       await context.route(`${storeUrl}/**`, async (route) => {
         const url = new URL(route.request().url())
         const res = await route.fetch({ url: `${storefront.url}${url.pathname}${url.search}` })
@@ -64,13 +67,12 @@ describeBrowser("money after checkout: the payment-collection page", () => {
     const linkOf = (collectionId: string, orderId: string) => `/payment-collection/${collectionId}?order_id=${orderId}`
     const state = (page: Page, value: string, timeout = 60_000) => page.locator(`#payment[data-pgs-state="${value}"]`).waitFor({ timeout })
     const frame = (page: Page) => page.frameLocator(".pgs-card iframe")
-    /** The gateway's card fields laid out (the frame sizes itself once its script ran). */
+    /** The gateway's card fields laid out: the card number input as wide as the frame allows. */
     async function cardReady(page: Page) {
-      await frame(page).locator("#in-cardNumber").waitFor({ timeout: 30_000 })
-      await page.waitForFunction(() => {
-        const host = document.querySelector("#payment [data-pgs-host]")?.shadowRoot?.querySelector(".pgs-card iframe")
-        return !!host && host.getBoundingClientRect().width > 250
-      }, undefined, { timeout: 30_000 })
+      const input = frame(page).locator("#in-cardNumber")
+      await input.waitFor({ timeout: 30_000 })
+      // Measured inside the frame (boundingBox of an element in this nested cross-origin frame fails: FRAMEWORK-NOTES).
+      await waitFor(async () => ((await input.evaluate((el) => el.getBoundingClientRect().width)) > 250 ? true : null), { what: "the card fields laid out", timeoutMs: 30_000 })
     }
 
     async function fillCard(page: Page, number: string) {
@@ -97,17 +99,19 @@ describeBrowser("money after checkout: the payment-collection page", () => {
       const before = await adminOrder(s, orderId)
       const owedMinor = Math.round(before.summary.pending_difference * 100)
 
-      const phone = await open(linkOf(collectionId, orderId), 360)
+      // Tall enough for the whole page: a full-page screenshot resizes the page, and the card frame (a nested
+      // cross-origin frame) is then captured before it repaints at its new size.
+      const phone = await open(linkOf(collectionId, orderId), 360, 1150)
       await cardReady(phone.page)
       expect(await phone.page.locator(".pgs-order").textContent()).toBe(`Order #${before.display_id}`)
       expect(await phone.page.locator(".pgs-owed").textContent()).toMatch(/^Amount due: €\d+\.\d\d$/)
       expect(await phone.page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true)
-      await screenshot(phone.page, "order-payment-360")
+      await phone.page.screenshot({ path: path.join(SCREENSHOTS, "order-payment-360.png") })
       await phone.context.close()
 
-      const { page, context } = await open(linkOf(collectionId, orderId))
+      const { page, context } = await open(linkOf(collectionId, orderId), 1280, 1100)
       await cardReady(page)
-      await screenshot(page, "order-payment-1280")
+      await page.screenshot({ path: path.join(SCREENSHOTS, "order-payment-1280.png") })
       await fillCard(page, s.sandbox.testCard("frictionless_approved"))
       await page.getByRole("button", { name: /^Pay / }).press("Enter")
       await state(page, "done")
@@ -176,6 +180,16 @@ describeBrowser("money after checkout: the payment-collection page", () => {
       // Online banking takes the money at once: Medusa counts it paid.
       expect(order.summary.pending_difference).toBe(0)
       await waitFor(async () => ((await adminOrder(s, orderId)).payment_status === "captured" ? true : null), { what: "the order captured" })
+      await context.close()
+    })
+
+    it("says an unknown or mistyped link was not found, with nothing to pay", async () => {
+      const { page, context } = await open("/payment-collection/pay_col_01JZZZZZZZZZZZZZZZZZZZZZZZ?order_id=order_01JZZZZZZZZZZZZZZZZZZZZZZZ", 360)
+      await state(page, "closed")
+      expect(await page.getByRole("alert").textContent()).toBe("This payment request was not found.")
+      expect(await page.getByRole("button", { name: /^Pay/ }).isVisible()).toBe(false)
+      expect(await page.getByRole("radio").count()).toBe(0)
+      await screenshot(page, "order-payment-unknown-link")
       await context.close()
     })
   })
