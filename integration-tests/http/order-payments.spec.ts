@@ -204,4 +204,20 @@ pgsStoreSuite("money after checkout: paying an order's payment collection", (s) 
     expect(collection.payments).toHaveLength(1)
     expect(collection.payments[0].data.transaction_id).toBe(paidFirst.transactionId)
   })
+
+  it("records the payment from the webhook alone when the payer never comes back, and the route then finds it applied", async () => {
+    const { orderId, collectionId } = await orderOwingMore(s)
+    const session = (await collectionSession(s, collectionId, { provider_id: "pp_pgs_pgs" })).data.payment_session
+    // Paid in the frame; the browser closed before telling our routes anything.
+    const { transactionId } = await payInFrame(s.sandbox, session, s.sandbox.testCard("frictionless_approved"))
+    const event = await processedEvent(s, transactionId)
+    expect(event.outcome).toBe("applied:collection_authorized")
+    const collection = (await adminOrder(s, orderId)).payment_collections.find((c: any) => c.id === collectionId)
+    expect(collection.status).toBe("authorized")
+    expect(collection.payments).toHaveLength(1)
+    const late = await applyPayment(s, collectionId, session.id)
+    expect(late.status).toBe(200)
+    expect(late.data.status).toBe("applied")
+    expect((await adminOrder(s, orderId)).payment_collections.find((c: any) => c.id === collectionId).payments).toHaveLength(1)
+  })
 })
