@@ -56,6 +56,7 @@ pgsStoreSuite("hostile input on every plugin route", (s) => {
     const session = await s.initiatePaymentSession(cart.id, PGS_PROVIDER_ID, {}, customer.token)
     const browser = { user_agent: "Mozilla/5.0", accept_header: "text/html", java_enabled: false, color_depth: 24, screen_height: 800, screen_width: 1200, time_zone_offset: 0, language: "en-US" }
     const sessionPath = `/store/pgs/payment-sessions/${session.id}`
+    const collectionId = (await s.api.get(`/store/carts/${cart.id}?fields=id,*payment_collection`, { headers: s.storeHeaders })).data.cart.payment_collection.id
     const payout = { reference: "hostile-1", amount: "12.50", currency_code: "inr", description: "Hostile", beneficiary: { type: "bank_account", account_number: "123456789012", account_name: "Asha Traders", ifsc: "HDFC0001234" } }
     headers = {
       store: { ...s.storeHeaders, "content-type": "application/json" },
@@ -69,6 +70,9 @@ pgsStoreSuite("hostile input on every plugin route", (s) => {
       { method: "POST", path: `${sessionPath}/three-ds/request-authentication`, body: { method_completed: true }, as: "store" },
       { method: "POST", path: `${sessionPath}/three-ds/authentication-completed`, body: { trans_status: "Y" }, as: "store" },
       { method: "GET", path: "/store/pgs/payment-methods", query: { cart_id: cart.id }, as: "store" },
+      { method: "GET", path: `/store/pgs/payment-collections/${collectionId}`, query: { order_id: "order_hostile" }, as: "store" },
+      { method: "POST", path: `/store/pgs/payment-collections/${collectionId}/payment-sessions`, body: { provider_id: PGS_PROVIDER_ID, data: { note: "x" } }, as: "customer" },
+      { method: "POST", path: `/store/pgs/payment-collections/${collectionId}/apply`, body: { payment_session_id: session.id }, as: "store" },
       { method: "GET", path: "/store/pgs/saved-cards", as: "customer" },
       { method: "DELETE", path: "/store/pgs/saved-cards/pgscard_hostile", as: "customer" },
       { method: "GET", path: `/admin/pgs/customers/${customer.customer.id}/saved-cards`, as: "admin" },

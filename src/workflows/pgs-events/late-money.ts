@@ -11,12 +11,13 @@ import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { openFollowUp, updateFollowUp } from "../../modules/pgs/follow-ups"
 import type { EventContext, EventOutcome } from "./context"
 
-export type LateMoneyReason = "deleted_session" | "older_attempt" | "canceled_order"
+export type LateMoneyReason = "deleted_session" | "older_attempt" | "canceled_order" | "settled_collection"
 
 const WHY: Record<LateMoneyReason, string> = {
   deleted_session: "the shopper paid after the cart moved on (its payment session was replaced)",
   older_attempt: "the shopper paid an earlier amount of the cart, which has changed since",
   canceled_order: "the order was already canceled when the payment arrived",
+  settled_collection: "the order's payment request was already paid or replaced when the payment arrived",
 }
 
 export async function giveBackLateMoney(
