@@ -32,6 +32,7 @@ export const PGS_ENV_SETTINGS = {
   refundLateApprovals: "PGS_REFUND_LATE_APPROVALS",
   reconcileAfterMinutes: "PGS_RECONCILE_AFTER_MINUTES",
   giveUpRedirectOrdersAfterHours: "PGS_GIVE_UP_REDIRECT_AFTER_HOURS",
+  retentionDays: "PGS_RETENTION_DAYS",
 } as const
 
 /** Every option that has its own variable. */
@@ -43,6 +44,7 @@ export type PgsOptionsFromEnv = Partial<Record<StringOption, string>> & {
   refundLateApprovals?: boolean | string
   reconcileAfterMinutes?: number
   giveUpRedirectOrdersAfterHours?: number
+  retentionDays?: number
   timeouts?: Partial<Record<(typeof TIMEOUT_KINDS)[number], number>>
   webhookReceiver?: { port: number; host?: string }
 }
@@ -65,7 +67,7 @@ export function pgsOptionsFromEnv(env: Env = process.env): PgsOptionsFromEnv {
   const refund = read(env, PGS_ENV_SETTINGS.refundLateApprovals)
   // Anything but true/false is passed on as written, for the boot check to name.
   if (refund !== undefined) options.refundLateApprovals = refund === "true" ? true : refund === "false" ? false : refund
-  for (const key of ["reconcileAfterMinutes", "giveUpRedirectOrdersAfterHours"] as const) {
+  for (const key of ["reconcileAfterMinutes", "giveUpRedirectOrdersAfterHours", "retentionDays"] as const) {
     const value = read(env, PGS_ENV_SETTINGS[key])
     if (value !== undefined) options[key] = Number(value)
   }

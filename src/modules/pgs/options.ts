@@ -68,6 +68,11 @@ export const pgsOptionsSchema = z.object({
    * itself; a later approval is then refunded). 0: never.
    */
   giveUpRedirectOrdersAfterHours: z.number({ error: "must be a number of hours" }).min(0).default(72),
+  /**
+   * Webhook events, settled follow-ups, retired sessions and final payouts older than this many days are pruned by
+   * the retention job (docs/retention.md); what an open follow-up or an unsettled payout still needs is kept.
+   */
+  retentionDays: z.int({ error: "must be a whole number of days" }).min(7, { error: "must be at least 7 days" }).default(180),
   /** Per-call timeouts in ms (the client's defaults: token and read 10 s, write and manage 45 s). */
   timeouts: z
     .strictObject({
@@ -104,6 +109,7 @@ const FIX: Record<keyof PgsProviderOptions, string> = {
   refundLateApprovals: `leave ${ENV.refundLateApprovals} unset (true) or set it to false to list late money for a person instead of refunding it`,
   reconcileAfterMinutes: `leave ${ENV.reconcileAfterMinutes} unset (15) or give a positive number of minutes`,
   giveUpRedirectOrdersAfterHours: `leave ${ENV.giveUpRedirectOrdersAfterHours} unset (72) or give a number of hours, 0 for never`,
+  retentionDays: `leave ${ENV.retentionDays} unset (180) or give a whole number of days, at least 7`,
   timeouts:
     "leave PGS_TIMEOUT_{READ,WRITE,MANAGE,TOKEN}_MS unset (token and read 10 s, write and manage 45 s) or give { read?, write?, manage?, token? } in milliseconds, each a positive whole number",
 }

@@ -67,7 +67,7 @@ const MOVABLE_FROM: Record<PayoutProgress["status"], PayoutStatus[]> = Object.fr
   ]),
 ) as Record<PayoutProgress["status"], PayoutStatus[]>
 
-export type FollowUpSettings = Pick<PgsProviderOptions, "refundLateApprovals" | "reconcileAfterMinutes" | "giveUpRedirectOrdersAfterHours">
+export type FollowUpSettings = Pick<PgsProviderOptions, "refundLateApprovals" | "reconcileAfterMinutes" | "giveUpRedirectOrdersAfterHours" | "retentionDays">
 
 export type PayoutSettings = { terminalId: string | null; returnUrl: string; secret: string }
 
@@ -173,8 +173,8 @@ export default class PgsModuleService extends MedusaService({ PgsTerminalSetting
   /** What happens after the shopper left: late refunds, when to re-read a payment, when to give up an order. */
   followUpSettings(): FollowUpSettings {
     this.gateway()
-    const { refundLateApprovals, reconcileAfterMinutes, giveUpRedirectOrdersAfterHours } = this.options_!
-    return { refundLateApprovals, reconcileAfterMinutes, giveUpRedirectOrdersAfterHours }
+    const { refundLateApprovals, reconcileAfterMinutes, giveUpRedirectOrdersAfterHours, retentionDays } = this.options_!
+    return { refundLateApprovals, reconcileAfterMinutes, giveUpRedirectOrdersAfterHours, retentionDays }
   }
 
   /**
