@@ -41,7 +41,7 @@ async function pendingPayouts(pgs: PgsModuleService, before: Date): Promise<Unse
 const RETIRED_WATCH_DAYS = 7
 
 /** Deleted sessions that had a transaction: the shopper may still pay it (then the money goes back). */
-async function retiredWithTransaction(knex: Knex, before: Date): Promise<Unsettled[]> {
+export async function retiredWithTransaction(knex: Knex, before: Date): Promise<Unsettled[]> {
   const rows = await knex(RETIRED_SESSION_TABLE)
     .whereNotNull("transaction_id")
     .whereNull("deleted_at")

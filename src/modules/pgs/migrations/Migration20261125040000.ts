@@ -21,6 +21,7 @@ export class Migration20261125040000 extends Migration {
     this.addSql(`CREATE INDEX IF NOT EXISTS "IDX_pgs_follow_up_needs_person" ON "pgs_follow_up" ("updated_at", "id") WHERE state = 'needs_person' AND deleted_at IS NULL;`);
     this.addSql(`CREATE INDEX IF NOT EXISTS "IDX_pgs_follow_up_record" ON "pgs_follow_up" ("updated_at", "id") WHERE state <> 'needs_person' AND kind <> 'check' AND deleted_at IS NULL;`);
     this.addSql(`CREATE INDEX IF NOT EXISTS "IDX_pgs_follow_up_transaction_id" ON "pgs_follow_up" ("transaction_id") WHERE state <> 'done';`);
+    this.addSql(`CREATE INDEX IF NOT EXISTS "IDX_pgs_follow_up_reference" ON "pgs_follow_up" ("reference") WHERE state <> 'done';`);
     this.addSql(`CREATE INDEX IF NOT EXISTS "IDX_pgs_follow_up_resolved_at" ON "pgs_follow_up" ("resolved_at") WHERE state = 'done';`);
 
     // Retired sessions: reconciliation watches the last week's; retention walks the oldest.
@@ -30,15 +31,18 @@ export class Migration20261125040000 extends Migration {
     this.addSql(`CREATE INDEX IF NOT EXISTS "IDX_pgs_payout_created_at_id" ON "pgs_payout" ("created_at", "id") WHERE deleted_at IS NULL;`);
     this.addSql(`CREATE INDEX IF NOT EXISTS "IDX_pgs_payout_status_created_at_id" ON "pgs_payout" ("status", "created_at", "id") WHERE deleted_at IS NULL;`);
     this.addSql(`CREATE INDEX IF NOT EXISTS "IDX_pgs_payout_updated_at" ON "pgs_payout" ("updated_at");`);
+    // Retention keeps what an unsettled payout is about: the few unsettled ones, by transaction and by reference.
+    this.addSql(`CREATE INDEX IF NOT EXISTS "IDX_pgs_payout_unsettled_transaction_id" ON "pgs_payout" ("transaction_id") WHERE status IN ('CREATING', 'PENDING');`);
+    this.addSql(`CREATE INDEX IF NOT EXISTS "IDX_pgs_payout_unsettled_reference" ON "pgs_payout" ("reference") WHERE status IN ('CREATING', 'PENDING');`);
   }
 
   override async down(): Promise<void> {
     for (const name of [
       "IDX_pgs_webhook_event_reference", "IDX_pgs_webhook_event_parent_id", "IDX_pgs_webhook_event_payload_transaction_id",
       "IDX_pgs_webhook_event_needs_person", "IDX_pgs_webhook_event_received_at", "IDX_pgs_follow_up_needs_person",
-      "IDX_pgs_follow_up_record", "IDX_pgs_follow_up_transaction_id", "IDX_pgs_follow_up_resolved_at",
+      "IDX_pgs_follow_up_record", "IDX_pgs_follow_up_transaction_id", "IDX_pgs_follow_up_reference", "IDX_pgs_follow_up_resolved_at",
       "IDX_pgs_retired_session_retired_at", "IDX_pgs_payout_created_at_id", "IDX_pgs_payout_status_created_at_id",
-      "IDX_pgs_payout_updated_at",
+      "IDX_pgs_payout_updated_at", "IDX_pgs_payout_unsettled_transaction_id", "IDX_pgs_payout_unsettled_reference",
     ]) this.addSql(`drop index if exists "${name}";`);
   }
 

@@ -6,10 +6,9 @@
 import type { Knex } from "@medusajs/framework/mikro-orm/knex"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { fromMinorUnits } from "../../../../gateway"
-import { eventNeedsAPerson } from "../../../../modules/pgs/admin-queries"
+import { countEventsNeedingAPerson, eventsNeedingAPerson } from "../../../../modules/pgs/admin-queries"
 import { countNeedingAPerson, followUpPage, type FollowUpRow } from "../../../../modules/pgs/follow-ups"
-import { encodeCursor, newestFirst, type Cursor } from "../../../../modules/pgs/keyset"
-import { WEBHOOK_EVENT_TABLE } from "../../../../modules/pgs/models"
+import { encodeCursor, type Cursor } from "../../../../modules/pgs/keyset"
 import { fromStorableText } from "../../../../modules/pgs/storable"
 import { WEBHOOK_RETRY } from "../../../../modules/pgs/webhook-queue"
 import { sessionIdFromReference } from "../../../../payments/reference"
@@ -63,17 +62,7 @@ async function fromFollowUp(container: MedusaContainer, row: FollowUpRow): Promi
   }
 }
 
-type EventRow = { id: string; event: string; subject_id: string | null; reference: string | null; outcome: string | null; error: string | null; payload: any; received_at: Date }
-
-/** Events that need a person: flagged money (attention:*) and processing that failed after all its retries. */
-async function eventsNeedingAPerson(knex: Knex, after: { at: string; id: string } | null, limit: number): Promise<Array<EventRow & { _cursor_at: string }>> {
-  return newestFirst(knex(WEBHOOK_EVENT_TABLE).select("*").whereNull("deleted_at").where(eventNeedsAPerson), knex, "received_at", after, limit)
-}
-
-async function countEventsNeedingAPerson(knex: Knex): Promise<number> {
-  const [row] = await knex(WEBHOOK_EVENT_TABLE).whereNull("deleted_at").where(eventNeedsAPerson).count({ n: "*" })
-  return Number(row?.n ?? 0)
-}
+export type EventRow = { id: string; event: string; subject_id: string | null; reference: string | null; outcome: string | null; error: string | null; payload: any; received_at: Date }
 
 async function orderOfReference(container: MedusaContainer, reference: string | null): Promise<string | null> {
   const sessionId = reference ? sessionIdFromReference(reference) : null
@@ -111,7 +100,7 @@ type Row = { _cursor_at: string; id: string }
  */
 export async function attentionList(container: MedusaContainer, knex: Knex, q: ListAttentionQuery) {
   const parts: Array<(after: Cursor | null, limit: number) => Promise<Array<{ row: Row; item: () => Promise<AttentionItem> }>>> = [
-    async (after, limit) => (await eventsNeedingAPerson(knex, after, limit)).map((row) => ({ row, item: () => fromEvent(container, row) })),
+    async (after, limit) => ((await eventsNeedingAPerson(knex, after, limit)) as Array<EventRow & Row>).map((row) => ({ row, item: () => fromEvent(container, row) })),
     async (after, limit) => (await followUpPage(knex, "open", after, limit)).map((row) => ({ row, item: () => fromFollowUp(container, row) })),
     ...(q.show === "all"
       ? [async (after: Cursor | null, limit: number) => (await followUpPage(knex, "record", after, limit)).map((row) => ({ row, item: () => fromFollowUp(container, row) }))]
