@@ -26,6 +26,7 @@ import { recordDelivery } from "../src/modules/pgs/webhook-intake/recorder"
 import { openFollowUp } from "../src/modules/pgs/follow-ups"
 import { runRecordedEvent } from "../src/workflows/process-pgs-event"
 import { reconcileWithGateway } from "../src/workflows/reconcile"
+import { inSpan } from "../src/lib/tracing"
 import { round } from "./support"
 
 const REPS = Number(process.env.BENCH_REPS ?? 25)
@@ -119,7 +120,7 @@ pgsStoreSuite("history benchmark", (s) => {
       rows: counts,
       fill_seconds: round(fillSeconds, 1),
     })
-  })
+  }, 3_600_000)
 
   it("settles transactions a lost day of webhooks left pending, at a pace that keeps up", async () => {
     const knex = s.container().resolve(ContainerRegistrationKeys.PG_CONNECTION)
@@ -157,6 +158,28 @@ pgsStoreSuite("history benchmark", (s) => {
       }
     } finally {
       await gateway.reachable()
+    }
+  }, 3_600_000)
+
+  it("measures what the plugin's spans cost with tracing off (no OpenTelemetry SDK registered)", async () => {
+    const N = 200_000
+    const plain = async () => 1
+    const time = async (run: () => Promise<unknown>) => {
+      const t0 = performance.now()
+      for (let i = 0; i < N; i++) await run()
+      return performance.now() - t0
+    }
+    await time(plain)
+    await time(() => inSpan("pgs.bench", { "pgs.n": 1 }, plain))
+    const bare = Math.min(await time(plain), await time(plain), await time(plain))
+    const spanned = Math.min(await time(() => inSpan("pgs.bench", { "pgs.n": 1 }, plain)), await time(() => inSpan("pgs.bench", { "pgs.n": 1 }, plain)))
+    const perSpanUs = ((spanned - bare) / N) * 1000
+    const applyMs = (result.baseline_ms as Record<string, number> | undefined)?.apply_webhook
+    // An event run has 1 span of its own plus one per gateway call; a webhook intake 1.
+    result.tracing_off = {
+      per_span_us: round(perSpanUs, 3),
+      share_of_recording_a_webhook: applyMs === undefined ? null : round(perSpanUs / 1000 / (result.baseline_ms as Record<string, number>).record_webhook, 5),
+      share_of_applying_one: applyMs === undefined ? null : round((2 * perSpanUs) / 1000 / applyMs, 5),
     }
   })
 
