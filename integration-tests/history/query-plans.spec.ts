@@ -113,6 +113,11 @@ describe("query plans on a grown store", () => {
     const cursor = { s: 0, at: "2025-06-01 12:00:00+00", id: "pgspo_hist000050000" }
     expectKeysetPage(await plansOf(() => payoutPage(knex, { limit: 20, cursor })), "IDX_pgs_payout_created_at_id")
     expectKeysetPage(await plansOf(() => payoutPage(knex, { limit: 20, cursor, status: "DECLINED" })), "IDX_pgs_payout_status_created_at_id")
+    // The first page: read newest first from the index, no sort.
+    const first = await plansOf(() => payoutPage(knex, { limit: 20 }))
+    expectIndexed(first)
+    expect(sorts(first[0]!)).toEqual([])
+    expect(first[0]!.nodes.some((n) => n["Index Name"] === "IDX_pgs_payout_created_at_id")).toBe(true)
   })
 
   it("finds reconciliation's due checks, claims one and watches retired sessions on indexes", async () => {
