@@ -100,6 +100,8 @@ describeBrowser("needs attention in the dashboard", () => {
       await rows.first().getByText("Paging record 4.").waitFor()
       await screenshot(d.page, "admin-attention-page-2")
       await d.page.setViewportSize({ width: 360, height: 800 })
+      // The dashboard scrolls inside its own container: bring the pager into view for the narrow screenshot.
+      await d.page.getByText("Items, page 2").scrollIntoViewIfNeeded()
       await screenshot(d.page, "admin-attention-page-2-360")
       await d.page.setViewportSize({ width: 1280, height: 900 })
       await d.page.getByRole("button", { name: "Previous" }).click()
