@@ -8,11 +8,12 @@ import { Migration } from "@medusajs/framework/mikro-orm/migrations";
 export class Migration20261125040000 extends Migration {
 
   override async up(): Promise<void> {
-    // Webhook events: the order's gateway view finds events by reference and by the ids inside the payload (partial:
-    // only the events that carry them, so recording the others does not touch these indexes).
+    // Webhook events: the order's gateway view finds events by reference and by the ids inside the payload. Plain,
+    // not partial: ANALYZE keeps statistics for the expression of a plain index only; without them PostgreSQL
+    // guessed 10,000 rows per id and started parallel workers for a 2-row read (3.5× slower, measured).
     this.addSql(`CREATE INDEX IF NOT EXISTS "IDX_pgs_webhook_event_reference" ON "pgs_webhook_event" ("reference");`);
-    this.addSql(`CREATE INDEX IF NOT EXISTS "IDX_pgs_webhook_event_parent_id" ON "pgs_webhook_event" ((payload->>'parent_id')) WHERE payload->>'parent_id' IS NOT NULL;`);
-    this.addSql(`CREATE INDEX IF NOT EXISTS "IDX_pgs_webhook_event_payload_transaction_id" ON "pgs_webhook_event" ((payload->>'transaction_id')) WHERE payload->>'transaction_id' IS NOT NULL;`);
+    this.addSql(`CREATE INDEX IF NOT EXISTS "IDX_pgs_webhook_event_parent_id" ON "pgs_webhook_event" ((payload->>'parent_id'));`);
+    this.addSql(`CREATE INDEX IF NOT EXISTS "IDX_pgs_webhook_event_payload_transaction_id" ON "pgs_webhook_event" ((payload->>'transaction_id'));`);
     // "Needs attention": the few events a person must look at, newest first.
     this.addSql(`CREATE INDEX IF NOT EXISTS "IDX_pgs_webhook_event_needs_person" ON "pgs_webhook_event" ("received_at", "id") WHERE outcome LIKE 'attention:%' OR (outcome = 'error' AND processed_at IS NULL);`);
     // Retention walks the oldest events first.
