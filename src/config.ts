@@ -33,6 +33,7 @@ export const PGS_ENV_SETTINGS = {
   reconcileAfterMinutes: "PGS_RECONCILE_AFTER_MINUTES",
   giveUpRedirectOrdersAfterHours: "PGS_GIVE_UP_REDIRECT_AFTER_HOURS",
   captureOnFulfillment: "PGS_CAPTURE_ON_FULFILLMENT",
+  retentionDays: "PGS_RETENTION_DAYS",
 } as const
 
 /** Every option that has its own variable. */
@@ -45,6 +46,7 @@ export type PgsOptionsFromEnv = Partial<Record<StringOption, string>> & {
   captureOnFulfillment?: boolean | string
   reconcileAfterMinutes?: number
   giveUpRedirectOrdersAfterHours?: number
+  retentionDays?: number
   timeouts?: Partial<Record<(typeof TIMEOUT_KINDS)[number], number>>
   webhookReceiver?: { port: number; host?: string }
 }
@@ -69,7 +71,7 @@ export function pgsOptionsFromEnv(env: Env = process.env): PgsOptionsFromEnv {
   if (refund !== undefined) options.refundLateApprovals = refund === "true" ? true : refund === "false" ? false : refund
   const onFulfillment = read(env, PGS_ENV_SETTINGS.captureOnFulfillment)
   if (onFulfillment !== undefined) options.captureOnFulfillment = onFulfillment === "true" ? true : onFulfillment === "false" ? false : onFulfillment
-  for (const key of ["reconcileAfterMinutes", "giveUpRedirectOrdersAfterHours"] as const) {
+  for (const key of ["reconcileAfterMinutes", "giveUpRedirectOrdersAfterHours", "retentionDays"] as const) {
     const value = read(env, PGS_ENV_SETTINGS[key])
     if (value !== undefined) options[key] = Number(value)
   }

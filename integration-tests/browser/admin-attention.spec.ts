@@ -10,6 +10,8 @@ import { adminPost, paymentOfOrder } from "../http/support/checkout"
 import { pgsStoreSuite } from "../http/support/store"
 import { processedEvent } from "../http/support/webhooks"
 import { dashboardForEachTest } from "./admin-support"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { openFollowUp } from "../../src/modules/pgs/follow-ups"
 import { describeBrowser, screenshot } from "./support"
 
 jest.setTimeout(240_000)
@@ -79,6 +81,33 @@ describeBrowser("needs attention in the dashboard", () => {
       for (const internal of ["transaction-svc:", "applied:", "ignored:", "Medusa session"]) expect(text).not.toContain(internal)
       await events.last().scrollIntoViewIfNeeded()
       await screenshot(d.page, "admin-order-words")
+    })
+
+    it("pages through a long record with Next and Previous (keyset pages: page 2 goes on from page 1's last row)", async () => {
+      const knex = s.container().resolve(ContainerRegistrationKeys.PG_CONNECTION)
+      // 25 records the plugin settled by itself, newest last: one page of 20 and a second of 5 (and what earlier tests left).
+      for (let i = 0; i < 25; i++) {
+        const { row } = await openFollowUp(knex, { key: `gave-up:order_paging_${i}`, kind: "gave_up", state: "done", order_id: `order_paging_${i}`, note: `Paging record ${i}.` })
+        await knex("pgs_follow_up").where({ id: row.id }).update({ updated_at: new Date(Date.now() + 60_000 + i * 1000) })
+      }
+      await d.page.goto(`${d.url}/app/pgs/attention`)
+      const rows = d.page.getByTestId("pgs-attention-item")
+      await rows.first().getByText("Paging record 24.").waitFor({ timeout: 30_000 })
+      expect(await rows.count()).toBe(20)
+      await d.page.getByText("Items, page 1").waitFor()
+      await d.page.getByRole("button", { name: "Next" }).click()
+      await d.page.getByText("Items, page 2").waitFor()
+      await rows.first().getByText("Paging record 4.").waitFor()
+      await screenshot(d.page, "admin-attention-page-2")
+      await d.page.setViewportSize({ width: 360, height: 800 })
+      // The dashboard scrolls inside its own container: bring the pager into view for the narrow screenshot.
+      await d.page.getByText("Items, page 2").scrollIntoViewIfNeeded()
+      await screenshot(d.page, "admin-attention-page-2-360")
+      await d.page.setViewportSize({ width: 1280, height: 900 })
+      await d.page.getByRole("button", { name: "Previous" }).click()
+      await d.page.getByText("Items, page 1").waitFor()
+      await rows.first().getByText("Paging record 24.").waitFor()
+      expect(await d.page.getByRole("button", { name: "Previous" }).isDisabled()).toBe(true)
     })
   })
 })

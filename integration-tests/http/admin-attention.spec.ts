@@ -19,7 +19,7 @@ pgsStoreSuite("admin: needs attention", (s) => {
   const list = async (query = "") => {
     const res = await admin(s, "get", `/admin/pgs/attention${query}`)
     expect(res.status).toBe(200)
-    return res.data as { items: any[]; count: number; needs_person: number }
+    return res.data as { items: any[]; next_cursor: string | null; needs_person: number }
   }
 
   describe("while the gateway's webhooks never arrive", () => {
@@ -41,7 +41,8 @@ pgsStoreSuite("admin: needs attention", (s) => {
 
       const all = await list()
       // The late payment is listed once, as given back (reconciliation found it, but that is not a second item).
-      expect(all).toMatchObject({ count: 3, needs_person: 1 })
+      expect(all).toMatchObject({ next_cursor: null, needs_person: 1 })
+      expect(all.items).toHaveLength(3)
       expect(all.items.map((i) => i.kind).sort()).toEqual(["gave_up", "late_refund", "stuck"])
       expect(all.items[0].kind).toBe("stuck")
       expect(all.items[0]).toMatchObject({ source: "follow_up", title: "Still not final", needs_person: true, amount: "12.50", currency_code: "eur", actions: ["reread", "resolve"] })
@@ -56,7 +57,13 @@ pgsStoreSuite("admin: needs attention", (s) => {
 
       const open = await list("?show=open")
       expect(open.items.map((i) => i.id)).toEqual([all.items[0].id])
-      expect((await list("?limit=1&offset=1")).items.map((i) => i.id)).toEqual([all.items[1].id])
+      // Keyset pages: each page goes on from the cursor of the one before, through the open items into the record.
+      const first = await list("?limit=1")
+      expect(first.items.map((i) => i.id)).toEqual([all.items[0].id])
+      const second = await list(`?limit=1&cursor=${first.next_cursor}`)
+      expect(second.items.map((i) => i.id)).toEqual([all.items[1].id])
+      const third = await list(`?limit=1&cursor=${second.next_cursor}`)
+      expect(third).toMatchObject({ items: [expect.objectContaining({ id: all.items[2].id })], next_cursor: null })
     })
 
     it("re-reads a transaction from the gateway: still pending, then approved and recorded", async () => {
@@ -96,6 +103,9 @@ pgsStoreSuite("admin: needs attention", (s) => {
     const badQuery = await admin(s, "get", "/admin/pgs/attention?show=some")
     expect(badQuery.status).toBe(400)
     expect(badQuery.data.errors[0].field).toBe("show")
+    const badCursor = await admin(s, "get", "/admin/pgs/attention?cursor=not-one")
+    expect(badCursor.status).toBe(400)
+    expect(badCursor.data.errors[0]).toMatchObject({ field: "cursor", message: expect.stringMatching(/not a cursor from this list/) })
 
     expect((await admin(s, "post", "/admin/pgs/events/pgswh_unknown/process")).status).toBe(404)
     expect((await admin(s, "post", "/admin/pgs/attention/pgsfu_unknown/resolve")).status).toBe(404)
@@ -107,7 +117,7 @@ pgsStoreSuite("admin: needs attention", (s) => {
     expect(r.data).toMatchObject({ transaction_id: transactionId, result: "settled", gateway_status: "APPROVED" })
     expect(r.data.sentence).toBe("The gateway says APPROVED; this store already has it, nothing changed.")
     expect(await eventRows(s, { subject_id: transactionId })).toHaveLength(1)
-    expect(await list()).toMatchObject({ items: [], count: 0 })
+    expect(await list()).toMatchObject({ items: [], next_cursor: null })
   })
 
   it("processes a recorded event again through the same workflow, without a second payment", async () => {

@@ -282,8 +282,13 @@ pgsStoreSuite("payouts", (s) => {
       const pending = (await postPayout(s, bankPayout())).data.payout
       const headers = await s.adminHeaders()
       const all = await s.api.get("/admin/pgs/payouts", { headers })
-      expect(all.data).toMatchObject({ count: 2, limit: 20, offset: 0 })
+      expect(all.data).toMatchObject({ next_cursor: null, limit: 20 })
       expect(all.data.payouts.map((p: any) => p.id)).toEqual([pending.id, approved.id])
+      // Keyset pages: the second page goes on from the first one's cursor.
+      const first = await s.api.get("/admin/pgs/payouts?limit=1", { headers })
+      expect(first.data.payouts.map((p: any) => p.id)).toEqual([pending.id])
+      const second = await s.api.get(`/admin/pgs/payouts?limit=1&cursor=${first.data.next_cursor}`, { headers })
+      expect(second.data).toMatchObject({ payouts: [expect.objectContaining({ id: approved.id })], next_cursor: null })
       const onlyApproved = await s.api.get("/admin/pgs/payouts?status=APPROVED", { headers })
       expect(onlyApproved.data.payouts.map((p: any) => p.id)).toEqual([approved.id])
       expect(JSON.stringify(all.data)).not.toContain(ACCOUNT_NUMBER)

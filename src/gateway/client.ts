@@ -5,7 +5,7 @@
 import { TokenProvider } from "./auth"
 import { CardEncryptor } from "./encryption"
 import { DEFAULT_RETRY, type RetryPolicy } from "./retry"
-import { Requester } from "./requester"
+import { Requester, type GatewayTracer } from "./requester"
 import { Transport, type Timeouts } from "./transport"
 import { DEFAULT_USER_AGENT } from "./version"
 import type { GatewayLogger } from "./redact"
@@ -40,6 +40,8 @@ export type PgsClientOptions = {
   connections?: number
   /** Receives redacted log entries. */
   logger?: GatewayLogger
+  /** Wraps each call in the store's tracing (a span per call: operation pattern, status code, attempts). */
+  tracer?: GatewayTracer
 }
 
 export class PgsClient {
@@ -69,7 +71,7 @@ export class PgsClient {
       options.logger,
     )
     const base = new URL(options.baseUrl.endsWith("/") ? options.baseUrl : `${options.baseUrl}/`)
-    const requester = new Requester(base, this.transport, this.auth, retry, options.logger)
+    const requester = new Requester(base, this.transport, this.auth, retry, options.logger, options.tracer)
     this.payments = new Payments(requester)
     this.threeDS = new ThreeDS(requester)
     this.status = new Status(requester)

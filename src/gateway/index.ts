@@ -17,3 +17,4 @@ export { IDEMPOTENCY_METADATA_KEY, isManagementEventFor, type ManageResult } fro
 export { PAYOUT_REFERENCE_MAX } from "./resources/payments"
 export { PACKAGE_NAME, PACKAGE_VERSION } from "./version"
 export * from "./schemas"
+export type { GatewayTracer } from "./requester"

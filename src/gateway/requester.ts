@@ -27,6 +27,12 @@ export type Operation<Res extends z.ZodType = z.ZodType> = {
 
 export type CallOptions = { params?: Record<string, string>; body?: unknown }
 
+/**
+ * Wraps each call in a span (the store's tracing, given by whoever builds the client): `operation` is the method and
+ * path pattern, never a filled path, a query or a body; `done` reports the status code and attempts.
+ */
+export type GatewayTracer = <T>(operation: string, kind: CallKind, run: (done: (info: { statusCode: number | null; attempts: number }) => void) => Promise<T>) => Promise<T>
+
 export class Requester {
   constructor(
     private readonly baseUrl: URL,
@@ -34,6 +40,7 @@ export class Requester {
     private readonly auth: TokenProvider,
     private readonly retry: RetryPolicy,
     private readonly logger?: GatewayLogger,
+    private readonly tracer?: GatewayTracer,
   ) {}
 
   /** Validate with the operation's schema: returns what will be sent, or throws a local GatewayValidationError. */
@@ -47,6 +54,11 @@ export class Requester {
   }
 
   async call<Res extends z.ZodType>(op: Operation<Res>, opts: CallOptions = {}): Promise<z.output<Res>> {
+    if (!this.tracer) return this.send(op, opts)
+    return this.tracer(`${op.method} ${op.pattern}`, op.kind, (done) => this.send(op, opts, done))
+  }
+
+  private async send<Res extends z.ZodType>(op: Operation<Res>, opts: CallOptions, done?: (info: { statusCode: number | null; attempts: number }) => void): Promise<z.output<Res>> {
     const operation = `${op.method} ${op.pattern}`
     const payload = opts.body === undefined ? undefined : JSON.stringify(this.validate(op, opts.body))
     // Relative to the base URL so a base with a path prefix (https://host/pgs/) keeps it.
@@ -97,6 +109,7 @@ export class Requester {
           })
         }
         if (this.logger) this.log("debug", "ok", operation, attempt, res.statusCode, res.requestId, performance.now() - started, opts.body)
+        done?.({ statusCode: res.statusCode, attempts: attempt })
         return parsed.data
       } catch (error) {
         if (!(error instanceof GatewayError)) throw error
@@ -106,6 +119,7 @@ export class Requester {
         if (retries > 0 && e instanceof GatewayValidationError && e.fields.some((f) => f.property === "reference"))
           e = new GatewayValidationError(e.fields, false, { statusCode: e.statusCode, body: e.body, requestId: e.requestId, operation, afterRepeat: true })
         if (retries >= this.retry.maxRetries || !shouldRetry(e, op.safety)) {
+          done?.({ statusCode: e.statusCode ?? null, attempts: attempt })
           this.log("error", e.message, operation, attempt, e.statusCode, e.requestId, performance.now() - started)
           throw e
         }

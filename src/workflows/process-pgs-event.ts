@@ -17,6 +17,7 @@ import { fromStorableJson, fromStorableText } from "../modules/pgs/storable"
 import { nextAttemptAt } from "../modules/pgs/webhook-queue"
 import { isApplied, isDeferred, type EventContext } from "./pgs-events/context"
 import { dispatchEvent } from "./pgs-events/dispatch"
+import { inSpan } from "../lib/tracing"
 
 export type ProcessPgsEventInput = { id: string }
 export type ProcessPgsEventResult = { id: string; outcome: string | null; already_processed: boolean }
@@ -25,6 +26,16 @@ const LOCK_TIMEOUT_SECONDS = 60
 
 async function runOne(ctx: EventContext, id: string): Promise<string> {
   const row = await ctx.pgs.retrievePgsWebhookEvent(id)
+  // A span per event run (src/lib/tracing.ts): the event's name and outcome, never its payload.
+  const event = fromStorableText(row.event).slice(0, 100)
+  return inSpan(`pgs.event ${event}`, { "pgs.event": event, "pgs.attempt": row.attempts + 1 }, async (span) => {
+    const outcome = await applyOne(ctx, id, row)
+    span.set({ "pgs.outcome": outcome })
+    return outcome
+  })
+}
+
+async function applyOne(ctx: EventContext, id: string, row: Awaited<ReturnType<PgsModuleService["retrievePgsWebhookEvent"]>>): Promise<string> {
   const parsed = webhookEvent.safeParse({ event: fromStorableText(row.event), payload: fromStorableJson(row.payload) })
   if (!parsed.success) {
     await ctx.pgs.updatePgsWebhookEvents({ id, processed_at: new Date(), outcome: "ignored:unsupported" })

@@ -113,7 +113,7 @@ export type AttentionItem = {
   actions: AttentionAction[]
 }
 
-export type AttentionList = { items: AttentionItem[]; count: number; needs_person: number }
+export type AttentionList = { items: AttentionItem[]; next_cursor: string | null; needs_person: number }
 
 export type SavedCard = { id: string; brand: string | null; masked: string | null; last_4: string | null; exp_month: number | null; exp_year: number | null }
 

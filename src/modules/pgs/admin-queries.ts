@@ -11,6 +11,7 @@ import { fromStorableJson, fromStorableText } from "./storable"
 import { fromMinorUnits } from "../../gateway"
 import { FOLLOW_UP_TABLE } from "./models/follow-up"
 import { WEBHOOK_RETRY } from "./webhook-queue"
+import { newestFirst } from "./keyset"
 
 /** "••••••ab12": enough to tell two secrets apart, never enough to use one. Short values are hidden entirely. */
 export function maskSecret(value: string | null | undefined): string | null {
@@ -199,4 +200,14 @@ export async function openAttentionFor(knex: Knex, input: { order_id: string; tr
     .andWhere(eventNeedsAPerson)
     .count({ n: "*" })
   return Number(followUps?.n ?? 0) + Number(events?.n ?? 0)
+}
+
+/** A keyset page (keyset.ts) of the events a person must look at, newest first: on their own partial index. */
+export async function eventsNeedingAPerson(knex: Knex, after: { at: string; id: string } | null, limit: number) {
+  return newestFirst(knex(WEBHOOK_EVENT_TABLE).select("*").whereNull("deleted_at").where(eventNeedsAPerson), knex, "received_at", after, limit)
+}
+
+export async function countEventsNeedingAPerson(knex: Knex): Promise<number> {
+  const [row] = await knex(WEBHOOK_EVENT_TABLE).whereNull("deleted_at").where(eventNeedsAPerson).count({ n: "*" })
+  return Number(row?.n ?? 0)
 }

@@ -5,6 +5,7 @@
 import type { Knex } from "@medusajs/framework/mikro-orm/knex"
 import { generateEntityId } from "@medusajs/framework/utils"
 import { FOLLOW_UP_TABLE, type FollowUpKind, type FollowUpState } from "./models/follow-up"
+import { newestFirst } from "./keyset"
 
 export type FollowUpRow = {
   id: string
@@ -104,17 +105,24 @@ export async function dueChecks(knex: Knex, now: Date, limit: number): Promise<F
     .limit(limit)
 }
 
-/** What the admin's "Needs attention" page lists: open items first, then the latest records, newest first. */
-export async function listFollowUps(knex: Knex, opts: { limit: number; offset: number; states?: FollowUpState[] }): Promise<{ rows: FollowUpRow[]; count: number }> {
-  const base = () => {
-    const q = knex(FOLLOW_UP_TABLE).whereNull("deleted_at").whereNot("kind", "check")
-    return opts.states?.length ? q.whereIn("state", opts.states) : q
-  }
-  const rows: FollowUpRow[] = await base()
-    .orderByRaw("case state when 'needs_person' then 0 else 1 end")
-    .orderBy("updated_at", "desc")
-    .limit(opts.limit)
-    .offset(opts.offset)
-  const [{ count }] = await base().count({ count: "*" })
-  return { rows, count: Number(count) }
+/**
+ * A page of what the admin's "Needs attention" page lists, newest first after `after`: the open items
+ * (`needs_person`), or the record of what the plugin settled by itself. Each part has its own index.
+ */
+export async function followUpPage(
+  knex: Knex,
+  part: "open" | "record",
+  after: { at: string; id: string } | null,
+  limit: number,
+): Promise<Array<FollowUpRow & { _cursor_at: string }>> {
+  const q = knex(FOLLOW_UP_TABLE).select("*").whereNull("deleted_at")
+  if (part === "open") q.where("state", "needs_person").whereNot("kind", "check")
+  else q.whereNot("state", "needs_person").whereNot("kind", "check")
+  return newestFirst(q, knex, "updated_at", after, limit)
+}
+
+/** How many follow-ups a person must act on (a small set: its own partial index). */
+export async function countNeedingAPerson(knex: Knex): Promise<number> {
+  const [row] = await knex(FOLLOW_UP_TABLE).where("state", "needs_person").whereNull("deleted_at").count({ n: "*" })
+  return Number(row?.n ?? 0)
 }

@@ -5,12 +5,19 @@
  * the same parsed webhook key.
  */
 import { createHash } from "node:crypto"
-import { PgsClient } from "../../gateway"
+import { PgsClient, type GatewayTracer } from "../../gateway"
+import { inSpan } from "../../lib/tracing"
 import { parseOptions, PgsNotConfiguredError, type PgsProviderOptions } from "./options"
 
 export { PgsNotConfiguredError, payoutTerminalFrom } from "./options"
 
 const USER_AGENT_SUFFIX = "medusa/2.21"
+
+/** Each gateway call as a span "pgs.gateway GET /api/transactions/{id}" (src/lib/tracing.ts). */
+const traceGatewayCall: GatewayTracer = (operation, kind, run) =>
+  inSpan(`pgs.gateway ${operation}`, { "pgs.operation": operation, "pgs.call_kind": kind }, (span) =>
+    run(({ statusCode, attempts }) => span.set({ "http.response.status_code": statusCode ?? 0, "pgs.attempts": attempts })),
+  )
 
 export type ClientLogger = { warn(message: string): void; error(message: string): void }
 
@@ -25,6 +32,7 @@ export function newGatewayClient(options: PgsProviderOptions, logger?: ClientLog
     webhookPublicKeys: options.webhookPublicKey,
     userAgentSuffix: USER_AGENT_SUFFIX,
     ...(options.timeouts ? { timeouts: options.timeouts } : {}),
+    tracer: traceGatewayCall,
     ...(logger
       ? {
           logger: (entry) => {

@@ -74,6 +74,11 @@ export const pgsOptionsSchema = z.object({
    * Off by default: Medusa's own capture buttons and the order widget's "Capture…" stay the way to capture.
    */
   captureOnFulfillment: z.boolean({ error: "must be true or false" }).default(false),
+  /**
+   * Webhook events, settled follow-ups, retired sessions and final payouts older than this many days are pruned by
+   * the retention job (docs/retention.md); what an open follow-up or an unsettled payout still needs is kept.
+   */
+  retentionDays: z.int({ error: "must be a whole number of days" }).min(7, { error: "must be at least 7 days" }).default(180),
   /** Per-call timeouts in ms (the client's defaults: token and read 10 s, write and manage 45 s). */
   timeouts: z
     .strictObject({
@@ -111,6 +116,7 @@ const FIX: Record<keyof PgsProviderOptions, string> = {
   reconcileAfterMinutes: `leave ${ENV.reconcileAfterMinutes} unset (15) or give a positive number of minutes`,
   giveUpRedirectOrdersAfterHours: `leave ${ENV.giveUpRedirectOrdersAfterHours} unset (72) or give a number of hours, 0 for never`,
   captureOnFulfillment: `leave ${ENV.captureOnFulfillment} unset (false) or set it to true to capture when Medusa creates a fulfillment`,
+  retentionDays: `leave ${ENV.retentionDays} unset (180) or give a whole number of days, at least 7`,
   timeouts:
     "leave PGS_TIMEOUT_{READ,WRITE,MANAGE,TOKEN}_MS unset (token and read 10 s, write and manage 45 s) or give { read?, write?, manage?, token? } in milliseconds, each a positive whole number",
 }

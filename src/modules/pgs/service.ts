@@ -59,7 +59,7 @@ const MOVABLE_FROM: Record<PayoutProgress["status"], PayoutStatus[]> = Object.fr
   ]),
 ) as Record<PayoutProgress["status"], PayoutStatus[]>
 
-export type FollowUpSettings = Pick<PgsProviderOptions, "refundLateApprovals" | "reconcileAfterMinutes" | "giveUpRedirectOrdersAfterHours" | "captureOnFulfillment">
+export type FollowUpSettings = Pick<PgsProviderOptions, "refundLateApprovals" | "reconcileAfterMinutes" | "giveUpRedirectOrdersAfterHours" | "captureOnFulfillment" | "retentionDays">
 
 export type PayoutSettings = { terminalId: string | null; returnUrl: string; secret: string }
 
@@ -180,8 +180,8 @@ export default class PgsModuleService extends MedusaService({ PgsTerminalSetting
   /** What happens after the shopper left: late refunds, when to re-read a payment, when to give up an order. */
   followUpSettings(): FollowUpSettings {
     this.gateway()
-    const { refundLateApprovals, reconcileAfterMinutes, giveUpRedirectOrdersAfterHours, captureOnFulfillment } = this.options_!
-    return { refundLateApprovals, reconcileAfterMinutes, giveUpRedirectOrdersAfterHours, captureOnFulfillment }
+    const { refundLateApprovals, reconcileAfterMinutes, giveUpRedirectOrdersAfterHours, captureOnFulfillment, retentionDays } = this.options_!
+    return { refundLateApprovals, reconcileAfterMinutes, giveUpRedirectOrdersAfterHours, captureOnFulfillment, retentionDays }
   }
 
   /**

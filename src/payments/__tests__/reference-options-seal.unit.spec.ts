@@ -107,6 +107,13 @@ describe("provider options", () => {
     expect(() => parseOptions({ ...good, timeouts: { connect: 1000 } })).toThrow(/- timeouts /)
   })
 
+  it("keeps history 180 days unless retentionDays (PGS_RETENTION_DAYS) says otherwise, at least a week", () => {
+    expect(parseOptions(good).retentionDays).toBe(180)
+    expect(parseOptions(pgsOptionsFromEnv({ ...envOf(good), PGS_RETENTION_DAYS: "730" })).retentionDays).toBe(730)
+    expect(() => parseOptions({ ...good, retentionDays: 3 })).toThrow(/- retentionDays must be at least 7 days: leave PGS_RETENTION_DAYS unset \(180\)/)
+    expect(() => parseOptions(pgsOptionsFromEnv({ ...envOf(good), PGS_RETENTION_DAYS: "half a year" }))).toThrow(/- retentionDays /)
+  })
+
   it("selects the bank redirects with the method values the merchant sets, defaulting to the sandbox's", () => {
     const defaults = parseOptions(good)
     expect(gatewayMethodOf(FAMILIES.bankSchemeRedirect, defaults)).toBe("BANK_SCHEME_REDIRECT")
@@ -144,3 +151,12 @@ describe("sealed session secrets", () => {
     expect(new Sealer("another-secret").verifyIntegrity({ ...fields, integrity })).toBe(false)
   })
 })
+
+/** The options as PGS_* variables (what a .env file holds). */
+function envOf(o: Record<string, unknown>): Record<string, string> {
+  const names: Record<string, string> = {
+    apiUrl: "PGS_API_URL", authUrl: "PGS_AUTH_URL", realm: "PGS_REALM", clientId: "PGS_CLIENT_ID", clientSecret: "PGS_CLIENT_SECRET",
+    clientKey: "PGS_CLIENT_KEY", defaultTerminalId: "PGS_TERMINAL_ID", storeUrl: "PGS_STORE_URL", backendUrl: "PGS_BACKEND_URL",
+  }
+  return Object.fromEntries(Object.entries(names).filter(([k]) => typeof o[k] === "string").map(([k, v]) => [v, o[k] as string]))
+}

@@ -16,7 +16,8 @@ import { isApplied } from "../pgs-events/context"
 import { recordGatewayRead } from "./gateway-read-event"
 import { nextCheckAt, RECONCILE } from "./policy"
 
-export type CheckDeps = { container: MedusaContainer; knex: Knex; client: PgsClient; logger: Logger }
+/** `onReadError`: told of a failed read (the run's pace slows down on 429/5xx). */
+export type CheckDeps = { container: MedusaContainer; knex: Knex; client: PgsClient; logger: Logger; onReadError?(error: unknown): void }
 export type CheckResult = "applied" | "settled" | "still_pending" | "unreadable" | "skipped"
 
 export async function checkTransaction(deps: CheckDeps, followUpId: string, now: Date): Promise<CheckResult> {
@@ -26,6 +27,7 @@ export async function checkTransaction(deps: CheckDeps, followUpId: string, now:
   try {
     tx = (await deps.client.status.transaction(row.transaction_id))?.transaction ?? null
   } catch (error) {
+    deps.onReadError?.(error)
     deps.logger.warn(`PGS reconciliation: transaction ${row.transaction_id} could not be read (${(error as Error).message}); trying again later`)
     await later(deps, row, now, null)
     return "unreadable"

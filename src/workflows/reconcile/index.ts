@@ -9,6 +9,7 @@ import { dueChecks } from "../../modules/pgs/follow-ups"
 import type PgsModuleService from "../../modules/pgs/service"
 import { checkTransaction, type CheckDeps, type CheckResult } from "./check"
 import { giveUpAbandonedOrders } from "./give-up"
+import { isOverload, GatewayPace, runPaced } from "./pace"
 import { RECONCILE } from "./policy"
 import { watchUnsettled } from "./watch"
 
@@ -27,21 +28,35 @@ export function checkDeps(container: MedusaContainer): CheckDeps {
 export async function reconcileWithGateway(container: MedusaContainer, now: Date): Promise<ReconcileSummary> {
   const pgs = container.resolve<PgsModuleService>(PGS_MODULE)
   const settings = pgs.followUpSettings()
-  const deps = checkDeps(container)
+  const pace = new GatewayPace()
+  const deps: CheckDeps = { ...checkDeps(container), onReadError: (error) => isOverload(error) && pace.overloaded(error) }
   const watched = await watchUnsettled(container, deps.knex, pgs, now, settings.reconcileAfterMinutes)
-  const due = await dueChecks(deps.knex, now, RECONCILE.batch)
+  const started = Date.now()
+  let checked = 0
   let applied = 0
-  for (const row of due) {
-    let result: CheckResult = "skipped"
-    try {
-      result = await checkTransaction(deps, row.id, now)
-    } catch (error) {
-      deps.logger.error(`PGS reconciliation: checking transaction ${row.transaction_id} failed: ${(error as Error).message}`)
-    }
-    if (result === "applied") applied++
+  // Batch after batch while checks are due and the run's time lasts. Each check is claimed first (claimDueCheck):
+  // two workers share the backlog; a check another took is skipped, and a batch of only those ends the run.
+  while (Date.now() - started < RECONCILE.runBudgetMs && !pace.stopped) {
+    const due = await dueChecks(deps.knex, now, RECONCILE.batch)
+    if (!due.length) break
+    let claimed = 0
+    await runPaced(due, pace, async (row) => {
+      let result: CheckResult = "skipped"
+      try {
+        result = await checkTransaction(deps, row.id, now)
+      } catch (error) {
+        deps.logger.error(`PGS reconciliation: checking transaction ${row.transaction_id} failed: ${(error as Error).message}`)
+      }
+      if (result !== "skipped") claimed++
+      if (result !== "unreadable" && result !== "skipped") pace.answered()
+      if (result === "applied") applied++
+    })
+    checked += claimed
+    if (!claimed) break
   }
   const gaveUp = settings.giveUpRedirectOrdersAfterHours > 0 ? await giveUpAbandonedOrders(deps, now, settings.giveUpRedirectOrdersAfterHours) : 0
-  const summary = { watched, checked: due.length, applied, gave_up: gaveUp }
+  const summary = { watched, checked, applied, gave_up: gaveUp }
   if (applied || gaveUp) deps.logger.info(`PGS reconciliation: ${JSON.stringify(summary)}`)
+  if (pace.stopped) deps.logger.warn("PGS reconciliation: the gateway is overloaded (429/5xx); the next run goes on")
   return summary
 }

@@ -1,9 +1,19 @@
 /** How reconciliation paces itself: how much per run, how often one transaction is re-read, when a person is told. */
 export const RECONCILE = {
-  /** Transactions re-read per job run (the job runs every 5 minutes). */
-  batch: 25,
-  /** Pending sessions and payouts looked at per run to find new ones to watch. */
+  /**
+   * Due checks fetched at a time; a run keeps fetching while some are due, for up to `runBudgetMs` (the job runs
+   * every 5 minutes), so its pace follows the backlog: a lost day of webhooks is read within the hour (the
+   * history bench, docs/benchmarks-history.md).
+   */
+  batch: 100,
+  runBudgetMs: 4 * 60_000,
+  /** Checks in flight at once (pace.ts): from `start`, up to `max`; paused and halved when the gateway is overloaded. */
+  pace: { start: 4, max: 16, basePauseMs: 1_000, maxPauseMs: 60_000, stopAfterOverloads: 8 },
+  /** Pending sessions and payouts looked at per page to find new ones to watch, and pages per run. */
   scan: 200,
+  scanPages: 100,
+  /** Only what changed within this many days is looked for (older is given up or stuck, and told already). */
+  watchDays: 7,
   /** 5 min, 10, 20, … doubling up to 6 h between two reads of one transaction. */
   baseDelayMs: 5 * 60_000,
   maxDelayMs: 6 * 60 * 60_000,

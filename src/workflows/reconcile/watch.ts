@@ -16,18 +16,34 @@ import { RECONCILE } from "./policy"
 
 type Unsettled = { transaction_id: string; reference: string; amount_minor: number; currency_code: string }
 
+/**
+ * Sessions unsettled since before `before` and changed within the last watchDays, oldest first, page after page
+ * (keyset on updated_at; at most scanPages pages a run): a backlog of thousands is found in one run, and old
+ * abandoned sessions cannot hide newer ones behind the first page.
+ */
 async function unsettledSessions(container: MedusaContainer, before: Date): Promise<Unsettled[]> {
-  const { data } = await looseQuery(container).graph({
-    entity: "payment_session",
-    fields: ["id", "provider_id", "status", "data", "updated_at"],
-    filters: { status: UNSETTLED_SESSION_STATUSES, updated_at: { $lt: before } },
-    pagination: { take: RECONCILE.scan, order: { updated_at: "ASC" } },
-  })
-  return (data as Array<{ provider_id: string; data: Record<string, unknown> | null }>).flatMap((s) => {
-    const d = s.data ?? {}
-    if (!isPgsProviderId(s.provider_id) || typeof d.transaction_id !== "string" || typeof d.reference !== "string") return []
-    return [{ transaction_id: d.transaction_id, reference: d.reference, amount_minor: Number(d.amount_minor), currency_code: String(d.currency_code) }]
-  })
+  const found: Unsettled[] = []
+  let since = new Date(before.getTime() - RECONCILE.watchDays * 86_400_000)
+  for (let page = 0; page < RECONCILE.scanPages; page++) {
+    const { data } = await looseQuery(container).graph({
+      entity: "payment_session",
+      fields: ["id", "provider_id", "status", "data", "updated_at"],
+      filters: { status: UNSETTLED_SESSION_STATUSES, updated_at: { $lt: before, $gte: since } },
+      pagination: { take: RECONCILE.scan, order: { updated_at: "ASC" } },
+    })
+    const rows = data as Array<{ provider_id: string; data: Record<string, unknown> | null; updated_at: string | Date }>
+    for (const s of rows) {
+      const d = s.data ?? {}
+      if (!isPgsProviderId(s.provider_id) || typeof d.transaction_id !== "string" || typeof d.reference !== "string") continue
+      found.push({ transaction_id: d.transaction_id, reference: d.reference, amount_minor: Number(d.amount_minor), currency_code: String(d.currency_code) })
+    }
+    if (rows.length < RECONCILE.scan) break
+    // The next page starts at the last row's time ($gte: rows sharing it are read again, and deduplicated by the caller).
+    const last = new Date(rows[rows.length - 1]!.updated_at)
+    if (last.getTime() === since.getTime()) break
+    since = last
+  }
+  return found
 }
 
 async function pendingPayouts(pgs: PgsModuleService, before: Date): Promise<Unsettled[]> {
@@ -41,7 +57,7 @@ async function pendingPayouts(pgs: PgsModuleService, before: Date): Promise<Unse
 const RETIRED_WATCH_DAYS = 7
 
 /** Deleted sessions that had a transaction: the shopper may still pay it (then the money goes back). */
-async function retiredWithTransaction(knex: Knex, before: Date): Promise<Unsettled[]> {
+export async function retiredWithTransaction(knex: Knex, before: Date): Promise<Unsettled[]> {
   const rows = await knex(RETIRED_SESSION_TABLE)
     .whereNotNull("transaction_id")
     .whereNull("deleted_at")
@@ -68,9 +84,14 @@ export async function watchUnsettled(container: MedusaContainer, knex: Knex, pgs
     ...(await retiredWithTransaction(knex, before)),
   ]
   // Most are on the list already: one read of their keys, then only the new ones are opened.
-  const known = new Set(await existingKeys(knex, found.map((u) => checkKey(u.transaction_id))))
+  const known = new Set<string>()
+  for (let i = 0; i < found.length; i += 1000) {
+    for (const key of await existingKeys(knex, found.slice(i, i + 1000).map((u) => checkKey(u.transaction_id)))) known.add(key)
+  }
   let opened = 0
-  for (const u of found.filter((f) => !known.has(checkKey(f.transaction_id)))) {
+  for (const u of found) {
+    if (known.has(checkKey(u.transaction_id))) continue
+    known.add(checkKey(u.transaction_id))
     const result = await openFollowUp(knex, {
       key: checkKey(u.transaction_id),
       kind: "check",

@@ -3,7 +3,7 @@ import { defineRouteConfig } from "@medusajs/admin-sdk"
 import { Button, Container, Heading, Input, Label, StatusBadge, Table, Text } from "@medusajs/ui"
 import { useState } from "react"
 import { Link } from "react-router-dom"
-import { Pager } from "../../components/pager"
+import { Pager, useCursorPages } from "../../components/pager"
 import { Choice } from "../../components/choice"
 import { api } from "../../lib/api"
 import { dateTime, money, statusColor } from "../../lib/format"
@@ -18,10 +18,10 @@ const PAGE = 20
 const PayoutsPage = () => {
   const [status, setStatus] = useState<string | null>(null)
   const [reference, setReference] = useState("")
-  const [offset, setOffset] = useState(0)
+  const pages = useCursorPages()
   const [creating, setCreating] = useState(false)
-  const query = new URLSearchParams({ limit: String(PAGE), offset: String(offset), ...(status ? { status } : {}), ...(reference.trim() ? { reference: reference.trim() } : {}) })
-  const list = useLoad(() => api<{ payouts: Payout[]; count: number }>(`/admin/pgs/payouts?${query}`), [query.toString()])
+  const query = new URLSearchParams({ limit: String(PAGE), ...(pages.cursor ? { cursor: pages.cursor } : {}), ...(status ? { status } : {}), ...(reference.trim() ? { reference: reference.trim() } : {}) })
+  const list = useLoad(() => api<{ payouts: Payout[]; next_cursor: string | null }>(`/admin/pgs/payouts?${query}`), [query.toString()])
 
   return (
     <div className="flex flex-col gap-y-3">
@@ -45,11 +45,11 @@ const PayoutsPage = () => {
         <div className="flex flex-wrap items-end gap-4 px-6 py-4">
           <div className="flex flex-col gap-y-1">
             <Label htmlFor="pgs-payouts-status" size="small">Status</Label>
-            <Choice id="pgs-payouts-status" label="Status" value={status} options={STATUSES} none="All statuses" onChange={(s) => { setStatus(s); setOffset(0) }} />
+            <Choice id="pgs-payouts-status" label="Status" value={status} options={STATUSES} none="All statuses" onChange={(s) => { setStatus(s); pages.reset() }} />
           </div>
           <div className="flex flex-col gap-y-1">
             <Label htmlFor="pgs-payouts-reference" size="small">Reference</Label>
-            <Input id="pgs-payouts-reference" type="search" value={reference} onChange={(e) => { setReference(e.target.value); setOffset(0) }} />
+            <Input id="pgs-payouts-reference" type="search" value={reference} onChange={(e) => { setReference(e.target.value); pages.reset() }} />
           </div>
         </div>
         {list.error ? <Text className="px-6 py-4 text-ui-fg-error">{list.error.message}</Text> : null}
@@ -77,7 +77,7 @@ const PayoutsPage = () => {
             ))}
           </Table.Body>
         </Table>
-        <Pager count={list.data?.count ?? null} noun="payouts" offset={offset} page={PAGE} onOffset={setOffset} />
+        <Pager pages={pages} nextCursor={list.data?.next_cursor} loading={!list.data} noun="Payouts" />
       </Container>
     </div>
   )

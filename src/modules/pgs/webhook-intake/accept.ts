@@ -17,6 +17,7 @@ import { BodyTooLargeError, readRawBody } from "./raw-body"
 import { describeUnsupported, describeVerified } from "./delivery"
 import { recordDelivery } from "./recorder"
 import { refusalTally } from "./refusals"
+import { inSpan } from "../../../lib/tracing"
 
 const MAX_BODY_BYTES = 1024 * 1024
 
@@ -43,7 +44,19 @@ export async function acceptWebhookRequest(req: IncomingMessage, intake: Webhook
   return acceptDelivery(raw, req.headers.authorization, intake)
 }
 
-async function acceptDelivery(raw: Buffer, authorization: string | undefined, intake: WebhookIntake): Promise<WebhookAnswer> {
+/** A span per delivery (src/lib/tracing.ts): the event's name once verified, the answer's status and what became of it. */
+function acceptDelivery(raw: Buffer, authorization: string | undefined, intake: WebhookIntake): Promise<WebhookAnswer> {
+  return inSpan("pgs.webhook intake", { "pgs.body_bytes": raw.length }, async (span) => {
+    const answer = await verifyAndRecord(raw, authorization, intake, (event) => span.set({ "pgs.event": event.slice(0, 100) }))
+    span.set({ "http.response.status_code": answer.status, "pgs.intake": intakeResult(answer) })
+    return answer
+  })
+}
+
+const intakeResult = (answer: WebhookAnswer) =>
+  answer.status === 200 ? (answer.body.duplicate ? "duplicate" : answer.afterAnswer ? "recorded" : "recorded_unsupported") : answer.status === 401 ? "rejected" : "refused"
+
+async function verifyAndRecord(raw: Buffer, authorization: string | undefined, intake: WebhookIntake, named: (event: string) => void): Promise<WebhookAnswer> {
   let verifier: WebhookVerifier
   try {
     verifier = intake.verifier()
@@ -56,6 +69,7 @@ async function acceptDelivery(raw: Buffer, authorization: string | undefined, in
   let event: WebhookEvent | null = null
   try {
     event = (await verifier.verify(raw, authorization)).event
+    named(event.event)
   } catch (error) {
     if (!(error instanceof WebhookVerificationError)) throw error
     // Signed and digest-checked, but not an event we know: record it and answer 200 so it is not retried forever.

@@ -7,7 +7,7 @@ import { defineRouteConfig } from "@medusajs/admin-sdk"
 import { Badge, Container, Heading, Table, Text } from "@medusajs/ui"
 import { useState } from "react"
 import { Link } from "react-router-dom"
-import { Pager } from "../../../components/pager"
+import { Pager, useCursorPages } from "../../../components/pager"
 import { Choice } from "../../../components/choice"
 import { api } from "../../../lib/api"
 import { dateTime, money } from "../../../lib/format"
@@ -46,8 +46,9 @@ function ItemRow({ item, reload }: { item: AttentionItem; reload(): Promise<void
 
 const NeedsAttentionPage = () => {
   const [show, setShow] = useState<keyof typeof SHOW>("all")
-  const [offset, setOffset] = useState(0)
-  const list = useLoad(() => api<AttentionList>(`/admin/pgs/attention?show=${show}&limit=${PAGE}&offset=${offset}`), [show, offset])
+  const pages = useCursorPages()
+  const cursor = pages.cursor ? `&cursor=${encodeURIComponent(pages.cursor)}` : ""
+  const list = useLoad(() => api<AttentionList>(`/admin/pgs/attention?show=${show}&limit=${PAGE}${cursor}`), [show, cursor])
   const items = list.data?.items ?? []
 
   return (
@@ -64,7 +65,7 @@ const NeedsAttentionPage = () => {
             ) : null}
           </div>
           <div className="w-[320px]">
-            <Choice id="pgs-attention-show" label="Show" value={show} options={Object.keys(SHOW)} names={SHOW} onChange={(v) => { setShow((v as keyof typeof SHOW) ?? "all"); setOffset(0) }} />
+            <Choice id="pgs-attention-show" label="Show" value={show} options={Object.keys(SHOW)} names={SHOW} onChange={(v) => { setShow((v as keyof typeof SHOW) ?? "all"); pages.reset() }} />
           </div>
         </div>
         {list.error ? <Text className="px-6 py-4 text-ui-fg-error">{list.error.message}</Text> : null}
@@ -89,7 +90,7 @@ const NeedsAttentionPage = () => {
             </Table.Body>
           </Table>
         ) : null}
-        <Pager count={list.data?.count ?? null} noun="items" offset={offset} page={PAGE} onOffset={setOffset} />
+        <Pager pages={pages} nextCursor={list.data?.next_cursor} loading={!list.data} noun="Items" />
       </Container>
     </div>
   )

@@ -1,14 +1,14 @@
 /**
  * The "Needs attention" list: the follow-ups (late refunds, given-up orders, reconciliation changes, lost answers,
  * transactions stuck for days) and the webhook events a person must look at (flagged money, processing that failed
- * after its retries), each with its order, amount and a plain sentence, open items first.
+ * after its retries), each with its order, amount and a plain sentence, open items first, in keyset pages.
  */
 import type { Knex } from "@medusajs/framework/mikro-orm/knex"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { fromMinorUnits } from "../../../../gateway"
-import { eventNeedsAPerson } from "../../../../modules/pgs/admin-queries"
-import { listFollowUps, type FollowUpRow } from "../../../../modules/pgs/follow-ups"
-import { FOLLOW_UP_TABLE, WEBHOOK_EVENT_TABLE } from "../../../../modules/pgs/models"
+import { countEventsNeedingAPerson, eventsNeedingAPerson } from "../../../../modules/pgs/admin-queries"
+import { countNeedingAPerson, followUpPage, type FollowUpRow } from "../../../../modules/pgs/follow-ups"
+import { encodeCursor, type Cursor } from "../../../../modules/pgs/keyset"
 import { fromStorableText } from "../../../../modules/pgs/storable"
 import { WEBHOOK_RETRY } from "../../../../modules/pgs/webhook-queue"
 import { sessionIdFromReference } from "../../../../payments/reference"
@@ -76,16 +76,7 @@ function refusedSentence(row: FollowUpRow): string {
   )
 }
 
-type EventRow = { id: string; event: string; subject_id: string | null; reference: string | null; outcome: string | null; error: string | null; payload: any; received_at: Date }
-
-/** Events that need a person: flagged money (attention:*) and processing that failed after all its retries. */
-async function eventsNeedingAPerson(knex: Knex): Promise<EventRow[]> {
-  return knex(WEBHOOK_EVENT_TABLE)
-    .whereNull("deleted_at")
-    .where(eventNeedsAPerson)
-    .orderBy("received_at", "desc")
-    .limit(100)
-}
+export type EventRow = { id: string; event: string; subject_id: string | null; reference: string | null; outcome: string | null; error: string | null; payload: any; received_at: Date }
 
 async function orderOfReference(container: MedusaContainer, reference: string | null): Promise<string | null> {
   const sessionId = reference ? sessionIdFromReference(reference) : null
@@ -115,16 +106,32 @@ async function fromEvent(container: MedusaContainer, row: EventRow): Promise<Att
   }
 }
 
+type Row = { _cursor_at: string; id: string }
+
+/**
+ * One keyset page (keyset.ts): first the events a person must look at, then the open follow-ups, then (show=all)
+ * the record of what the plugin settled by itself, each part newest first. `next_cursor` is null on the last page.
+ */
 export async function attentionList(container: MedusaContainer, knex: Knex, q: ListAttentionQuery) {
-  const events = await Promise.all((await eventsNeedingAPerson(knex)).map((row) => fromEvent(container, row)))
-  const followUps = await listFollowUps(knex, { limit: q.limit + q.offset, offset: 0, ...(q.show === "open" ? { states: ["needs_person"] } : {}) })
-  const items = [...events, ...(await Promise.all(followUps.rows.map((row) => fromFollowUp(container, row))))].sort(
-    (a, b) => Number(b.needs_person) - Number(a.needs_person) || b.at.localeCompare(a.at),
-  )
-  const open = await knex(FOLLOW_UP_TABLE).where({ state: "needs_person" }).whereNull("deleted_at").count({ n: "*" })
+  const parts: Array<(after: Cursor | null, limit: number) => Promise<Array<{ row: Row; item: () => Promise<AttentionItem> }>>> = [
+    async (after, limit) => ((await eventsNeedingAPerson(knex, after, limit)) as Array<EventRow & Row>).map((row) => ({ row, item: () => fromEvent(container, row) })),
+    async (after, limit) => (await followUpPage(knex, "open", after, limit)).map((row) => ({ row, item: () => fromFollowUp(container, row) })),
+    ...(q.show === "all"
+      ? [async (after: Cursor | null, limit: number) => (await followUpPage(knex, "record", after, limit)).map((row) => ({ row, item: () => fromFollowUp(container, row) }))]
+      : []),
+  ]
+  const found: Array<{ part: number; row: Row; item: () => Promise<AttentionItem> }> = []
+  // One row more than the page, to know whether a next page exists.
+  for (let part = q.cursor?.s ?? 0; part < parts.length && found.length <= q.limit; part++) {
+    const after = q.cursor && q.cursor.s === part ? q.cursor : null
+    for (const r of await parts[part]!(after, q.limit + 1 - found.length)) found.push({ part, ...r })
+  }
+  const page = found.slice(0, q.limit)
+  const last = page[page.length - 1]
+  const [events, followUps] = await Promise.all([countEventsNeedingAPerson(knex), countNeedingAPerson(knex)])
   return {
-    items: items.slice(q.offset, q.offset + q.limit),
-    count: events.length + followUps.count,
-    needs_person: events.length + Number(open[0]?.n ?? 0),
+    items: await Promise.all(page.map((f) => f.item())),
+    next_cursor: found.length > q.limit && last ? encodeCursor({ s: last.part, at: last.row._cursor_at, id: last.row.id }) : null,
+    needs_person: events + followUps,
   }
 }

@@ -1,11 +1,12 @@
 /**
- * GET  /admin/pgs/payouts?limit&offset&status&reference — newest first: { payouts, count, limit, offset }
+ * GET  /admin/pgs/payouts?limit&cursor&status&reference — newest first, in keyset pages: { payouts, next_cursor, limit }
  * POST /admin/pgs/payouts — send a payout to a bank account or a card (body: validators.ts, createPayoutBody).
  *   201 { payout } new; 200 { payout } the reference was known (final: returned as is; unfinished: sent again or
  *   read); 400 { errors: [{field, message}] } invalid; 409 { errors } the reference names another payout;
  *   503 the gateway settings are incomplete.
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { PGS_MODULE } from "../../../../modules/pgs"
 import { PgsNotConfiguredError } from "../../../../modules/pgs/gateway"
 import type PgsModuleService from "../../../../modules/pgs/service"
@@ -13,14 +14,17 @@ import { createPgsPayoutWorkflow } from "../../../../workflows/create-pgs-payout
 import { PayoutRequestError, preparePayout } from "../../../../workflows/payouts/prepare"
 import { invalidData } from "../validate"
 import type { CreatePayoutBody, ListPayoutsQuery } from "./validators"
+import { payoutPage } from "./page"
 import { payoutView } from "./view"
 
 export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) {
-  const { limit, offset, status, reference } = req.validatedQuery as unknown as ListPayoutsQuery
+  const query = req.validatedQuery as unknown as ListPayoutsQuery
   const pgs = req.scope.resolve<PgsModuleService>(PGS_MODULE)
-  const filters = { ...(status ? { status } : {}), ...(reference ? { reference } : {}) }
-  const [payouts, count] = await pgs.listAndCountPgsPayouts(filters, { take: limit, skip: offset, order: { created_at: "DESC" } })
-  res.json({ payouts: payouts.map(payoutView), count, limit, offset })
+  const page = await payoutPage(req.scope.resolve(ContainerRegistrationKeys.PG_CONNECTION), query)
+  const rows = page.ids.length ? await pgs.listPgsPayouts({ id: page.ids }) : []
+  const byId = new Map(rows.map((p) => [p.id, p]))
+  const payouts = page.ids.flatMap((id) => (byId.has(id) ? [payoutView(byId.get(id)!)] : []))
+  res.json({ payouts, next_cursor: page.next_cursor, limit: query.limit })
 }
 
 export async function POST(req: AuthenticatedMedusaRequest<CreatePayoutBody>, res: MedusaResponse) {
