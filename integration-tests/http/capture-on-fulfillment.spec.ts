@@ -23,7 +23,7 @@ pgsStoreSuite(
       expect(await gatewayRecord(s, transactionId)).toMatchObject({ captured_amount: 2550, final_capture: false })
 
       expect((await fulfill(s, orderId, where, [{ id: item.id, quantity: 2 }])).status).toBe(200)
-      const twice = await capturesOf(s, payment.id, 2)
+      const twice = await capturesOf(s, payment.id, 2, true)
       expect(twice.captures.map((c: any) => Number(c.amount)).sort()).toEqual([25.5, 51])
       expect(twice.captured_at).toBeTruthy()
       expect(await gatewayRecord(s, transactionId)).toMatchObject({ captured_amount: 7650, final_capture: true })

@@ -86,9 +86,13 @@ async function paidOrderOf(s: StoreSuite, quantity: number) {
   }
 }
 
-export const capturesOf = async (s: StoreSuite, paymentId: string, n: number) =>
+/**
+ * The payment once it has `n` captures (and, with `settled`, Medusa's captured_at: the module writes the capture row
+ * before the gateway's answer and sets captured_at after it, so the row alone can be seen first).
+ */
+export const capturesOf = async (s: StoreSuite, paymentId: string, n: number, settled = false) =>
   waitFor(async () => {
     const p = await adminPayment(s, paymentId)
-    return p.captures.length >= n ? p : null
-  }, { what: `${n} capture(s)` })
+    return p.captures.length >= n && (!settled || p.captured_at) ? p : null
+  }, { what: `${n} capture(s)${settled ? " and captured_at" : ""}` })
 
