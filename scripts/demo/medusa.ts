@@ -26,7 +26,12 @@ export function runCli(args: string[], env: Env): Promise<void> {
 
 /** Starts `medusa start` (server, worker or both in one process); logs go to `log` when given. */
 export function startServer(env: Env, log?: (line: string) => void): ChildProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", CLI, "start"], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] })
+  return spawnCli(["start"], env, log)
+}
+
+/** Starts any CLI command as a child process (a drill may kill it); its output lines go to `log`. */
+export function spawnCli(args: string[], env: Env, log?: (line: string) => void): ChildProcess {
+  const child = spawn(process.execPath, ["--import", "tsx", CLI, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] })
   const forward = (d: Buffer) => d.toString().split("\n").filter((l) => l.trim()).forEach((l) => log?.(l))
   child.stdout!.on("data", forward)
   child.stderr!.on("data", forward)
