@@ -42,7 +42,7 @@ export function spawnCli(args: string[], env: Env, log?: (line: string) => void)
 export async function waitForHealth(url: string, child: ChildProcess, timeoutMs = 180_000): Promise<void> {
   const deadline = Date.now() + timeoutMs
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`Medusa exited with ${child.exitCode} while booting`)
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`Medusa exited with ${child.exitCode ?? child.signalCode} while booting`)
     const ok = await fetch(`${url}/health`).then((r) => r.ok, () => false)
     if (ok) return
     await new Promise((r) => setTimeout(r, 500))
@@ -51,7 +51,8 @@ export async function waitForHealth(url: string, child: ChildProcess, timeoutMs 
 }
 
 export function stopProcess(child: ChildProcess | undefined, timeoutMs = 10_000): Promise<void> {
-  if (!child || child.exitCode !== null) return Promise.resolve()
+  // A process killed by a signal has no exit code, only a signal code: it has exited all the same.
+  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
   return new Promise((resolve) => {
     const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs)
     child.once("exit", () => (clearTimeout(timer), resolve()))

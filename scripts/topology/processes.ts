@@ -34,6 +34,8 @@ export type Topology = {
   kill9(p: MedusaProcess): Promise<void>
   /** Starts a stopped or killed process again with the same ports and waits until it answers. */
   restart(p: MedusaProcess): Promise<void>
+  /** Whether the process is running. */
+  alive(p: MedusaProcess): boolean
   stop(): Promise<void>
 }
 
@@ -47,11 +49,15 @@ export type TopologyOptions = {
   log?: (line: string) => void
   /** Port for the HTTP balancer (0: any free one). */
   port?: number
+  /** Port for the webhook balancer (0: any free one). */
+  webhookPort?: number
   bootTimeoutMs?: number
 }
 
 export async function startTopology(options: TopologyOptions): Promise<Topology> {
-  if (!options.env.REDIS_URL) throw new Error("separate server and worker processes share events, workflows and locks through Redis: set REDIS_URL")
+  // One server and no worker is one process doing both (MEDUSA_WORKER_MODE=shared), which needs no Redis.
+  const shared = options.servers === 1 && options.workers === 0
+  if (!shared && !options.env.REDIS_URL) throw new Error("separate server and worker processes share events, workflows and locks through Redis: set REDIS_URL")
   const processes: MedusaProcess[] = []
   for (let i = 1; i <= options.servers; i++)
     processes.push({ name: `server-${i}`, role: "server", url: `http://127.0.0.1:${await freePort(0)}`, receiverUrl: `http://127.0.0.1:${await freePort(0)}`, child: null, tail: [] })
@@ -62,7 +68,7 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
     const port = new URL(p.url).port
     const env: Env =
       p.role === "server"
-        ? { ...options.env, ...options.serverEnv, MEDUSA_WORKER_MODE: "server", PORT: port, PGS_WEBHOOK_RECEIVER_PORT: new URL(p.receiverUrl!).port, PGS_WEBHOOK_RECEIVER_HOST: "127.0.0.1" }
+        ? { ...options.env, ...options.serverEnv, MEDUSA_WORKER_MODE: shared ? "shared" : "server", PORT: port, PGS_WEBHOOK_RECEIVER_PORT: new URL(p.receiverUrl!).port, PGS_WEBHOOK_RECEIVER_HOST: "127.0.0.1" }
         : { ...options.env, MEDUSA_WORKER_MODE: "worker", PORT: port, MEDUSA_ADMIN: "false", PGS_WEBHOOK_RECEIVER_PORT: "" }
     p.tail = []
     p.child = startServer(env, (line) => {
@@ -89,7 +95,7 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
     await Promise.all(processes.map(ready))
     const servers = processes.filter((p) => p.role === "server")
     balancers.push(await startRoundRobin(() => servers.map((p) => p.url), options.port ?? 0))
-    balancers.push(await startRoundRobin(() => servers.map((p) => p.receiverUrl!)))
+    balancers.push(await startRoundRobin(() => servers.map((p) => p.receiverUrl!), options.webhookPort ?? 0))
   } catch (error) {
     await stop()
     throw error
@@ -112,6 +118,7 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
       launch(p)
       await ready(p)
     },
+    alive: (p) => !!p.child && p.child.exitCode === null && p.child.signalCode === null,
     stop,
   }
 }

@@ -5,7 +5,7 @@
  * shopper would see while a server is dead.
  */
 import http from "node:http"
-import type { AddressInfo } from "node:net"
+import net, { type AddressInfo } from "node:net"
 
 export type RoundRobin = { url: string; port: number; close(): Promise<void> }
 
@@ -26,6 +26,19 @@ export function startRoundRobin(upstreams: () => string[], port = 0, host = "127
       res.end(JSON.stringify({ type: "bad_gateway", message: `upstream ${target.host} did not answer` }))
     })
     req.pipe(forward)
+  })
+  // WebSocket upgrades (the dashboard's Vite client in development) are piped to the next upstream as bytes.
+  server.on("upgrade", (req, socket, head) => {
+    const list = upstreams()
+    const target = new URL(list[turn++ % list.length]!)
+    const upstream = net.connect(Number(target.port), target.hostname, () => {
+      const headers = Object.entries(req.headers).map(([k, v]) => `${k}: ${k === "host" ? target.host : Array.isArray(v) ? v.join(", ") : v}`)
+      upstream.write(`${req.method} ${req.url} HTTP/1.1\r\n${headers.join("\r\n")}\r\n\r\n`)
+      upstream.write(head)
+      socket.pipe(upstream).pipe(socket)
+    })
+    upstream.on("error", () => socket.destroy())
+    socket.on("error", () => upstream.destroy())
   })
   server.keepAliveTimeout = 5_000
   return new Promise((resolve) =>

@@ -36,10 +36,16 @@ export type TopologySuite = {
   /** The admin API (logged in) through the balancer, or straight to one server. */
   admin(base?: string): Promise<Client>
   /** A cart with one item and a PGS payment session paying by wallet (frictionless approval at completion). */
-  readyCart(scenario?: string): Promise<{ cartId: string; sessionId: string; reference: string; amountMinor: number }>
+  readyCart(opts?: { scenario?: string; customerToken?: string; saveCard?: boolean; authMethod?: "PAN_ONLY" | "CRYPTOGRAM_3DS" }): Promise<{ cartId: string; sessionId: string; reference: string; amountMinor: number; data: any }>
+  /** A new PGS payment session on the cart (replacing the one it had), paying by wallet. */
+  paySession(cartId: string, opts?: Parameters<TopologySuite["readyCart"]>[0]): ReturnType<TopologySuite["readyCart"]>
+  /** A shopper account, logged in. */
+  customer(): Promise<{ token: string; email: string; id: string }>
   /** A job run in its own `medusa exec` process; `now` is the time it is scheduled for. */
   runJob(job: "reconcile" | "retry-webhooks", now: Date, log?: (line: string) => void): { child: ChildProcess; result: Promise<any> }
   server(n: 1 | 2): MedusaProcess
+  /** Stops the running processes and starts this layout (1 server and 0 workers: one shared process without Redis). */
+  use(layout: { servers: number; workers: number }): Promise<void>
 }
 
 let counter = 0
@@ -47,12 +53,14 @@ const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${(coun
 
 function client(base: string, headers: Record<string, string>): Client {
   const call = async (method: string, p: string, body?: unknown): Promise<Http> => {
+    // A killed process cuts the connection: status 0, as a browser sees a network error.
     const res = await fetch(`${base}${p}`, {
       method,
       headers: { "content-type": "application/json", ...headers },
       body: body === undefined ? undefined : JSON.stringify(body),
-    })
-    const text = await res.text()
+    }).catch(() => null)
+    if (!res) return { status: 0, body: null }
+    const text = await res.text().catch(() => "")
     let json: any
     try {
       json = JSON.parse(text)
@@ -71,7 +79,7 @@ function databaseUrl(name: string) {
 }
 
 /** Boots the topology once for `body`'s tests; skips the whole suite (saying why) where Redis cannot run. */
-export function topologySuite(name: string, body: (s: TopologySuite) => void) {
+export function topologySuite(name: string, body: (s: TopologySuite) => void, options: { layout?: { servers: number; workers: number } | null } = {}) {
   const why = redisUnavailable()
   if (why) {
     console.warn(`[topology] skipping "${name}": ${why}`)
@@ -113,7 +121,15 @@ export function topologySuite(name: string, body: (s: TopologySuite) => void) {
     publishableKey = (await seededPublishableKey(dbUrl))!
     db = new Client({ connectionString: dbUrl })
     await db.connect()
-    s.topology = await startTopology({ servers: 2, workers: 1, env: { ...s.env, PGS_BACKEND_URL: "http://localhost:9000" }, log: process.env.TOPOLOGY_LOG ? (l) => console.log(l) : undefined })
+    if (options.layout !== null) await s.use(options.layout ?? { servers: 2, workers: 1 })
+  }, 600_000)
+
+  s.use = async (layout) => {
+    await s.topology?.stop()
+    const shared = layout.servers === 1 && layout.workers === 0
+    const env = { ...s.env, PGS_BACKEND_URL: "http://localhost:9000", ...(shared ? { REDIS_URL: "" } : {}) }
+    s.topology = await startTopology({ ...layout, env, log: process.env.TOPOLOGY_LOG ? (l) => console.log(l) : undefined })
+    await s.sandbox.control("DELETE", "/_sandbox/webhooks")
     await s.sandbox.control("POST", "/_sandbox/webhooks", { url: s.topology.webhookUrl })
     const store = s.store()
     const regions = (await store.get("/store/regions")).body.regions as any[]
@@ -123,7 +139,12 @@ export function topologySuite(name: string, body: (s: TopologySuite) => void) {
     const login = await client(s.topology.url, {}).post("/auth/user/emailpass", ADMIN)
     adminToken = login.body.token
     if (!adminToken) throw new Error(`admin login failed: ${login.status} ${JSON.stringify(login.body)}`)
-  }, 600_000)
+  }
+
+  // A drill that failed before starting its killed process again leaves it to this, not to the next drill.
+  afterEach(async () => {
+    for (const p of s.topology?.processes ?? []) if (!s.topology.alive(p)) await s.topology.restart(p)
+  }, 300_000)
 
   afterAll(async () => {
     await s.topology?.stop()
@@ -138,8 +159,18 @@ export function topologySuite(name: string, body: (s: TopologySuite) => void) {
   s.admin = async (base = s.topology.url) => client(base, { authorization: `Bearer ${adminToken}` })
   s.server = (n) => s.topology.servers[n - 1]!
 
-  s.readyCart = async (scenario = "frictionless_approved") => {
-    const store = s.store()
+  s.customer = async () => {
+    const email = `${unique("customer")}@example.com`
+    const password = "correct horse battery staple"
+    const anonymous = s.store()
+    const reg = await anonymous.post("/auth/customer/emailpass/register", { email, password })
+    const created = await s.store(undefined, { authorization: `Bearer ${reg.body.token}` }).post("/store/customers", { email, first_name: "Grace", last_name: "Hopper" })
+    const login = await anonymous.post("/auth/customer/emailpass", { email, password })
+    return { token: login.body.token, email, id: created.body.customer.id }
+  }
+
+  s.readyCart = async (opts = {}) => {
+    const store = s.store(undefined, opts.customerToken ? { authorization: `Bearer ${opts.customerToken}` } : {})
     const cart = await store.post("/store/carts", {
       region_id: region,
       email: `${unique("shopper")}@example.com`,
@@ -147,17 +178,26 @@ export function topologySuite(name: string, body: (s: TopologySuite) => void) {
       billing_address: { first_name: "Ada", last_name: "Lovelace", address_1: "1 Analytical St", city: "Berlin", country_code: "de", postal_code: "10115" },
     })
     if (cart.status !== 200) throw new Error(`cart: ${cart.status} ${JSON.stringify(cart.body)}`)
-    const cartId = cart.body.cart.id
+    return s.paySession(cart.body.cart.id, opts)
+  }
+
+  s.paySession = async (cartId, opts = {}) => {
+    const scenario = opts.scenario ?? "frictionless_approved"
+    const store = s.store(undefined, opts.customerToken ? { authorization: `Bearer ${opts.customerToken}` } : {})
     const collection = await store.post("/store/payment-collections", { cart_id: cartId })
     const pan = s.sandbox.testCard(scenario)
-    const payment_method = { type: "wallet-one", token: walletOneToken({ pan, authMethod: "CRYPTOGRAM_3DS", cryptogram: "AgAAAAAAAIR8CQrXcIhbQAAAAAA=" }) }
+    const authMethod = opts.authMethod ?? "CRYPTOGRAM_3DS"
+    const payment_method = {
+      type: "wallet-one",
+      token: walletOneToken({ pan, authMethod, ...(authMethod === "CRYPTOGRAM_3DS" ? { cryptogram: "AgAAAAAAAIR8CQrXcIhbQAAAAAA=" } : {}) }),
+    }
     const sessions = await store.post(`/store/payment-collections/${collection.body.payment_collection.id}/payment-sessions`, {
       provider_id: PGS,
-      data: { payment_method, browser_info: BROWSER_INFO },
+      data: { payment_method, browser_info: BROWSER_INFO, ...(opts.saveCard ? { save_card: true } : {}) },
     })
     if (sessions.status !== 200) throw new Error(`payment session: ${sessions.status} ${JSON.stringify(sessions.body)}`)
     const session = (sessions.body.payment_collection.payment_sessions as any[]).find((p) => p.provider_id === PGS)
-    return { cartId, sessionId: session.id, reference: session.data.reference, amountMinor: Math.round(Number(session.amount) * 100) }
+    return { cartId, sessionId: session.id, reference: session.data.reference, amountMinor: Math.round(Number(session.amount) * 100), data: session.data }
   }
 
   s.runJob = (job, now, log) => {
