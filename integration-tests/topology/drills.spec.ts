@@ -237,12 +237,18 @@ topologySuite("production topology: 2 servers + 1 worker on one PostgreSQL and R
     const gatewayCaptures = firstTimes(await ledger(s.sandbox)).filter((e) => e.parent_id === parent && e.transaction_type === "CAPTURE")
     const medusaCaptures = await s.sql("select amount from capture where payment_id = $1 and deleted_at is null", [payment.id])
     const [after] = await paymentOf(cart.sessionId)
-    console.log(`[drill] kill during capture: second click answered ${again.status} ${JSON.stringify(again.body).slice(0, 200)}`)
+    const [collection] = await s.sql("select status, captured_amount from payment_collection where id = $1", [after.payment_collection_id])
+    console.log(
+      `[drill] kill during capture: second click answered ${again.status} ${JSON.stringify(again.body).slice(0, 200)}; payment captured_at ${after.captured_at}; collection ${JSON.stringify(collection)}`,
+    )
+    // Medusa writes its capture row before it calls the provider (medusa-facts), so the row outlives the kill: one
+    // capture on each side, the same amount, and the second click refused. Medusa never gets to set the payment's
+    // captured_at (docs/production.md, "What a kill leaves").
     expect({
       gateway: gatewayCaptures.map((e) => ({ amount: e.amount, status: e.status })),
       medusa: medusaCaptures.map((c) => ({ amount: Math.round(Number(c.amount) * 100), status: "APPROVED" })),
-      captured: !!after.captured_at,
-    }).toEqual({ gateway: [{ amount: cart.amountMinor, status: "APPROVED" }], medusa: [{ amount: cart.amountMinor, status: "APPROVED" }], captured: true })
+      second_click: again.status,
+    }).toEqual({ gateway: [{ amount: cart.amountMinor, status: "APPROVED" }], medusa: [{ amount: cart.amountMinor, status: "APPROVED" }], second_click: 400 })
   })
 
   describe("reconciliation", () => {
@@ -288,7 +294,7 @@ topologySuite("production topology: 2 servers + 1 worker on one PostgreSQL and R
       // The gateway holds the status read, so the kill lands while the worker has claimed the check.
       const statusRoute = "GET /api/transactions/:id/status"
       const before = (await s.sandbox.control("GET", "/_sandbox/stats")).body.requests?.[statusRoute] ?? 0
-      await s.sandbox.control("POST", "/_sandbox/faults", { target: statusRoute, kind: "latency", latency_ms: 120_000 })
+      await s.sandbox.control("POST", "/_sandbox/faults", { target: statusRoute, kind: "latency", latency_ms: 60_000 })
       const now = new Date(Date.now() + 6 * 60 * MINUTE)
       const run = s.runJob("reconcile", now)
       await waitFor(async () => ((await s.sandbox.control("GET", "/_sandbox/stats")).body.requests?.[statusRoute] ?? 0) > before, { timeoutMs: 180_000, intervalMs: 100, what: "the worker reading the status" })
