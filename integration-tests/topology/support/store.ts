@@ -42,7 +42,7 @@ export type TopologySuite = {
   /** A shopper account, logged in. */
   customer(): Promise<{ token: string; email: string; id: string }>
   /** A job run in its own `medusa exec` process; `now` is the time it is scheduled for. */
-  runJob(job: "reconcile" | "retry-webhooks", now: Date, log?: (line: string) => void): { child: ChildProcess; result: Promise<any> }
+  runJob(job: "reconcile" | "retry-webhooks" | "retry-webhooks,reconcile", now: Date, log?: (line: string) => void): { child: ChildProcess; result: Promise<any> }
   server(n: 1 | 2): MedusaProcess
   /** Stops the running processes and starts this layout (1 server and 0 workers: one shared process without Redis). */
   use(layout: { servers: number; workers: number }): Promise<void>
