@@ -83,7 +83,7 @@ async function main() {
     let webhookUrl: string
     if (flags.split) {
       // Each server runs its receiver; a second balancer spreads the gateway's webhooks over them.
-      const topology = await startTopology({ servers: flags.servers, workers: flags.workers, env, serverEnv: { MEDUSA_ADMIN: "true" }, log, port: medusaPort, webhookPort })
+      const topology = await startTopology({ servers: flags.servers, workers: flags.workers, env: { ...env, REDIS_URL: process.env.REDIS_URL }, serverEnv: { MEDUSA_ADMIN: "true" }, log, port: medusaPort, webhookPort })
       children.push(...topology.processes.map((p) => p.child!))
       stops.push(() => topology.stop())
       webhookUrl = topology.webhookUrl
