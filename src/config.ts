@@ -32,6 +32,8 @@ export const PGS_ENV_SETTINGS = {
   refundLateApprovals: "PGS_REFUND_LATE_APPROVALS",
   reconcileAfterMinutes: "PGS_RECONCILE_AFTER_MINUTES",
   giveUpRedirectOrdersAfterHours: "PGS_GIVE_UP_REDIRECT_AFTER_HOURS",
+  payLinkValidDays: "PGS_PAY_LINK_VALID_DAYS",
+  savedCardConsent: "PGS_SAVED_CARD_CONSENT",
 } as const
 
 /** Every option that has its own variable. */
@@ -43,6 +45,8 @@ export type PgsOptionsFromEnv = Partial<Record<StringOption, string>> & {
   refundLateApprovals?: boolean | string
   reconcileAfterMinutes?: number
   giveUpRedirectOrdersAfterHours?: number
+  payLinkValidDays?: number
+  savedCardConsent?: boolean | string
   timeouts?: Partial<Record<(typeof TIMEOUT_KINDS)[number], number>>
   webhookReceiver?: { port: number; host?: string }
 }
@@ -62,10 +66,12 @@ export function pgsOptionsFromEnv(env: Env = process.env): PgsOptionsFromEnv {
     const value = read(env, variable)
     if (value !== undefined) options[option] = value
   }
-  const refund = read(env, PGS_ENV_SETTINGS.refundLateApprovals)
   // Anything but true/false is passed on as written, for the boot check to name.
-  if (refund !== undefined) options.refundLateApprovals = refund === "true" ? true : refund === "false" ? false : refund
-  for (const key of ["reconcileAfterMinutes", "giveUpRedirectOrdersAfterHours"] as const) {
+  for (const key of ["refundLateApprovals", "savedCardConsent"] as const) {
+    const value = read(env, PGS_ENV_SETTINGS[key])
+    if (value !== undefined) options[key] = value === "true" ? true : value === "false" ? false : value
+  }
+  for (const key of ["reconcileAfterMinutes", "giveUpRedirectOrdersAfterHours", "payLinkValidDays"] as const) {
     const value = read(env, PGS_ENV_SETTINGS[key])
     if (value !== undefined) options[key] = Number(value)
   }

@@ -94,6 +94,8 @@ export const pgsSessionData = z
     integrity: z.string(),
     /** Redirect methods and the hosted page: the method family and the gateway's method/type value. */
     method: z.object({ family: z.string(), type: z.string() }).optional(),
+    /** A pay link's session: the shopper returns to the plugin's result page, not the storefront. */
+    return_to: z.literal("pay_link").optional(),
     /** Hosted payment page: the page made for this attempt. */
     hosted_page_id: z.string().optional(),
 

@@ -127,3 +127,9 @@ export type Payout = {
   created_at: string
   updated_at: string
 }
+
+/** GET /admin/pgs/orders/:id/pay-link */
+export type OwedCollection = { payment_collection_id: string; amount: number; currency_code: string }
+export type OwedView = { owed: OwedCollection[]; valid_days: number }
+/** POST /admin/pgs/orders/:id/pay-link */
+export type IssuedPayLink = { url: string; expires_at: string; amount: number; currency_code: string }

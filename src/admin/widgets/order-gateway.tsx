@@ -11,7 +11,8 @@ import { api } from "../lib/api"
 import { dateTime, money, statusColor } from "../lib/format"
 import { useAction } from "../lib/use-action"
 import { useLoad } from "../lib/use-load"
-import type { OrderGateway, OrderPayment, TimelineEvent } from "../lib/types"
+import type { OrderGateway, OrderPayment, OwedView, TimelineEvent } from "../lib/types"
+import { OwedPayments } from "../components/owed-payment"
 import { eventWords, gatewayStatusWords, outcomeWords, sourceWords, stateColor, stateWords, transactionTypeWords } from "../lib/words"
 
 function Row({ label, value }: { label: string; value: string | number | null | undefined }) {
@@ -96,6 +97,7 @@ function PaymentBlock({ p }: { p: OrderPayment }) {
 const OrderGatewayWidget = ({ data: order }: DetailWidgetProps<AdminOrder>) => {
   // Read again when Medusa's own buttons (capture, refund, cancel) change the order's payment.
   const view = useLoad(() => api<OrderGateway>(`/admin/pgs/orders/${order.id}/gateway`), [order.id, order.payment_status])
+  const owed = useLoad(() => api<OwedView>(`/admin/pgs/orders/${order.id}/pay-link`), [order.id, order.payment_status])
   const syncing = useAction()
 
   const sync = () =>
@@ -108,7 +110,7 @@ const OrderGatewayWidget = ({ data: order }: DetailWidgetProps<AdminOrder>) => {
       }
     })
 
-  if (view.data && !view.data.payments.length) return null
+  if (view.data && !view.data.payments.length && !owed.data?.owed.length) return null
   return (
     <Container className="divide-y p-0" aria-label="Payment gateway">
       <div className="flex items-center justify-between px-6 py-4">
@@ -130,6 +132,7 @@ const OrderGatewayWidget = ({ data: order }: DetailWidgetProps<AdminOrder>) => {
           </Text>
         </div>
       ) : null}
+      {owed.data ? <OwedPayments orderId={order.id} owed={owed.data.owed} validDays={owed.data.valid_days} /> : null}
       {view.data?.payments.map((p) => <PaymentBlock key={p.payment_session_id} p={p} />)}
     </Container>
   )

@@ -68,6 +68,13 @@ export const pgsOptionsSchema = z.object({
    * itself; a later approval is then refunded). 0: never.
    */
   giveUpRedirectOrdersAfterHours: z.number({ error: "must be a number of hours" }).min(0).default(72),
+  /** How long a pay link (`/pgs/pay/{payment collection}`) stays valid after it is issued; the admin can issue a new one. */
+  payLinkValidDays: z.number({ error: "must be a number of days" }).positive().max(365, "must be at most 365 days").default(7),
+  /**
+   * The checkout may ask the shopper's consent to keep a card for later charges by the shop (merchant-initiated):
+   * such a card can be charged from the dashboard. Off: cards are saved for the shopper's own later checkouts only.
+   */
+  savedCardConsent: z.boolean({ error: "must be true or false" }).default(false),
   /** Per-call timeouts in ms (the client's defaults: token and read 10 s, write and manage 45 s). */
   timeouts: z
     .strictObject({
@@ -104,6 +111,8 @@ const FIX: Record<keyof PgsProviderOptions, string> = {
   refundLateApprovals: `leave ${ENV.refundLateApprovals} unset (true) or set it to false to list late money for a person instead of refunding it`,
   reconcileAfterMinutes: `leave ${ENV.reconcileAfterMinutes} unset (15) or give a positive number of minutes`,
   giveUpRedirectOrdersAfterHours: `leave ${ENV.giveUpRedirectOrdersAfterHours} unset (72) or give a number of hours, 0 for never`,
+  payLinkValidDays: `leave ${ENV.payLinkValidDays} unset (7) or give a number of days up to 365`,
+  savedCardConsent: `leave ${ENV.savedCardConsent} unset (false) or set it to true to let shoppers consent to later charges by the shop`,
   timeouts:
     "leave PGS_TIMEOUT_{READ,WRITE,MANAGE,TOKEN}_MS unset (token and read 10 s, write and manage 45 s) or give { read?, write?, manage?, token? } in milliseconds, each a positive whole number",
 }

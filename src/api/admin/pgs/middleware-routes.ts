@@ -2,6 +2,7 @@ import type { MiddlewareRoute } from "@medusajs/framework/http"
 import { listAttentionQuery, rereadBody } from "./attention/validators"
 import { createPayoutBody, listPayoutsQuery } from "./payouts/validators"
 import { createTerminalBody, updateTerminalBody } from "./settings/validators"
+import { issuePayLinkBody } from "./orders/[id]/pay-link/validators"
 import { validated } from "./validate"
 
 /** Admin routes of the plugin. Medusa itself requires an authenticated admin user on every /admin/* route. */
@@ -12,4 +13,5 @@ export const adminPgsMiddlewares: MiddlewareRoute[] = [
   { methods: ["POST"], matcher: "/admin/pgs/attention/reread", middlewares: [validated("body", rereadBody)] },
   { methods: ["POST"], matcher: "/admin/pgs/settings/terminals", middlewares: [validated("body", createTerminalBody)] },
   { methods: ["POST"], matcher: "/admin/pgs/settings/terminals/:id", middlewares: [validated("body", updateTerminalBody)] },
+  { methods: ["POST"], matcher: "/admin/pgs/orders/:id/pay-link", middlewares: [validated("body", issuePayLinkBody)] },
 ]
