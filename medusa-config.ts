@@ -53,8 +53,10 @@ export default defineConfig({
       authCors: process.env.AUTH_CORS || "*",
     },
   },
-  // The dashboard is served only where asked for (the demo): test boots skip its build.
-  admin: { disable: process.env.MEDUSA_ADMIN !== "true" },
+  // The dashboard is served only where asked for (the demo): test boots skip its build. storefrontUrl is the host of
+  // the dashboard's "Copy payment link" ({storefrontUrl}/payment-collection/{id}?order_id=…; docs/money-after-checkout.md):
+  // the storefront's, which PGS_STORE_URL names too.
+  admin: { disable: process.env.MEDUSA_ADMIN !== "true", storefrontUrl: process.env.MEDUSA_STOREFRONT_URL || process.env.PGS_STORE_URL },
   modules: [
     ...redisModules,
     { resolve: "./src/modules/pgs", options: pgsOptions },

@@ -1,7 +1,8 @@
 /**
  * The demo's storefront: a few plain pages that use the store API and the widget exactly as a storefront would —
  * products, cart, checkout (email and billing address, then the widget's payment step), the return page the
- * gateway sends shoppers back to, and the order confirmation. Served from its own origin (STORE_CORS allows it).
+ * gateway sends shoppers back to, the order confirmation, and the payment page behind the dashboard's "Copy payment
+ * link" (/payment-collection/{id}?order_id=…, money after checkout). Served from its own origin (STORE_CORS allows it).
  */
 import fs from "node:fs"
 import http from "node:http"
@@ -25,7 +26,9 @@ export async function startStorefront(o: { port: number; medusaUrl: string; publ
       res.writeHead(200, { "content-type": "text/javascript" }).end(fs.readFileSync(path.join(dist, file)))
       return
     }
-    const page = PAGES[url.pathname] ?? (url.pathname.startsWith("/order/") ? PAGES["/order"] : undefined)
+    const page =
+      PAGES[url.pathname] ??
+      (url.pathname.startsWith("/order/") ? PAGES["/order"] : /^\/payment-collection\/[^/]+$/.test(url.pathname) ? PAGES["/payment-collection"] : undefined)
     if (!page) {
       res.writeHead(404, { "content-type": "text/plain" }).end("Not found")
       return
@@ -159,8 +162,24 @@ document.querySelector("#address button").disabled = false
 <script type="module">
 ${SHOP_JS(c)}
 import { mountReturn } from "/widget/index.js"
-mountReturn("#result", { ...shop.c, cartId: shop.cartId || undefined, appearance: shop.appearance, checkoutUrl: "/checkout", pollMs: 1000,
+import { returnToCollection } from "/widget/collection.js"
+// A shopper who left from a payment-collection page goes back there; otherwise this is a cart's return.
+if (!returnToCollection()) mountReturn("#result", { ...shop.c, cartId: shop.cartId || undefined, appearance: shop.appearance, checkoutUrl: "/checkout", pollMs: 1000,
   onResult: (r) => { if (r.order) { shop.cartId = null; setTimeout(() => (location.href = "/order/" + r.order.id), 1500) } } })
+</script>`,
+  },
+  "/payment-collection": {
+    title: "Pay for your order",
+    body: (c) => `<h1>Pay for your order</h1><div id="payment"></div><p id="after" hidden><a href="#">See your order</a></p>
+<script type="module">
+${SHOP_JS(c)}
+import { mountCollectionPayment } from "/widget/collection.js"
+// The link Medusa's dashboard copies: /payment-collection/{collection id}?order_id={order id}. The widget shows
+// what is owed and for which order, offers what can serve it, and records the payment (no cart to complete).
+const collectionId = decodeURIComponent(location.pathname.split("/").pop())
+const orderId = new URLSearchParams(location.search).get("order_id") || undefined
+mountCollectionPayment("#payment", { ...shop.c, collectionId, orderId, appearance: shop.appearance,
+  onPaid: (p) => { const a = document.querySelector("#after a"); a.href = "/order/" + p.collection.order.id; a.parentElement.hidden = false } })
 </script>`,
   },
   "/order": {

@@ -2,13 +2,15 @@
  * An approval (authorize:authorized, purchase:approved, transaction:authorized): re-read the transaction from the
  * gateway (the body is not trusted beyond naming it), then hand it to Medusa's processPaymentWorkflow, which
  * authorizes the session and completes the cart if the shopper never came back. It is idempotent: an order that
- * already exists is not created again. Money no order will keep (late-money.ts) goes back.
+ * already exists is not created again. A collection without a cart goes through applyCollectionPayment (once,
+ * under its own lock). Money no order will keep (late-money.ts) goes back.
  */
 import { processPaymentWorkflow } from "@medusajs/core-flows"
 import { ContainerRegistrationKeys, PaymentActions } from "@medusajs/framework/utils"
 import { fromMinorUnits, type TransactionEventPayload } from "../../gateway"
 import type { EventContext, EventOutcome } from "./context"
-import { findOrderIdForCollection, orderStatus, sameMoney, sessionAndTransaction } from "./lookup"
+import { findCartIdForCollection, findOrderIdForCollection, orderStatus, sameMoney, sessionAndTransaction } from "./lookup"
+import { applyCollectionPayment } from "../order-payments/apply-collection-payment"
 import { giveBackLateMoney } from "./late-money"
 import { findRetiredSession } from "../../modules/pgs/retired-sessions"
 import { sessionIdFromReference } from "../../payments/reference"
@@ -32,6 +34,14 @@ export async function handleApproval(ctx: EventContext, payload: TransactionEven
   if (orderId && (await orderStatus(ctx.container, orderId)) === "canceled") return giveBackLateMoney(ctx, tx, "canceled_order", orderId)
 
   if (needsAttach(session, tx.id)) await recordTransaction(ctx.container, session, tx.id)
+  // A collection without a cart (an order's, money after checkout): applied once, under the collection's lock,
+  // whether the shopper's store route or this webhook comes first.
+  if (!(await findCartIdForCollection(ctx.container, session.payment_collection_id))) {
+    const applied = await applyCollectionPayment(ctx.container, { sessionId: session.id, collectionId: session.payment_collection_id })
+    if (applied.kind === "applied") return `applied:collection_${applied.captured ? "captured" : "authorized"}`
+    if (applied.kind === "already_applied") return "ignored:already_applied"
+    return `ignored:collection_${applied.kind}`
+  }
   // PURCHASE and PAYMENT (alternative methods) take the money in one step: Medusa records it captured.
   const action = tx.transaction_type === "AUTHORIZE" ? PaymentActions.AUTHORIZED : PaymentActions.SUCCESSFUL
   await processPaymentWorkflow(ctx.container).run({

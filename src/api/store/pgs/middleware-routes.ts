@@ -1,12 +1,19 @@
-import type { MiddlewareRoute } from "@medusajs/framework/http"
+import { authenticate, type MiddlewareRoute } from "@medusajs/framework/http"
+import { applyBody, collectionSessionBody } from "./payment-collections/validators"
 import { attachTransactionBody, authenticationCompletedBody, clientInfoBody, requestAuthenticationBody } from "./payment-sessions/validators"
 import { validateBody } from "./validate-body"
 
 const SESSION = "/store/pgs/payment-sessions/:id"
+const COLLECTION = "/store/pgs/payment-collections/:id"
+/** A logged-in customer who owns the order gets their saved cards; anyone with the link may pay. */
+const maybeCustomer = authenticate("customer", ["session", "bearer"], { allowUnauthenticated: true })
 
 export const storePgsMiddlewares: MiddlewareRoute[] = [
   { methods: ["POST"], matcher: `${SESSION}/transaction`, middlewares: [validateBody(attachTransactionBody)] },
   { methods: ["POST"], matcher: `${SESSION}/client-info`, middlewares: [validateBody(clientInfoBody)] },
   { methods: ["POST"], matcher: `${SESSION}/three-ds/request-authentication`, middlewares: [validateBody(requestAuthenticationBody)] },
   { methods: ["POST"], matcher: `${SESSION}/three-ds/authentication-completed`, middlewares: [validateBody(authenticationCompletedBody)] },
+  { methods: ["GET"], matcher: COLLECTION, middlewares: [maybeCustomer] },
+  { methods: ["POST"], matcher: `${COLLECTION}/payment-sessions`, middlewares: [maybeCustomer, validateBody(collectionSessionBody)] },
+  { methods: ["POST"], matcher: `${COLLECTION}/apply`, middlewares: [maybeCustomer, validateBody(applyBody)] },
 ]

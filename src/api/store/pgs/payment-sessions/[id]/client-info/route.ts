@@ -2,11 +2,13 @@
  * POST /store/pgs/payment-sessions/:id/client-info { browser_info? }
  * Called by the shopper's browser right before cart completion. Records what a server-side completion cannot
  * know: the shopper's IP (from this request), the browser's 3-D Secure details (Direct API, vouchers) and the
- * payer as the cart knows them (email, billing address: read here from the cart, never from the body), which
- * the redirect methods must send to the gateway.
+ * payer as the cart knows them (email, billing address: read here from the cart, never from the body) or, for an
+ * order's collection without a cart (money after checkout), as the order knows them; the redirect methods must
+ * send the payer to the gateway.
  */
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { cartPayerOf } from "../../cart-payer"
+import { orderPayerOf } from "../../../../../../payments/order-payer"
 import { respondWithSession, shopperIp } from "../../session-request"
 import type { ClientInfoBody } from "../../validators"
 
@@ -15,6 +17,6 @@ export async function POST(req: MedusaRequest<ClientInfoBody>, res: MedusaRespon
     kind: "client_info",
     browser_info: req.validatedBody.browser_info,
     customer_ip: shopperIp(req.ip),
-    payer: await cartPayerOf(req.scope, session.payment_collection_id),
+    payer: (await cartPayerOf(req.scope, session.payment_collection_id)) ?? (await orderPayerOf(req.scope, session.payment_collection_id)),
   }))
 }

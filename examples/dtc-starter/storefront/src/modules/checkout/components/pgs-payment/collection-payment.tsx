@@ -1,0 +1,36 @@
+"use client"
+/**
+ * PGS: the payment-collection page's body (PgsCollectionPayment). After a redirect method the gateway sends the
+ * shopper to the return page, which sends them back here (returnToCollection in return-status.tsx); the widget
+ * then records the payment and shows it. Paid → a link to the order's page in the account (owners) or a thank you.
+ */
+import { PgsCollectionPayment } from "medusa-payment-pgs-storefront/react/collection"
+import { useState } from "react"
+import { appearance } from "./checkout-step"
+import { pgsConnection } from "./connection"
+
+type Props = { countryCode: string; collectionId: string; orderId?: string; token?: string }
+
+export default function PgsCollectionStep({ countryCode, collectionId, orderId, token }: Props) {
+  const [paidOrder, setPaidOrder] = useState<string | null>(null)
+  return (
+    <>
+      <PgsCollectionPayment
+        {...pgsConnection}
+        id="pgs-collection"
+        authToken={() => token}
+        appearance={appearance}
+        collectionId={collectionId}
+        orderId={orderId}
+        onPaid={(p) => setPaidOrder(p.collection.order.id)}
+      />
+      {paidOrder && token && (
+        <p className="mt-6">
+          <a className="underline" href={`/${countryCode}/account/orders/details/${paidOrder}`}>
+            See your order
+          </a>
+        </p>
+      )}
+    </>
+  )
+}

@@ -1,0 +1,32 @@
+/** The payment-collection routes (store/pgs/payment-collections/:id/...), through the same store API connection. */
+import type { Api } from "../core/api"
+import type { PaymentSession } from "../core/cart"
+
+export type Served = { provider_id: string; identifier: string; voucher_codes?: string[] }
+
+export type CollectionSummary = {
+  id: string
+  currency_code: string
+  /** Exact major-unit decimal strings, from the server. */
+  amount: string
+  owed: string
+  owed_minor: number
+  payable: boolean
+  reason: string | null
+  order: { id: string; display_id: number | null }
+}
+
+export type CollectionView = { payment_collection: CollectionSummary; payment_methods: Served[]; saved_cards: boolean }
+
+export type Applied = { status: "applied" | "pending" | "requires_more" | "not_approved"; payment_collection: CollectionSummary; payment_session: PaymentSession }
+
+const base = (id: string) => `/store/pgs/payment-collections/${encodeURIComponent(id)}`
+
+export const readCollection = (api: Api, id: string, orderId?: string): Promise<CollectionView> =>
+  api.fetch(base(id), { query: orderId ? { order_id: orderId } : {} })
+
+export const startSession = (api: Api, id: string, providerId: string, data?: Record<string, unknown>): Promise<PaymentSession> =>
+  api.fetch(`${base(id)}/payment-sessions`, { method: "POST", body: { provider_id: providerId, ...(data ? { data } : {}) } }).then((r) => r.payment_session)
+
+export const applyPayment = (api: Api, id: string, sessionId: string): Promise<Applied> =>
+  api.fetch(`${base(id)}/apply`, { method: "POST", body: { payment_session_id: sessionId } })

@@ -1,0 +1,379 @@
+/**
+ * The widget's second entry: pays an order's payment collection (money after checkout: an order edit, exchange,
+ * claim or draft order left the order owing more) instead of a cart. It shows what is owed and for which order,
+ * offers the methods the server says can serve the collection (saved cards only to the customer who owns the
+ * order), runs the card fields, 3-D Secure and redirect methods with the same flow as the cart checkout
+ * (core/flow.ts), and instead of completing a cart asks our apply route to record the payment (the webhook does
+ * too; Medusa records it once). A redirect comes back to this page (see returnToCollection).
+ *
+ * Its own bundle (dist/collection.js): the cart checkout's first paint does not carry it. Mirrors checkout.ts's
+ * render/run loop; the two differ in where the amount, methods and sessions come from and what "completing" does.
+ */
+import { connect, statusOf, wait, type Connection } from "../core/api"
+import { browserInfo } from "../core/browser-info"
+import { sessionRoute, type PaymentSession } from "../core/cart"
+import { mountCardFields, type CardFields } from "../core/card-fields"
+import { h, resolveTarget, shell, type ShellOptions } from "../core/dom"
+import { delayOf, initialFlow, next, type Event, type Flow, type State } from "../core/flow"
+import { english, resolveLocale, translator, type Locale, type Translate } from "../core/i18n"
+import { providerLabel, type Method } from "../core/methods"
+import { buildRow, paintRow, type Row } from "../core/rows"
+import { listSavedCards, savedCardText } from "../core/saved-cards"
+import { cardVars, type Appearance } from "../core/theme"
+import { postForm, runChallenge, runFingerprint } from "../core/three-ds"
+import { applyPayment, readCollection, startSession, type CollectionSummary, type Served } from "./api"
+import { collectionText, type CollectionText } from "./texts"
+
+const CARD_PROVIDER = "pp_pgs_pgs"
+const RETURN_KEY = "pgs:return-collection"
+
+export type CollectionPaid = { status: "approved" | "pending"; collection: CollectionSummary }
+
+export type CollectionOptions = Connection &
+  ShellOptions & {
+    /** The payment collection's id (the path of Medusa's "Copy payment link"). */
+    collectionId: string
+    /** The order id of that link (`?order_id=`): a collection of another order is not shown. */
+    orderId?: string
+    locale?: string
+    providers?: string[]
+    methodData?: Record<string, Record<string, unknown>>
+    sessionData?: Record<string, unknown>
+    appearance?: Appearance
+    cssVariables?: Record<string, string>
+    customerConfig?: Record<string, boolean>
+    labels?: Record<string, string>
+    /** After a redirect: the session the shopper comes back from (default: `?pgs_session=` of this page). */
+    returnSession?: string
+    /** Paid (or awaiting the gateway's decision); the page may show the order. */
+    onPaid?(paid: CollectionPaid): void
+    onStateChange?(state: State): void
+    onError?(error: unknown): void
+  }
+
+export type CollectionPayment = { ready: Promise<void>; setLocale(locale: string): Promise<void>; state(): State; destroy(): void }
+
+/** Before leaving for a redirect: where to come back to (this page), kept for the store's return page. */
+const rememberCollection = (sessionId: string) => sessionStorage.setItem(RETURN_KEY, JSON.stringify({ sessionId, page: location.pathname + location.search }))
+
+/**
+ * On the store's return page (where the gateway sends every shopper back): when the shopper left from a payment
+ * collection page, go back there with the session, and answer true. Call it first; false means a cart's return.
+ */
+export function returnToCollection(): boolean {
+  const kept = JSON.parse(sessionStorage.getItem(RETURN_KEY) ?? "null") as { sessionId: string; page: string } | null
+  const q = new URLSearchParams(location.search)
+  const session = q.get("pgs_session")
+  if (!kept || (session && session !== kept.sessionId)) return false
+  sessionStorage.removeItem(RETURN_KEY)
+  const back = new URL(kept.page, location.origin)
+  back.searchParams.set("pgs_session", kept.sessionId)
+  if (q.get("pgs_outcome")) back.searchParams.set("pgs_outcome", q.get("pgs_outcome")!)
+  location.replace(back.toString())
+  return true
+}
+
+export function mountCollectionPayment(target: Element | string, o: CollectionOptions): CollectionPayment {
+  const api = connect(o)
+  const host = resolveTarget(target)
+  const box = shell(host, o)
+  let locale: Locale = resolveLocale(o.locale ?? navigator.language)
+  let t: Translate = english
+  let summary: CollectionSummary | undefined
+  let methods: Method[] = []
+  let rows: Row[] = []
+  let selected = ""
+  let flow: Flow = initialFlow
+  let fields: CardFields | null = null
+  let cardSession: PaymentSession | null = null
+  let start: { provider: string; data?: Record<string, unknown> } = { provider: CARD_PROVIDER }
+  let challenge: { cancel(): void } | null = null
+  let closed: CollectionText | null = null
+  let pending = false
+  let gone = false
+
+  const heading = h("p", { className: "pgs-order" })
+  const owed = h("p", { className: "pgs-owed" })
+  const legend = h("legend")
+  const list = h("div", { className: "pgs-rows" })
+  const fieldset = h("fieldset", { className: "pgs-methods" }, legend, list)
+  const panel = h("div", { className: "pgs-panel" })
+  const error = h("p", { className: "pgs-error", role: "alert" })
+  const status = h("p", { className: "pgs-status", role: "status" })
+  const pay = h("button", { type: "button", className: "pgs-pay", onclick: () => void onPay() })
+  const acsTitle = h("h2", { id: "pgs-acs-title" })
+  const acsFrame = h("div")
+  const cancel = h("button", { type: "button", className: "pgs-cancel", onclick: () => (challenge?.cancel(), dispatch({ type: "cancel" })) })
+  const acs = h("div", { className: "pgs-3ds", role: "dialog", "aria-modal": "true", "aria-labelledby": "pgs-acs-title", hidden: true }, acsTitle, acsFrame, cancel)
+  const code = h("input", { type: "text", inputMode: "numeric", autocomplete: "one-time-code", maxLength: 6 })
+  const codeText = h("span")
+  const voucher = h("select")
+  const voucherText = h("span")
+  box.append(heading, owed, acs, fieldset, error, status, pay)
+  if (o.styles !== false) box.before(h("style", {}, ".pgs-order{font-weight:600}.pgs-owed{font-size:1.25em}.pgs-order:empty,.pgs-owed:empty{display:none}"))
+
+  const methodOf = (key: string) => methods.find((m) => m.key === key)
+  const ct = (key: CollectionText, vars?: Record<string, string>) => collectionText(locale, key, vars)
+
+  function dispatch(e: Event) {
+    const n = next(flow, e)
+    if (n === flow || gone) return
+    const moved = n.state !== flow.state
+    flow = n
+    render()
+    if (moved) o.onStateChange?.(n.state)
+    void run(n)
+  }
+
+  function label(m: Method): string {
+    if (m.kind === "saved") return savedCardText(t, m.card)
+    if (m.kind === "card") return t("card")
+    return o.labels?.[m.key] ?? providerLabel(m.key, t)
+  }
+
+  function render() {
+    const f = flow
+    const asking = f.state === "challenge" && f.trans === undefined
+    const done = f.state === "done" || !!closed
+    host.setAttribute("data-pgs-state", closed ? "closed" : f.state)
+    box.lang = locale
+    heading.textContent = summary?.order.display_id != null ? ct("order", { order: String(summary.order.display_id) }) : ""
+    const amount = summary ? money(summary.payable || f.state === "done" ? summary.owed : summary.amount, summary.currency_code, locale) : ""
+    owed.textContent = summary && !closed && f.state !== "done" ? `${ct("owed")}: ${amount}` : ""
+    legend.textContent = t("methods")
+    fieldset.hidden = done
+    fieldset.disabled = f.state !== "idle"
+    pay.hidden = done
+    pay.disabled = f.state !== "idle" || !selected
+    pay.setAttribute("aria-busy", String(f.state !== "idle" && f.state !== "done"))
+    pay.textContent = summary ? t("payAmount", { amount }) : t("pay")
+    error.textContent = closed && closed !== "settled" ? ct(closed) : f.note?.alert ? t(f.note.key) : ""
+    status.textContent =
+      closed === "settled" ? ct("settled") : f.state === "done" ? ct(pending ? "pending" : "received") : f.note && !f.note.alert && !asking ? t(f.note.key) : ""
+    acs.hidden = !asking
+    acsTitle.textContent = t("challenge")
+    cancel.textContent = t("cancel")
+    codeText.textContent = t("code")
+    voucherText.textContent = t("voucherPick")
+    for (const r of rows) paintRow(r, label(r.method), r.method.key === selected, t)
+  }
+
+  function buildRows() {
+    rows = methods.map((m) =>
+      buildRow(
+        m,
+        () => {
+          const chosen = select(m.key)
+          dispatch({ type: "clear" })
+          chosen.catch(problem)
+        },
+        () => {},
+      ),
+    )
+    for (const r of rows) if (r.del) r.del.remove() // saved cards are managed at checkout, not on a payment link
+    list.replaceChildren(...rows.map((r) => r.row))
+  }
+
+  function problem(e: unknown) {
+    o.onError?.(e)
+    dispatch({ type: "note", key: "error", alert: true })
+  }
+
+  let choosing = Promise.resolve()
+  function select(key: string): Promise<void> {
+    if (flow.state !== "idle") return choosing
+    selected = key
+    return (choosing = choosing.catch(() => {}).then(() => (key === selected ? open(key) : undefined)))
+  }
+
+  async function open(key: string) {
+    fields?.destroy()
+    fields = null
+    panel.replaceChildren()
+    rows.find((r) => r.method.key === key)?.body.append(panel, error)
+    render()
+    const m = methodOf(key)
+    if (m?.kind === "card") await mountCard()
+    else if (m?.kind === "redirect" && m.family === "provider-instant") panel.replaceChildren(h("label", { className: "pgs-field" }, codeText, code))
+    else if (m?.kind === "redirect" && m.vouchers) {
+      voucher.replaceChildren(...m.vouchers.map((v) => h("option", { value: v }, v.toUpperCase())))
+      panel.replaceChildren(h("label", { className: "pgs-field" }, voucherText, voucher))
+    }
+  }
+
+  async function mountCard() {
+    cardSession = await startSession(api, o.collectionId, CARD_PROVIDER)
+    const d = cardSession.data
+    const slot = h("div", { className: "pgs-card" })
+    panel.replaceChildren(slot)
+    fields = await mountCardFields(slot, d, locale, cardVars(o.appearance, d.css_variables, o.cssVariables), o.customerConfig)
+  }
+
+  async function onPay() {
+    await choosing.catch(() => {})
+    const m = methodOf(selected)
+    if (flow.state !== "idle" || !m) return
+    dispatch({ type: "clear" })
+    if (flow.unsettled) return dispatch({ type: "pay", card: true })
+    if (m.kind === "card") {
+      if (!fields) return
+      return fields.validate() ? dispatch({ type: "pay", card: true }) : dispatch({ type: "note", key: "checkFields", alert: true })
+    }
+    if (m.kind === "saved") start = { provider: CARD_PROVIDER, data: { payment_method: { type: "saved_card", saved_card_id: m.card.id }, browser_info: browserInfo(), ...o.sessionData } }
+    else if (m.kind === "redirect") {
+      const instant = m.family === "provider-instant"
+      const bad = instant && !!code.value && !/^\d{6}$/.test(code.value)
+      code.setAttribute("aria-invalid", String(bad))
+      if (bad) {
+        code.focus()
+        return dispatch({ type: "note", key: "codeInvalid", alert: true })
+      }
+      const extra = instant && code.value ? { scheme_code: code.value } : m.vouchers ? { voucher_code: voucher.value } : {}
+      start = { provider: m.id, data: { ...o.methodData?.[m.id], ...extra } }
+    }
+    dispatch({ type: "pay", card: false })
+  }
+
+  async function run(f: Flow) {
+    try {
+      if (f.tries) await wait(delayOf(f.tries))
+      if (f !== flow) return
+      const event = await call(f)
+      if (event) dispatch(event)
+    } catch (e) {
+      if (f !== flow) return
+      if (statusOf(e) === 409 && f.state !== "loading") await load().catch(() => {}) // paid or canceled meanwhile
+      dispatch({ type: "fault", status: statusOf(e) })
+      if (flow.note?.alert) o.onError?.(e)
+    }
+  }
+
+  /** "completing": our apply route; the same events as a cart completion (an order, or a refused session). */
+  async function applied(session: PaymentSession): Promise<Event> {
+    for (let i = 0; ; i++) {
+      const r = await applyPayment(api, o.collectionId, session.id)
+      summary = r.payment_collection
+      if (r.status === "applied" || (r.status === "pending" && i >= 300)) {
+        pending = r.status === "pending"
+        return { type: "order", order: { id: summary.order.id, display_id: summary.order.display_id ?? undefined } }
+      }
+      if (r.status !== "pending") return { type: "refused", session: r.payment_session }
+      // The gateway decides later (the webhook records it): asked again, as a return page polls.
+      pending = true
+      render()
+      await wait(2000)
+    }
+  }
+
+  async function call(f: Flow): Promise<Event | void> {
+    const session = f.session ?? f.unsettled
+    switch (f.state) {
+      case "loading":
+        await load()
+        dispatch({ type: "loaded" })
+        if (returning) {
+          const s = { id: returning, provider_id: "", status: "pending", data: {} }
+          returning = ""
+          flow = { ...flow, unsettled: s }
+          return dispatch({ type: "pay", card: false })
+        }
+        if (selected && !closed) await select(selected).catch(problem)
+        return
+      case "idle":
+        if (f.renew && methodOf(selected)?.kind === "card") await select("card").catch(problem)
+        return
+      case "submitting":
+        return fields!.pay({})
+      case "attaching":
+        return { type: "session", session: await sessionRoute(api, cardSession!.id, "transaction", { transaction_id: f.tx }) }
+      case "starting": {
+        const s = await startSession(api, o.collectionId, start.provider, start.data)
+        await sessionRoute(api, s.id, "client-info", { browser_info: browserInfo() })
+        return { type: "session", session: s }
+      }
+      case "completing":
+        return applied(session!)
+      case "fingerprint":
+        if (f.posted === undefined && f.step?.type === "fingerprint") return { type: "fingerprinted", posted: await runFingerprint(f.step, acsFrame) }
+        return { type: "session", session: await sessionRoute(api, session!.id, "three-ds/request-authentication", { method_completed: f.posted }) }
+      case "challenge":
+        if (f.trans === undefined && f.step?.type === "challenge") {
+          const c = (challenge = runChallenge(f.step, acsFrame, t("challenge"), "baseUrl" in o ? new URL(o.baseUrl).origin : null))
+          return { type: "challenged", trans: await c.result }
+        }
+        return { type: "session", session: await sessionRoute(api, session!.id, "three-ds/authentication-completed", { trans_status: f.trans }) }
+      case "leaving":
+        rememberCollection(session!.id)
+        if (f.step?.type === "redirect") location.assign(f.step.url)
+        else if (f.step?.type === "form_submit") postForm(f.step.url, f.step.fields)
+        return
+      case "done":
+        render()
+        o.onPaid?.({ status: pending ? "pending" : "approved", collection: summary! })
+    }
+  }
+
+  let returning = o.returnSession ?? new URLSearchParams(location.search).get("pgs_session") ?? ""
+
+  async function load() {
+    let view
+    try {
+      view = await readCollection(api, o.collectionId, o.orderId)
+    } catch (e) {
+      const s = statusOf(e)
+      if (s !== 404 && s !== 409) throw e
+      closed = s === 404 ? "unknown" : "gone"
+      summary = undefined
+      methods = []
+      return
+    }
+    summary = view.payment_collection
+    closed = summary.payable ? null : "settled"
+    if (closed) returning = ""
+    const cards = view.saved_cards ? await listSavedCards(api) : null
+    const served = o.providers ? o.providers.flatMap((id) => view.payment_methods.filter((m) => m.provider_id === id)) : view.payment_methods
+    methods = toMethods(served, cards, o.methodData)
+    selected = methods[0]?.key ?? ""
+    buildRows()
+  }
+
+  async function setLocale(l: string) {
+    locale = resolveLocale(l)
+    t = await translator(locale)
+    render()
+    fields?.changeLocale(locale)
+  }
+
+  const ready = setLocale(locale).then(() => run(flow))
+  render()
+
+  return {
+    ready: ready.then(() => choosing),
+    state: () => flow.state,
+    setLocale,
+    destroy() {
+      gone = true
+      challenge?.cancel()
+      fields?.destroy()
+      host.replaceChildren()
+    },
+  }
+}
+
+/** The server's methods as rows: saved cards (only when the server said this customer owns the order), card, the rest. */
+function toMethods(served: Served[], cards: Awaited<ReturnType<typeof listSavedCards>>, methodData?: Record<string, Record<string, unknown>>): Method[] {
+  const methods: Method[] = []
+  for (const m of served) {
+    if (m.identifier === "pgs") {
+      methods.unshift(...(cards ?? []).map((card): Method => ({ kind: "saved", key: `saved:${card.id}`, card })))
+      methods.push({ kind: "card", key: "card" })
+      continue
+    }
+    const vouchers = methodData?.[m.provider_id]?.voucher_code ? undefined : m.voucher_codes
+    methods.push({ kind: "redirect", key: m.provider_id, id: m.provider_id, family: m.identifier.slice(4), vouchers })
+  }
+  return methods
+}
+
+/** An exact decimal string from the server, formatted in the shopper's locale (display only, no arithmetic). */
+const money = (amount: string, currency: string, locale: string) => new Intl.NumberFormat(locale, { style: "currency", currency }).format(Number(amount))
