@@ -27,7 +27,7 @@ pgsStoreSuite("pay by link", (s) => {
     await editAddingItem(s, orderId)
     const { owed, pendingDifference } = await owedByOrder(s, orderId)
     expect(owed).toHaveLength(1)
-    expect(owed[0]).toMatchObject({ amount: s.seed.prices.eur, currency_code: "eur" })
+    expect(owed[0]).toMatchObject({ amount: "25.50", currency_code: "eur" })
     expect(pendingDifference).toBe(s.seed.prices.eur)
     const issued = await issueLink(s, orderId, owed[0].payment_collection_id)
     expect(issued.url).toMatch(new RegExp(`^${BACKEND_AT_BOOT}/pgs/pay/${owed[0].payment_collection_id}\\?t=\\d+\\.[\\w-]{43}$`))
@@ -42,12 +42,12 @@ pgsStoreSuite("pay by link", (s) => {
   it("pays what an order edit added on the gateway's hosted page, once, and a later visit says it is paid", async () => {
     const { orderId, collectionId, link } = await orderOwingMore()
 
-    const first = await openLink(link.url)
+    // Two tabs at once, and a later visit before paying, go to the same page: one reference, one possible charge.
+    const [first, second] = await Promise.all([openLink(link.url), openLink(link.url)])
     expect(first.status).toBe(303)
     expect(first.location).toMatch(/\/hpp\//)
-    // A second tab (or a second visit before paying) goes to the same page: one reference, one possible charge.
-    const second = await openLink(link.url)
     expect(second.location).toBe(first.location)
+    expect((await openLink(link.url)).location).toBe(first.location)
 
     const pageId = /\/hpp\/([^/?]+)$/.exec(first.location!)![1]
     const page = s.sandbox.sandbox.context.store.hostedPages.get(pageId)!
@@ -103,6 +103,28 @@ pgsStoreSuite("pay by link", (s) => {
     expect(pagesMade()).toBe(before)
   })
 
+  it("gives the money back when the shopper pays a page opened before the order was canceled", async () => {
+    const { orderId, link } = await orderOwingMore()
+    const opened = await openLink(link.url)
+    expect(opened.status).toBe(303)
+    expect((await adminPost(s, `/admin/orders/${orderId}/cancel`)).status).toBe(200)
+    expect(await openLink(link.url)).toMatchObject({ status: 410, state: "closed" })
+
+    const page = s.sandbox.sandbox.context.store.hostedPages.get(/\/hpp\/([^/?]+)$/.exec(opened.location!)![1])!
+    await payOnHostedPage(opened.location!, s.sandbox.testCard("frictionless_approved"))
+    const [tx] = await waitFor(async () => {
+      const found = approvedFor(page.reference)
+      return found.length ? found : undefined
+    }, { what: "the late payment at the gateway" })
+    // The existing late-money path releases (void) or refunds it, once.
+    const givenBack = await waitFor(async () => {
+      const ops = (await ledger(s.sandbox)).filter((e) => e.parent_id === (tx as any).id && (e.transaction_type === "VOID" || e.transaction_type === "REFUND") && !e.replay)
+      return ops.length ? ops : undefined
+    }, { what: "the late payment given back" })
+    expect(givenBack).toHaveLength(1)
+    expect(givenBack[0]).toMatchObject({ amount: minor(s.seed.prices.eur), status: "APPROVED" })
+  })
+
   it("answers 404 alike for an unknown, malformed or unsigned link, and 410 for an expired one", async () => {
     const { collectionId, link } = await orderOwingMore()
     const unknownId = "pay_col_01JZZZZZZZZZZZZZZZZZZZZZZZ"
@@ -152,11 +174,12 @@ pgsStoreSuite("pay by link", (s) => {
     const { order } = await owedByOrder(s, orderId)
     const all = (await admin(s, "get", `/admin/orders/${order.id}?fields=*payment_collections,*payment_collections.payments`)).data.order.payment_collections.flatMap((c: any) => c.payments ?? [])
     expect(all).toHaveLength(2)
+    const transactions = all.map((p: any) => p.data.transaction_id as string)
+    expect(new Set(transactions).size).toBe(2)
     for (const payment of all) expect((await adminPost(s, `/admin/payments/${payment.id}/refund`, { amount: Number(payment.amount) })).status).toBe(200)
-    const refunds = (await ledger(s.sandbox)).filter((e) => e.transaction_type === "REFUND" && !e.replay)
-    expect(refunds.map((r) => r.amount).sort()).toEqual([minor(s.seed.prices.eur), minor(s.seed.prices.eur)])
-    expect(new Set(refunds.map((r) => r.parent_id)).size).toBe(2)
+    const refunds = (await ledger(s.sandbox)).filter((e) => e.transaction_type === "REFUND" && !e.replay && transactions.includes(e.parent_id!))
+    expect(refunds.map((r) => [r.parent_id, r.amount]).sort()).toEqual(transactions.map((t: string) => [t, minor(s.seed.prices.eur)]).sort())
     const paymentModule = s.container().resolve<any>(Modules.PAYMENT)
-    await expect(paymentModule.refundPayment({ payment_id: linkPayment.id, amount: 1 })).rejects.toThrow(/not allowed to refund more than the captured amount/)
+    await expect(paymentModule.refundPayment({ payment_id: linkPayment.id, amount: 1 })).rejects.toThrow(/cannot refund more than what is captured on the payment/)
   })
 })

@@ -39,8 +39,8 @@ export function openPayLink(container: MedusaContainer, collectionId: string): P
 async function open(container: MedusaContainer, collectionId: string): Promise<PayLinkOpening> {
   const owed = await readOwedCollection(container, collectionId)
   if (typeof owed === "string") return { kind: owed }
-  // Medusa's collection amount changes with the order (a new session is made for a new amount by Medusa itself).
-  const reusable = openPage(owed.sessions.filter((s) => String(s.amount) === String(owed.amount)))
+  // A page made for another amount (the order changed since) is not reused.
+  const reusable = openPage(owed.sessions.filter((s) => (s.data as Data | null)?.amount_minor === owed.owed_minor))
   if (reusable) return { kind: "redirect", url: reusable }
 
   const { result: created } = await createPaymentSessionsWorkflow(container).run({

@@ -1,68 +1,35 @@
 /**
- * What a pay link may charge: an order's payment collection that is not bound to a cart (a cart pays at checkout),
- * not paid, not canceled, whose order is not canceled. Minimal reader of our own (the foundation branch's reader
- * of payment collections was not there when this was written); it reads only Medusa's records through Query.
+ * What a pay link may charge: an order's payment collection that is not a cart's (a cart pays at checkout), still
+ * owes something, and is not canceled, nor is its order — read by the shared reader (payments/order-collection),
+ * plus the data of its sessions, which the link reuses while a page is open.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { MathBN } from "@medusajs/framework/utils"
 import { looseQuery } from "../../lib/loose-query"
-import { findCartIdForCollection, findOrderIdForCollection, orderStatus } from "../pgs-events/lookup"
+import { findPayableCollection, whyNotPayable, type PayableCollectionView } from "../../payments/order-collection"
 
-export type OwedSession = { id: string; provider_id: string; status: string; amount: unknown; data: Record<string, unknown> | null }
+export type OwedSession = { id: string; provider_id: string; status: string; data: Record<string, unknown> | null }
 
-export type OwedCollection = {
-  id: string
-  /** Major units as Medusa stores them (BigNumber value or string): what is owed. */
-  amount: unknown
-  currency_code: string
-  status: string
-  order_id: string
-  sessions: OwedSession[]
-  /** Payments made on it and not canceled (a pay link never adds one next to them). */
-  live_payments: number
-}
+export type OwedCollection = PayableCollectionView & { order_id: string; sessions: OwedSession[] }
 
 /** Why a collection cannot be paid through a link now; "unknown" covers every id that is not an order's collection. */
 export type NotPayable = "unknown" | "paid" | "canceled"
 
-const PAID_STATUSES = new Set(["authorized", "partially_authorized", "completed", "partially_captured", "partially_refunded", "refunded"])
-
-type Row = {
-  id: string
-  amount: unknown
-  currency_code: string
-  status: string
-  payment_sessions?: OwedSession[]
-  payments?: Array<{ id: string; canceled_at: unknown }>
-}
-
 export async function readOwedCollection(container: MedusaContainer, collectionId: string): Promise<OwedCollection | NotPayable> {
+  const view = await findPayableCollection(container, collectionId)
+  const reason = whyNotPayable(view)
+  if (reason === "paid") return "paid"
+  if (reason === "collection_canceled" || reason === "order_canceled") return "canceled"
+  // A cart's collection looks unknown too: a link to it would race the storefront's completion.
+  if (reason || !view?.order) return "unknown"
   const { data } = await looseQuery(container).graph({
-    entity: "payment_collection",
-    fields: ["id", "amount", "currency_code", "status", "payment_sessions.id", "payment_sessions.provider_id", "payment_sessions.status", "payment_sessions.amount", "payment_sessions.data", "payments.id", "payments.canceled_at"],
-    filters: { id: collectionId },
+    entity: "payment_session",
+    fields: ["id", "provider_id", "status", "data"],
+    filters: { payment_collection_id: view.id },
   })
-  const row = data[0] as Row | undefined
-  if (!row) return "unknown"
-  // A cart's collection is paid at checkout; a link to it would race the storefront's completion.
-  if (await findCartIdForCollection(container, row.id)) return "unknown"
-  const orderId = await findOrderIdForCollection(container, row.id)
-  if (!orderId) return "unknown"
-  const livePayments = (row.payments ?? []).filter((p) => !p.canceled_at).length
-  if (PAID_STATUSES.has(row.status) || livePayments > 0 || MathBN.lte(row.amount as never, 0)) return "paid"
-  if (row.status === "canceled" || (await orderStatus(container, orderId)) === "canceled") return "canceled"
-  return {
-    id: row.id,
-    amount: row.amount,
-    currency_code: row.currency_code,
-    status: row.status,
-    order_id: orderId,
-    sessions: row.payment_sessions ?? [],
-    live_payments: livePayments,
-  }
+  return { ...view, order_id: view.order.id, sessions: data as OwedSession[] }
 }
 
-/** The order's payment collections that still owe something (newest last), for the admin's link. */
+/** The order's payment collections that still owe something, for the admin's link. */
 export async function owedCollectionsOfOrder(container: MedusaContainer, orderId: string): Promise<OwedCollection[]> {
   const { data } = await looseQuery(container).graph({ entity: "order_payment_collection", fields: ["payment_collection_id"], filters: { order_id: orderId } })
   const owed: OwedCollection[] = []
