@@ -111,6 +111,12 @@ export const pgsSessionData = z
     // Direct API.
     payment_method: publicPaymentMethod.optional(),
     save_card: z.boolean().optional(),
+    /**
+     * A card saved with the shopper's consent to later charges by the shop (option savedCardConsent): tokenized for
+     * MERCHANT_INITIATED_TRANSACTION, and when the consent was given (recorded with the card by the tokenization webhook).
+     */
+    tokenize_for: z.enum(["CUSTOMER_INITIATED_TRANSACTION", "MERCHANT_INITIATED_TRANSACTION"]).optional(),
+    consent_at: z.string().optional(),
     browser_info: browserInfo.optional(),
     customer_ip: z.string().optional(),
     /** Sandbox only (environment "test"): the 3-D Secure simulator flow forwarded as gateway metadata. */

@@ -4,7 +4,8 @@
  */
 import { request } from "undici"
 import { admin, paidOrder } from "./admin-pgs"
-import { adminPost } from "./checkout"
+import { adminPost, BROWSER_INFO } from "./checkout"
+import { walletPayment } from "./checkout-direct"
 import { orderPayments } from "./redirect"
 import type { StoreSuite } from "./store"
 import { waitFor } from "./webhooks"
@@ -38,14 +39,14 @@ export async function editAddingItem(s: StoreSuite, orderId: string, quantity = 
 /** What the order owes according to Medusa (its summary) and the plugin's list of collections owed. */
 export async function owedByOrder(s: StoreSuite, orderId: string) {
   const order = (await admin(s, "get", `/admin/orders/${orderId}?fields=id,status,summary,payment_status`)).data.order
-  const owed = (await admin(s, "get", `/admin/pgs/orders/${orderId}/pay-link`)).data.owed as Array<{ payment_collection_id: string; amount: number; currency_code: string }>
+  const owed = (await admin(s, "get", `/admin/pgs/orders/${orderId}/pay-link`)).data.owed as Array<{ payment_collection_id: string; amount: string; currency_code: string }>
   return { pendingDifference: Number(order.summary.pending_difference), owed, order }
 }
 
 export async function issueLink(s: StoreSuite, orderId: string, collectionId: string) {
   const res = await admin(s, "post", `/admin/pgs/orders/${orderId}/pay-link`, { payment_collection_id: collectionId })
   if (res.status !== 200) throw new Error(`issue link: ${res.status} ${JSON.stringify(res.data)}`)
-  return res.data as { url: string; expires_at: string; amount: number; currency_code: string }
+  return res.data as { url: string; expires_at: string; amount: string; currency_code: string }
 }
 
 /** The shopper opens a link: where it sends them (303), or the page it shows (its state). */
@@ -83,3 +84,23 @@ export const paidCollection = (s: StoreSuite, orderId: string, collectionId: str
     },
     { what: `a payment on ${collectionId}` },
   )
+
+/** A registered customer's order, paid at checkout with a card they chose to save (consent given), then edited to owe more. */
+export async function orderOfCardSaverOwingMore(s: StoreSuite, scenario = "frictionless_approved") {
+  const owner = await s.registerCustomer()
+  const cart = await s.createCart({ customerToken: owner.token })
+  // A wallet credential that skips 3-D Secure at checkout: the card is saved whatever 3-D Secure it needs later.
+  await s.initiatePaymentSession(cart.id, "pp_pgs_pgs", { payment_method: walletPayment(s.sandbox.testCard(scenario)), browser_info: BROWSER_INFO, save_card: true }, owner.token)
+  const done = await s.completeCart(cart.id, owner.token)
+  if (done.data.type !== "order") throw new Error(`no order: ${JSON.stringify(done.data).slice(0, 300)}`)
+  const orderId = done.data.order.id as string
+  const { payments } = await orderPayments(s, orderId)
+  if (!payments[0].captured_at && (await adminPost(s, `/admin/payments/${payments[0].id}/capture`)).status !== 200) throw new Error("capture failed")
+  const card = await waitFor(async () => {
+    const list = await admin(s, "get", `/admin/pgs/customers/${owner.customer.id}/saved-cards`)
+    return list.data.saved_cards?.[0]
+  }, { what: "the card saved at checkout" })
+  await editAddingItem(s, orderId)
+  const { owed } = await owedByOrder(s, orderId)
+  return { orderId, collectionId: owed[0].payment_collection_id as string, card, customerId: owner.customer.id as string }
+}

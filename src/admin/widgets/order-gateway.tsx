@@ -1,7 +1,8 @@
 /**
  * Order page: Medusa's current state of the order's PGS payments, the gateway transaction(s) behind them and what
  * the gateway told us, in a shop admin's words (lib/words.ts). Capture, refund and cancel stay Medusa's own buttons
- * (they go through the provider); "Sync from gateway" reads the status endpoint again.
+ * (they go through the provider); "Sync from gateway" reads the status endpoint again. When the order owes more
+ * (order edit, exchange, claim), it offers a pay link and, for a card saved with consent, "Charge saved card".
  */
 import { defineWidgetConfig } from "@medusajs/admin-sdk"
 import type { AdminOrder, DetailWidgetProps } from "@medusajs/framework/types"
@@ -132,7 +133,15 @@ const OrderGatewayWidget = ({ data: order }: DetailWidgetProps<AdminOrder>) => {
           </Text>
         </div>
       ) : null}
-      {owed.data ? <OwedPayments orderId={order.id} owed={owed.data.owed} validDays={owed.data.valid_days} /> : null}
+      {owed.data ? (
+        <OwedPayments
+          orderId={order.id}
+          owed={owed.data.owed}
+          validDays={owed.data.valid_days}
+          cards={owed.data.chargeable_cards ?? []}
+          onPaid={() => void Promise.all([owed.reload(), view.reload()])}
+        />
+      ) : null}
       {view.data?.payments.map((p) => <PaymentBlock key={p.payment_session_id} p={p} />)}
     </Container>
   )

@@ -3,6 +3,7 @@ import { listAttentionQuery, rereadBody } from "./attention/validators"
 import { createPayoutBody, listPayoutsQuery } from "./payouts/validators"
 import { createTerminalBody, updateTerminalBody } from "./settings/validators"
 import { issuePayLinkBody } from "./orders/[id]/pay-link/validators"
+import { chargeSavedCardBody } from "./orders/[id]/charge-saved-card/validators"
 import { validated } from "./validate"
 
 /** Admin routes of the plugin. Medusa itself requires an authenticated admin user on every /admin/* route. */
@@ -14,4 +15,5 @@ export const adminPgsMiddlewares: MiddlewareRoute[] = [
   { methods: ["POST"], matcher: "/admin/pgs/settings/terminals", middlewares: [validated("body", createTerminalBody)] },
   { methods: ["POST"], matcher: "/admin/pgs/settings/terminals/:id", middlewares: [validated("body", updateTerminalBody)] },
   { methods: ["POST"], matcher: "/admin/pgs/orders/:id/pay-link", middlewares: [validated("body", issuePayLinkBody)] },
+  { methods: ["POST"], matcher: "/admin/pgs/orders/:id/charge-saved-card", middlewares: [validated("body", chargeSavedCardBody)] },
 ]

@@ -1,6 +1,7 @@
 /**
  * GET /admin/pgs/orders/:id/pay-link — what the order still owes (its payment collections that are not paid,
- * not canceled and not a cart's), for the order widget.
+ * not canceled and not a cart's), and the customer's saved cards the shop may charge (saved with consent to later
+ * charges by the shop), for the order widget.
  * POST /admin/pgs/orders/:id/pay-link {payment_collection_id} — issues a link to pay one of them, valid for the
  * option payLinkValidDays from now (a new link each time; earlier links keep their own expiry).
  */
@@ -15,10 +16,15 @@ const DAY_MS = 24 * 60 * 60 * 1000
 
 export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) {
   const owed = await owedCollectionsOfOrder(req.scope, req.params.id)
-  const { validDays } = req.scope.resolve<PgsModuleService>(PGS_MODULE).payLinkSettings()
+  const pgs = req.scope.resolve<PgsModuleService>(PGS_MODULE)
+  const { validDays } = pgs.payLinkSettings()
+  const customerId = owed[0]?.order?.customer_id
+  const cards = customerId ? (await pgs.listPgsSavedCards({ customer_id: customerId, status: "ACTIVE" })).filter((c) => c.merchant_consent_at) : []
   res.json({
-    owed: owed.map((c) => ({ payment_collection_id: c.id, amount: Number(c.amount), currency_code: c.currency_code })),
+    // Exact decimal strings (what is still owed), never floats.
+    owed: owed.map((c) => ({ payment_collection_id: c.id, amount: c.owed, currency_code: c.currency_code })),
     valid_days: validDays,
+    chargeable_cards: cards.map((c) => ({ id: c.id, brand: c.brand, last_4: c.last_4, exp_month: c.exp_month, exp_year: c.exp_year })),
   })
 }
 
@@ -34,7 +40,7 @@ export async function POST(req: AuthenticatedMedusaRequest<IssuePayLinkBody>, re
   res.json({
     url: payLinkUrl(settings.backendUrl, settings.secret, owed.id, expiresAt),
     expires_at: new Date(Math.floor(expiresAt / 1000) * 1000).toISOString(),
-    amount: Number(owed.amount),
+    amount: owed.owed,
     currency_code: owed.currency_code,
   })
 }
