@@ -4,7 +4,8 @@
  * canceled order charges nothing; money is refunded per payment across the checkout's and the link's payments.
  */
 import { Modules } from "@medusajs/framework/utils"
-import { capturedOrder, editAddingItem, issueLink, openLink, owedByOrder, paidCollection, payOnHostedPage } from "./support/pay-link"
+import { capturedOrder, editAddingItem, issueLink, orderFromDraft, openLink, owedByOrder, paidCollection, paymentsOfCollection, payOnHostedPage } from "./support/pay-link"
+import { unreachable } from "./support/attention"
 import { admin } from "./support/admin-pgs"
 import { adminPost, ledger, minor } from "./support/checkout"
 import { pgsStoreSuite } from "./support/store"
@@ -72,6 +73,42 @@ pgsStoreSuite("pay by link", (s) => {
     const after = await owedByOrder(s, orderId)
     expect(after.pendingDifference).toBe(0)
     expect(after.owed).toEqual([])
+  })
+
+  it("records the payment when the customer comes back, even if the gateway's webhook never arrives", async () => {
+    const { orderId, collectionId, link } = await orderOwingMore()
+    const gateway = await unreachable(s)
+    try {
+      const opened = await openLink(link.url)
+      const back = await payOnHostedPage(opened.location!, s.sandbox.testCard("frictionless_approved"))
+      expect(back).toContain("pgs_outcome=success")
+      expect((await openLink(here(back!))).state).toBe("paid")
+      // The webhook arriving later finds it applied: still one payment.
+      const again = await openLink(here(back!))
+      expect(again.state).toBe("paid")
+    } finally {
+      await gateway.reachable()
+    }
+    const { payments } = await paymentsOfCollection(s, orderId, collectionId)
+    expect(payments).toHaveLength(1)
+  })
+
+  it("pays a draft order turned into an order through the link", async () => {
+    const orderId = await orderFromDraft(s)
+    // Medusa gives a converted draft no payment collection; the dashboard's own "Copy payment link" makes one for the
+    // outstanding amount (POST /admin/payment-collections), which the plugin's link then pays.
+    expect((await owedByOrder(s, orderId)).owed).toEqual([])
+    const made = await admin(s, "post", "/admin/payment-collections", { order_id: orderId, amount: s.seed.prices.eur })
+    expect(made.status).toBe(200)
+    const { owed } = await owedByOrder(s, orderId)
+    expect(owed).toEqual([expect.objectContaining({ amount: "25.50", currency_code: "eur" })])
+    const opened = await openLink(here((await issueLink(s, orderId, owed[0].payment_collection_id)).url))
+    await payOnHostedPage(opened.location!, s.sandbox.testCard("frictionless_approved"))
+    const { payments } = await paidCollection(s, orderId, owed[0].payment_collection_id)
+    if (!payments[0].captured_at) expect((await adminPost(s, `/admin/payments/${payments[0].id}/capture`)).status).toBe(200)
+    const after = await owedByOrder(s, orderId)
+    expect(after.owed).toEqual([])
+    expect(after.pendingDifference).toBe(0)
   })
 
   it("lets the shopper try another card on the same link after a decline, with a new reference", async () => {

@@ -36,6 +36,22 @@ export async function editAddingItem(s: StoreSuite, orderId: string, quantity = 
   return editId as string
 }
 
+/** Medusa's draft order (one seeded item) turned into an order by the admin: its order id. */
+export async function orderFromDraft(s: StoreSuite) {
+  const created = await admin(s, "post", "/admin/draft-orders", {
+    email: `draft-${Date.now().toString(36)}@example.com`,
+    region_id: s.seed.regions.eur,
+    sales_channel_id: s.seed.salesChannelId,
+    items: [{ variant_id: s.seed.variantId, quantity: 1 }],
+    billing_address: { first_name: "Ada", last_name: "Lovelace", address_1: "1 Analytical St", city: "Berlin", country_code: "de", postal_code: "10115" },
+  })
+  if (created.status !== 200) throw new Error(`draft order: ${created.status} ${JSON.stringify(created.data).slice(0, 400)}`)
+  const draftId = created.data.draft_order.id as string
+  const converted = await admin(s, "post", `/admin/draft-orders/${draftId}/convert-to-order`)
+  if (converted.status !== 200) throw new Error(`convert: ${converted.status} ${JSON.stringify(converted.data).slice(0, 400)}`)
+  return converted.data.order.id as string
+}
+
 /** What the order owes according to Medusa (its summary) and the plugin's list of collections owed. */
 export async function owedByOrder(s: StoreSuite, orderId: string) {
   const order = (await admin(s, "get", `/admin/orders/${orderId}?fields=id,status,summary,payment_status`)).data.order

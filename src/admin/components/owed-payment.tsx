@@ -105,7 +105,10 @@ function OwedRow({ orderId, owed, validDays, cards, onPaid }: { orderId: string;
       {link ? (
         <div className="flex flex-col gap-y-1" data-testid="pgs-pay-link">
           <div className="flex items-center gap-x-2">
-            <Input size="small" readOnly value={link.url} aria-label="Pay link" onFocus={(e) => e.currentTarget.select()} className="font-mono" />
+            {/* The whole link is visible (it is what gets sent), not cut at the field's default width. */}
+            <div className="min-w-0 flex-1">
+              <Input size="small" readOnly value={link.url} aria-label="Pay link" onFocus={(e) => e.currentTarget.select()} className="w-full font-mono" />
+            </div>
             <Button size="small" variant="secondary" onClick={() => copy(link.url)}>
               Copy
             </Button>

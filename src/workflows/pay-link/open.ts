@@ -15,17 +15,23 @@ import { findPgsSession } from "../pgs-events/lookup"
 
 export const PAY_LINK_PROVIDER_ID = "pp_pgs-hosted_pgs"
 
-export type PayLinkOpening = { kind: "redirect"; url: string } | { kind: NotPayable } | { kind: "failed"; message: string }
+export type PayLinkOpening = { kind: "redirect"; url: string } | { kind: NotPayable } | { kind: "processing" } | { kind: "failed"; message: string }
 
 const LOCK_TIMEOUT_SECONDS = 30
 
-type Data = { return_to?: unknown; next_action?: { type?: unknown; url?: unknown } | null; amount_minor?: unknown }
+type Data = { return_to?: unknown; next_action?: { type?: unknown; url?: unknown } | null; amount_minor?: unknown; transaction_id?: unknown }
+
+const isPayLinkSession = (session: OwedSession) => session.provider_id === PAY_LINK_PROVIDER_ID && (session.data as Data | null)?.return_to === "pay_link"
+
+/** A payment made through the link that the gateway is still deciding: a new page now could be paid twice. */
+const deciding = (sessions: OwedSession[]) =>
+  sessions.some((s) => isPayLinkSession(s) && typeof (s.data as Data).transaction_id === "string" && !["error", "canceled", "requires_more"].includes(s.status))
 
 /** The pay link's session whose page is still open, if any. */
 function openPage(sessions: OwedSession[]): string | null {
   for (const session of sessions) {
     const data = (session.data ?? {}) as Data
-    if (session.provider_id !== PAY_LINK_PROVIDER_ID || data.return_to !== "pay_link" || session.status !== "requires_more") continue
+    if (!isPayLinkSession(session) || session.status !== "requires_more") continue
     if (data.next_action?.type === "redirect" && typeof data.next_action.url === "string") return data.next_action.url
   }
   return null
@@ -39,6 +45,7 @@ export function openPayLink(container: MedusaContainer, collectionId: string): P
 async function open(container: MedusaContainer, collectionId: string): Promise<PayLinkOpening> {
   const owed = await readOwedCollection(container, collectionId)
   if (typeof owed === "string") return { kind: owed }
+  if (deciding(owed.sessions)) return { kind: "processing" }
   // A page made for another amount (the order changed since) is not reused.
   const reusable = openPage(owed.sessions.filter((s) => (s.data as Data | null)?.amount_minor === owed.owed_minor))
   if (reusable) return { kind: "redirect", url: reusable }

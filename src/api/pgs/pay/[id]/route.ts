@@ -34,6 +34,8 @@ export async function GET(req: MedusaRequest, res: MedusaResponse) {
         return res.redirect(303, opening.url)
       case "paid":
         return sendPayPage(req, res, "paid")
+      case "processing":
+        return sendPayPage(req, res, "processing")
       case "canceled":
         return sendPayPage(req, res, "closed")
       case "unknown":
