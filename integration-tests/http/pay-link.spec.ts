@@ -53,6 +53,9 @@ pgsStoreSuite("pay by link", (s) => {
     const pageId = /\/hpp\/([^/?]+)$/.exec(first.location!)![1]
     const page = s.sandbox.sandbox.context.store.hostedPages.get(pageId)!
     expect(page).toMatchObject({ amount: minor(s.seed.prices.eur), currency: "EUR" })
+    // The payer comes from the order (its email and billing address), not from whoever opens the link.
+    const order = (await admin(s, "get", `/admin/orders/${orderId}?fields=id,email`)).data.order
+    expect(page.customer).toMatchObject({ email: order.email, first_name: "Ada", last_name: "Lovelace", country: "DE" })
     expect(page.success_url).toMatch(new RegExp(`^${BACKEND_AT_BOOT}/pgs/pay-result\\?pgs_session=payses_\\w+&pgs_outcome=success$`))
 
     const back = await payOnHostedPage(first.location!, s.sandbox.testCard("frictionless_approved"))

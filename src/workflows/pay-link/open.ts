@@ -12,6 +12,7 @@ import { Modules } from "@medusajs/framework/utils"
 import { createPaymentSessionsWorkflow } from "@medusajs/core-flows"
 import { readOwedCollection, type NotPayable, type OwedSession } from "./owed-collection"
 import { findPgsSession } from "../pgs-events/lookup"
+import { payerOfOrder } from "../../payments/order-payer"
 
 export const PAY_LINK_PROVIDER_ID = "pp_pgs-hosted_pgs"
 
@@ -37,6 +38,21 @@ function openPage(sessions: OwedSession[]): string | null {
   return null
 }
 
+/** The order's email, name, phone and country, in the shape the provider reads from Medusa's context. */
+function payerContext(owed: Exclude<Awaited<ReturnType<typeof readOwedCollection>>, string>) {
+  if (!owed.order) return {}
+  const payer = payerOfOrder(owed.order)
+  return {
+    customer: {
+      email: payer.email,
+      first_name: payer.first_name,
+      last_name: payer.last_name,
+      phone: payer.phone,
+      billing_address: { country_code: payer.country?.toLowerCase() },
+    },
+  } as Record<string, unknown>
+}
+
 export function openPayLink(container: MedusaContainer, collectionId: string): Promise<PayLinkOpening> {
   const locking = container.resolve(Modules.LOCKING)
   return locking.execute(`pgs-pay-link:${collectionId}`, () => open(container, collectionId), { timeout: LOCK_TIMEOUT_SECONDS })
@@ -57,7 +73,8 @@ async function open(container: MedusaContainer, collectionId: string): Promise<P
   try {
     // The hosted page is made at authorization; it answers "requires more" (the shopper must pay on the page),
     // which the payment module reports as an error after the provider saved the session.
-    await payment.authorizePaymentSession(created.id, {})
+    // The payer as the order knows them (never what a browser says): the gateway's page shows and keeps it.
+    await payment.authorizePaymentSession(created.id, payerContext(owed))
   } catch {
     // Read below: the saved session says what happened.
   }
