@@ -34,6 +34,8 @@ export const PGS_ENV_SETTINGS = {
   giveUpRedirectOrdersAfterHours: "PGS_GIVE_UP_REDIRECT_AFTER_HOURS",
   captureOnFulfillment: "PGS_CAPTURE_ON_FULFILLMENT",
   retentionDays: "PGS_RETENTION_DAYS",
+  payLinkValidDays: "PGS_PAY_LINK_VALID_DAYS",
+  savedCardConsent: "PGS_SAVED_CARD_CONSENT",
 } as const
 
 /** Every option that has its own variable. */
@@ -47,6 +49,8 @@ export type PgsOptionsFromEnv = Partial<Record<StringOption, string>> & {
   reconcileAfterMinutes?: number
   giveUpRedirectOrdersAfterHours?: number
   retentionDays?: number
+  payLinkValidDays?: number
+  savedCardConsent?: boolean | string
   timeouts?: Partial<Record<(typeof TIMEOUT_KINDS)[number], number>>
   webhookReceiver?: { port: number; host?: string }
 }
@@ -66,12 +70,12 @@ export function pgsOptionsFromEnv(env: Env = process.env): PgsOptionsFromEnv {
     const value = read(env, variable)
     if (value !== undefined) options[option] = value
   }
-  const refund = read(env, PGS_ENV_SETTINGS.refundLateApprovals)
   // Anything but true/false is passed on as written, for the boot check to name.
-  if (refund !== undefined) options.refundLateApprovals = refund === "true" ? true : refund === "false" ? false : refund
-  const onFulfillment = read(env, PGS_ENV_SETTINGS.captureOnFulfillment)
-  if (onFulfillment !== undefined) options.captureOnFulfillment = onFulfillment === "true" ? true : onFulfillment === "false" ? false : onFulfillment
-  for (const key of ["reconcileAfterMinutes", "giveUpRedirectOrdersAfterHours", "retentionDays"] as const) {
+  for (const key of ["refundLateApprovals", "savedCardConsent", "captureOnFulfillment"] as const) {
+    const value = read(env, PGS_ENV_SETTINGS[key])
+    if (value !== undefined) options[key] = value === "true" ? true : value === "false" ? false : value
+  }
+  for (const key of ["reconcileAfterMinutes", "giveUpRedirectOrdersAfterHours", "retentionDays", "payLinkValidDays"] as const) {
     const value = read(env, PGS_ENV_SETTINGS[key])
     if (value !== undefined) options[key] = Number(value)
   }

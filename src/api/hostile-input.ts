@@ -84,7 +84,7 @@ function queryProblems(rawQuery: string): FieldError[] {
  * would run; and a RegExp matcher made under jest's module sandbox fails Medusa's `instanceof RegExp` and silently
  * matches nothing (FRAMEWORK-NOTES 43).
  */
-export const PLUGIN_ROUTE_PREFIXES = ["/store/pgs", "/admin/pgs", "/hooks/pgs/three-ds"]
+export const PLUGIN_ROUTE_PREFIXES = ["/store/pgs", "/admin/pgs", "/hooks/pgs/three-ds", "/pgs/pay", "/pgs/pay-result"]
 
 /**
  * Medusa's own routes that carry storefront data to our providers, guarded as ours are. Medusa writes a new

@@ -96,6 +96,8 @@ export const pgsSessionData = z
     integrity: z.string(),
     /** Redirect methods and the hosted page: the method family and the gateway's method/type value. */
     method: z.object({ family: z.string(), type: z.string() }).optional(),
+    /** A pay link's session: the shopper returns to the plugin's result page, not the storefront. */
+    return_to: z.literal("pay_link").optional(),
     /** Hosted payment page: the page made for this attempt. */
     hosted_page_id: z.string().optional(),
 
@@ -111,6 +113,12 @@ export const pgsSessionData = z
     // Direct API.
     payment_method: publicPaymentMethod.optional(),
     save_card: z.boolean().optional(),
+    /**
+     * A card saved with the shopper's consent to later charges by the shop (option savedCardConsent): tokenized for
+     * MERCHANT_INITIATED_TRANSACTION, and when the consent was given (recorded with the card by the tokenization webhook).
+     */
+    tokenize_for: z.enum(["CUSTOMER_INITIATED_TRANSACTION", "MERCHANT_INITIATED_TRANSACTION"]).optional(),
+    consent_at: z.string().optional(),
     browser_info: browserInfo.optional(),
     customer_ip: z.string().optional(),
     /** Sandbox only (environment "test"): the 3-D Secure simulator flow forwarded as gateway metadata. */

@@ -144,3 +144,11 @@ export type GatewayHealth = {
   credentials: { state: "ok" | "refused" | "wrong_url" | "unreachable" | "not_configured"; message: string | null; checked_at: string }
   webhooks_refused: { count: number; since: string; last_at: string } | null
 }
+/** GET /admin/pgs/orders/:id/pay-link */
+export type OwedCollection = { payment_collection_id: string; amount: string; currency_code: string }
+export type ChargeableCard = { id: string; brand: string | null; last_4: string | null; exp_month: number | null; exp_year: number | null }
+export type OwedView = { owed: OwedCollection[]; valid_days: number; chargeable_cards: ChargeableCard[] }
+/** POST /admin/pgs/orders/:id/charge-saved-card */
+export type ChargeResult = { outcome: "paid" | "already_paid" | "customer_needed" | "declined" | "pending"; message: string; payment_id?: string }
+/** POST /admin/pgs/orders/:id/pay-link */
+export type IssuedPayLink = { url: string; expires_at: string; amount: string; currency_code: string }

@@ -54,6 +54,7 @@ const APPLIED: Record<string, string> = {
   external_refund: "Refund made in the gateway dashboard, recorded here",
   external_void: "Void made in the gateway dashboard, recorded here",
   card_saved: "Card saved for the customer",
+  card_saved_for_merchant_charges: "Card saved for the customer, who agreed to later charges by the shop",
 }
 
 /** What processing an event did; null while it was not processed yet. */

@@ -1,7 +1,9 @@
 /**
  * Order page: Medusa's current state of the order's PGS payments, the gateway transaction(s) behind them and what
  * the gateway told us, in a shop admin's words (lib/words.ts). "Capture…" and "Refund…" take any part through
- * Medusa's own routes (components/capture-refund.tsx); "Sync from gateway" reads the status endpoint again.
+ * Medusa's own routes (components/capture-refund.tsx); "Sync from gateway" reads the status endpoint again. When
+ * the order owes more (order edit, exchange, claim), it offers a pay link and, for a card saved with consent,
+ * "Charge saved card".
  */
 import { defineWidgetConfig } from "@medusajs/admin-sdk"
 import type { AdminOrder, DetailWidgetProps } from "@medusajs/framework/types"
@@ -12,7 +14,8 @@ import { api } from "../lib/api"
 import { dateTime, money, statusColor } from "../lib/format"
 import { useAction } from "../lib/use-action"
 import { useLoad } from "../lib/use-load"
-import type { OrderGateway, OrderPayment, TimelineEvent } from "../lib/types"
+import type { OrderGateway, OrderPayment, OwedView, TimelineEvent } from "../lib/types"
+import { OwedPayments } from "../components/owed-payment"
 import { eventWords, gatewayStatusWords, outcomeWords, sourceWords, stateColor, stateWords, transactionTypeWords } from "../lib/words"
 
 function Row({ label, value }: { label: string; value: string | number | null | undefined }) {
@@ -99,6 +102,7 @@ function PaymentBlock({ p, onDone }: { p: OrderPayment; onDone(): void }) {
 const OrderGatewayWidget = ({ data: order }: DetailWidgetProps<AdminOrder>) => {
   // Read again when Medusa's own buttons (capture, refund, cancel) change the order's payment.
   const view = useLoad(() => api<OrderGateway>(`/admin/pgs/orders/${order.id}/gateway`), [order.id, order.payment_status])
+  const owed = useLoad(() => api<OwedView>(`/admin/pgs/orders/${order.id}/pay-link`), [order.id, order.payment_status])
   const syncing = useAction()
 
   const sync = () =>
@@ -111,7 +115,7 @@ const OrderGatewayWidget = ({ data: order }: DetailWidgetProps<AdminOrder>) => {
       }
     })
 
-  if (view.data && !view.data.payments.length) return null
+  if (view.data && !view.data.payments.length && !owed.data?.owed.length) return null
   return (
     <Container className="divide-y p-0" aria-label="Payment gateway">
       <div className="flex items-center justify-between px-6 py-4">
@@ -132,6 +136,15 @@ const OrderGatewayWidget = ({ data: order }: DetailWidgetProps<AdminOrder>) => {
             This order needs attention: <Link to="/pgs/attention" className="text-ui-fg-interactive">see Needs attention</Link>
           </Text>
         </div>
+      ) : null}
+      {owed.data ? (
+        <OwedPayments
+          orderId={order.id}
+          owed={owed.data.owed}
+          validDays={owed.data.valid_days}
+          cards={owed.data.chargeable_cards ?? []}
+          onPaid={() => void Promise.all([owed.reload(), view.reload()])}
+        />
       ) : null}
       {view.data?.payments.map((p) => <PaymentBlock key={p.payment_session_id} p={p} onDone={view.reload} />)}
     </Container>

@@ -79,6 +79,13 @@ export const pgsOptionsSchema = z.object({
    * the retention job (docs/retention.md); what an open follow-up or an unsettled payout still needs is kept.
    */
   retentionDays: z.int({ error: "must be a whole number of days" }).min(7, { error: "must be at least 7 days" }).default(180),
+  /** How long a pay link (`/pgs/pay/{payment collection}`) stays valid after it is issued; the admin can issue a new one. */
+  payLinkValidDays: z.number({ error: "must be a number of days" }).positive().max(365, "must be at most 365 days").default(7),
+  /**
+   * The checkout may ask the shopper's consent to keep a card for later charges by the shop (merchant-initiated):
+   * such a card can be charged from the dashboard. Off: cards are saved for the shopper's own later checkouts only.
+   */
+  savedCardConsent: z.boolean({ error: "must be true or false" }).default(false),
   /** Per-call timeouts in ms (the client's defaults: token and read 10 s, write and manage 45 s). */
   timeouts: z
     .strictObject({
@@ -117,6 +124,8 @@ const FIX: Record<keyof PgsProviderOptions, string> = {
   giveUpRedirectOrdersAfterHours: `leave ${ENV.giveUpRedirectOrdersAfterHours} unset (72) or give a number of hours, 0 for never`,
   captureOnFulfillment: `leave ${ENV.captureOnFulfillment} unset (false) or set it to true to capture when Medusa creates a fulfillment`,
   retentionDays: `leave ${ENV.retentionDays} unset (180) or give a whole number of days, at least 7`,
+  payLinkValidDays: `leave ${ENV.payLinkValidDays} unset (7) or give a number of days up to 365`,
+  savedCardConsent: `leave ${ENV.savedCardConsent} unset (false) or set it to true to let shoppers consent to later charges by the shop`,
   timeouts:
     "leave PGS_TIMEOUT_{READ,WRITE,MANAGE,TOKEN}_MS unset (token and read 10 s, write and manage 45 s) or give { read?, write?, manage?, token? } in milliseconds, each a positive whole number",
 }

@@ -61,6 +61,8 @@ const MOVABLE_FROM: Record<PayoutProgress["status"], PayoutStatus[]> = Object.fr
 
 export type FollowUpSettings = Pick<PgsProviderOptions, "refundLateApprovals" | "reconcileAfterMinutes" | "giveUpRedirectOrdersAfterHours" | "captureOnFulfillment" | "retentionDays">
 
+export type PayLinkSettings = { backendUrl: string; secret: string; validDays: number; savedCardConsent: boolean }
+
 export type PayoutSettings = { terminalId: string | null; returnUrl: string; secret: string }
 
 type InjectedDependencies = { __pg_connection__: Knex; logger: Logger; event_bus: IEventBusModuleService; configModule: ConfigModule }
@@ -175,6 +177,13 @@ export default class PgsModuleService extends MedusaService({ PgsTerminalSetting
     this.gateway()
     const options = this.options_!
     return { terminalId: payoutTerminalFrom(this.rawOptions_), returnUrl: options.backendUrl, secret: options.clientSecret }
+  }
+
+  /** Pay links: where they point, how long they last, and the secret their signature is derived from (never shown). */
+  payLinkSettings(): PayLinkSettings {
+    this.gateway()
+    const { backendUrl, clientSecret, payLinkValidDays, savedCardConsent } = this.options_!
+    return { backendUrl, secret: clientSecret, validDays: payLinkValidDays, savedCardConsent }
   }
 
   /** What happens after the shopper left: late refunds, when to re-read a payment, when to give up an order. */

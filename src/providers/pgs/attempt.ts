@@ -6,6 +6,7 @@
 import type { AuthorizePaymentOutput, PaymentProviderContext } from "@medusajs/framework/types"
 import { MedusaError, PaymentSessionStatus } from "@medusajs/framework/utils"
 import { isGatewayError, toMinorUnits, type MoneyInput } from "../../gateway"
+import { payLinkResultUrl } from "../../payments/pay-link"
 import { gatewayReferenceFor } from "../../payments/reference"
 import { parseSessionData, type AttemptCore, type GatewayTransactionType, type PgsSessionData } from "../../payments/session-data"
 import type { ProviderDeps } from "./deps"
@@ -62,7 +63,8 @@ export const describe = (reference: string): string => `Order payment ${referenc
 export const trimSlash = (url: string) => url.replace(/\/+$/, "")
 
 /** Where the gateway sends the shopper back to: the storefront's return page, told which session it was. */
-export function returnUrl(deps: ProviderDeps, current: Pick<PgsSessionData, "session_id">, outcome?: "success" | "error" | "cancel"): string {
+export function returnUrl(deps: ProviderDeps, current: Pick<PgsSessionData, "session_id" | "return_to">, outcome?: "success" | "error" | "cancel"): string {
+  if (current.return_to === "pay_link") return payLinkResultUrl(deps.options.backendUrl, current.session_id, outcome)
   const url = new URL(`${trimSlash(deps.options.storeUrl)}/checkout/return`)
   url.searchParams.set("pgs_session", current.session_id)
   if (outcome) url.searchParams.set("pgs_outcome", outcome)
@@ -73,7 +75,7 @@ export function returnUrl(deps: ProviderDeps, current: Pick<PgsSessionData, "ses
 export type ReturnUrls = { success: string; error: string; cancel: string; any: string }
 
 /** The storefront's return page, with a hint of the outcome where the gateway has one URL per outcome. */
-export function returnUrls(deps: ProviderDeps, current: Pick<PgsSessionData, "session_id">): ReturnUrls {
+export function returnUrls(deps: ProviderDeps, current: Pick<PgsSessionData, "session_id" | "return_to">): ReturnUrls {
   return {
     success: returnUrl(deps, current, "success"),
     error: returnUrl(deps, current, "error"),

@@ -16,6 +16,11 @@ export const familyInitiateInput = z.object({
   scheme_code: z.string().regex(/^\d{6}$/, "must be exactly 6 digits").optional(),
   /** Instant PLN method: the payer's phone, E.164 (else the cart's, when it is a possible number). */
   phone: e164Phone.optional(),
+  /**
+   * Hosted page only: the session of a pay link (`/pgs/pay/…`); the shopper comes back to the plugin's result page
+   * instead of the storefront. Harmless if a storefront sends it: only where its own shopper lands changes.
+   */
+  pay_link: z.literal(true).optional(),
 })
 export type FamilyInitiateInput = z.infer<typeof familyInitiateInput>
 
@@ -43,6 +48,7 @@ export function checkFamilyInput(family: MethodFamily, raw: Record<string, unkno
   }
   if (input.voucher_code !== undefined) throw invalid(`data.voucher_code is only for pgs-voucher-redirect, not ${family.identifier}`)
 
+  if (input.pay_link && family.kind !== "hosted") throw invalid(`data.pay_link is only for pgs-hosted, not ${family.identifier}`)
   const instant = family.kind === "authorize" && family.paymentType === "provider-instant"
   for (const field of ["scheme_code", "phone"] as const) {
     if (input[field] === undefined) continue

@@ -24,7 +24,7 @@ export const CARD_FAMILY = { kind: "card", identifier: "pgs" } as const
 export type ProviderFamily = typeof CARD_FAMILY | MethodFamily
 
 type Previous = { data: PgsSessionData; secrets: SealedSecrets }
-type FamilyCarried = { methodData: Record<string, string>; payer?: Record<string, string>; type: string }
+type FamilyCarried = { methodData: Record<string, string>; payer?: Record<string, string>; type: string; payLink?: boolean }
 
 export async function startSession(
   deps: ProviderDeps,
@@ -40,7 +40,7 @@ export async function startSession(
     return startCardAttempt(deps, parsed.data, 1, amount, currencyCode, context)
   }
   const input = checkFamilyInput(family, raw, currencyCode)
-  const carried = { methodData: input.method_data, type: gatewayMethodOf(family, deps.options, input.voucher_code) }
+  const carried = { methodData: input.method_data, type: gatewayMethodOf(family, deps.options, input.voucher_code), payLink: input.pay_link }
   return startFamilyAttempt(deps, family, input.session_id, 1, amount, currencyCode, carried, context)
 }
 
@@ -65,7 +65,7 @@ export async function restartSession(
   }
   // Same checks as at initiate (a currency change may break the family's currency rule).
   checkFamilyInput(family, { session_id: current.session_id, ...previous.secrets.method_data, ...voucherOf(current) }, currencyCode)
-  const carried = { methodData: previous.secrets.method_data ?? {}, payer: previous.secrets.payer, type: current.method!.type }
+  const carried = { methodData: previous.secrets.method_data ?? {}, payer: previous.secrets.payer, type: current.method!.type, payLink: current.return_to === "pay_link" }
   return startFamilyAttempt(deps, family, current.session_id, current.attempt + 1, amount, currencyCode, carried, context, previous)
 }
 

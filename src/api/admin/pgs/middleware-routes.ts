@@ -2,6 +2,8 @@ import type { MiddlewareRoute } from "@medusajs/framework/http"
 import { listAttentionQuery, rereadBody } from "./attention/validators"
 import { createPayoutBody, listPayoutsQuery } from "./payouts/validators"
 import { createTerminalBody, updateTerminalBody } from "./settings/validators"
+import { issuePayLinkBody } from "./orders/[id]/pay-link/validators"
+import { chargeSavedCardBody } from "./orders/[id]/charge-saved-card/validators"
 import { validated } from "./validate"
 import { oneOperationAtATime } from "./orders/one-operation"
 
@@ -16,4 +18,6 @@ export const adminPgsMiddlewares: MiddlewareRoute[] = [
   // Medusa's own capture and refund routes, for PGS payments: one operation at a time, refused if the payment moved.
   { methods: ["POST"], matcher: "/admin/payments/:id/capture", middlewares: [oneOperationAtATime("capture")] },
   { methods: ["POST"], matcher: "/admin/payments/:id/refund", middlewares: [oneOperationAtATime("refund")] },
+  { methods: ["POST"], matcher: "/admin/pgs/orders/:id/pay-link", middlewares: [validated("body", issuePayLinkBody)] },
+  { methods: ["POST"], matcher: "/admin/pgs/orders/:id/charge-saved-card", middlewares: [validated("body", chargeSavedCardBody)] },
 ]

@@ -20,6 +20,11 @@ export const PgsSavedCard = model
       exp_year: model.number().nullable(),
       status: model.enum([...SAVED_CARD_STATUSES]).default("ACTIVE"),
       transaction_id: model.text().nullable(),
+      /**
+       * When the shopper agreed, at the checkout that saved it, that the shop may charge this card later without
+       * them (tokenized for MERCHANT_INITIATED_TRANSACTION). Null: the card serves the shopper's own checkouts only.
+       */
+      merchant_consent_at: model.dateTime().nullable(),
     },
   )
   .indexes([

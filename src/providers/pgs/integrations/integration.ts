@@ -26,7 +26,7 @@ export type AttemptStart = {
 /** What the shopper chose, as the provider's family read it: a card payment, or a method family's payment. */
 export type ShopperChoice =
   | { kind: "card"; input: InitiateInput }
-  | { kind: "family"; family: MethodFamily; methodData: Record<string, string>; payer?: Record<string, string>; type: string }
+  | { kind: "family"; family: MethodFamily; methodData: Record<string, string>; payer?: Record<string, string>; type: string; payLink?: boolean }
 
 export type NewAttempt = {
   start: AttemptStart

@@ -14,6 +14,7 @@ export function familySession(deps: ProviderDeps, attempt: NewAttempt, integrati
     ...baseSession(deps, attempt, integration),
     method: { family: choice.family.identifier, type: choice.type },
     ...(start.terminal.locale ? { locale: start.terminal.locale } : {}),
+    ...(choice.payLink ? { return_to: "pay_link" as const } : {}),
     sealed: deps.sealer.seal({ method_data: choice.methodData, ...(choice.payer ? { payer: choice.payer } : {}) }, start.sessionId),
     // A restart keeps what the client-info route recorded from the shopper's browser.
     ...(previous?.data.customer_ip ? { customer_ip: previous.data.customer_ip } : {}),

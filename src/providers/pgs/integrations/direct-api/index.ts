@@ -45,10 +45,15 @@ export const directApi: Integration = {
         gatewayCustomerId = holder
       }
     }
+    // With option savedCardConsent the checkout's "save this card" is also the consent to later charges by the shop.
+    const consent = input.save_card && deps.options.savedCardConsent
+      ? { tokenize_for: "MERCHANT_INITIATED_TRANSACTION" as const, consent_at: previous?.data.consent_at ?? new Date().toISOString() }
+      : {}
     return {
       ...base,
       payment_method: publicMethod,
       ...(input.save_card ? { save_card: true } : {}),
+      ...consent,
       ...(input.browser_info ? { browser_info: input.browser_info } : {}),
       ...(previous?.data.customer_ip ? { customer_ip: previous.data.customer_ip } : {}),
       ...(gatewayCustomerId ? { gateway_customer_id: gatewayCustomerId } : {}),
@@ -75,7 +80,7 @@ export const directApi: Integration = {
       metadata: { medusa_payment_session_id: current.session_id, ...(current.simulated_flow ? { simulated_flow: current.simulated_flow } : {}) },
       ...(current.customer_ip ? { customer_ip: current.customer_ip } : {}),
       ...(current.gateway_customer_id ? { customer: { id: current.gateway_customer_id, ...customer } } : {}),
-      ...(current.save_card ? { tokenization: { save_card_for_future_payments: true, tokenize_for: "CUSTOMER_INITIATED_TRANSACTION" as const } } : {}),
+      ...(current.save_card ? { tokenization: { save_card_for_future_payments: true, tokenize_for: current.tokenize_for ?? "CUSTOMER_INITIATED_TRANSACTION" } } : {}),
       // The gateway honours an override only over https; on plain-http development hosts its own page is used.
       ...(isValidNotificationUrl(notificationUrl) ? { options: { three_ds: { notification_url: notificationUrl } } } : {}),
     }

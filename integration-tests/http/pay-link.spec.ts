@@ -1,0 +1,225 @@
+/**
+ * Pay by link: an order that comes to owe more (Medusa's order edit) is paid through `/pgs/pay/{collection}` on the
+ * gateway's hosted page, with no storefront; the webhook records it once, whatever the tabs and visits; a link to a
+ * canceled order charges nothing; money is refunded per payment across the checkout's and the link's payments.
+ */
+import { Modules } from "@medusajs/framework/utils"
+import { capturedOrder, editAddingItem, issueLink, orderFromDraft, openLink, owedByOrder, paidCollection, paymentsOfCollection, payOnHostedPage } from "./support/pay-link"
+import { unreachable } from "./support/attention"
+import { admin } from "./support/admin-pgs"
+import { adminPost, ledger, minor } from "./support/checkout"
+import { pgsStoreSuite } from "./support/store"
+import { waitFor } from "./support/webhooks"
+import { signPayLink } from "../../src/payments/pay-link"
+
+/** The store's backendUrl as medusa-config read it (the sandbox's store settings). */
+const BACKEND_AT_BOOT = "http://localhost:9000"
+
+pgsStoreSuite("pay by link", (s) => {
+  /**
+   * The store's public URL (option backendUrl) is fixed when medusa-config loads, before the test runner picks
+   * its port: links are opened at the running server, as a proxy in front of it would.
+   */
+  const here = (url: string) => url.replace(/^https?:\/\/[^/]+/, s.medusaUrl)
+
+  /** An order paid at checkout, then edited to owe one more item; its new collection and a fresh link. */
+  async function orderOwingMore() {
+    const { orderId } = await capturedOrder(s)
+    await editAddingItem(s, orderId)
+    const { owed, pendingDifference } = await owedByOrder(s, orderId)
+    expect(owed).toHaveLength(1)
+    expect(owed[0]).toMatchObject({ amount: "25.50", currency_code: "eur" })
+    expect(pendingDifference).toBe(s.seed.prices.eur)
+    const issued = await issueLink(s, orderId, owed[0].payment_collection_id)
+    expect(issued.url).toMatch(new RegExp(`^${BACKEND_AT_BOOT}/pgs/pay/${owed[0].payment_collection_id}\\?t=\\d+\\.[\\w-]{43}$`))
+    return { orderId, collectionId: owed[0].payment_collection_id, link: { ...issued, url: here(issued.url) } }
+  }
+
+  /** The gateway's approved transactions of one reference (the sandbox runs in this process). */
+  const approvedFor = (reference: string) =>
+    [...s.sandbox.sandbox.context.store.transactions.values()].filter((tx: any) => tx.reference === reference && tx.status === "APPROVED")
+  const pagesMade = () => s.sandbox.sandbox.context.store.hostedPages.size
+
+  it("pays what an order edit added on the gateway's hosted page, once, and a later visit says it is paid", async () => {
+    const { orderId, collectionId, link } = await orderOwingMore()
+
+    // Two tabs at once, and a later visit before paying, go to the same page: one reference, one possible charge.
+    const [first, second] = await Promise.all([openLink(link.url), openLink(link.url)])
+    expect(first.status).toBe(303)
+    expect(first.location).toMatch(/\/hpp\//)
+    expect(second.location).toBe(first.location)
+    expect((await openLink(link.url)).location).toBe(first.location)
+
+    const pageId = /\/hpp\/([^/?]+)$/.exec(first.location!)![1]
+    const page = s.sandbox.sandbox.context.store.hostedPages.get(pageId)!
+    expect(page).toMatchObject({ amount: minor(s.seed.prices.eur), currency: "EUR" })
+    // The payer comes from the order (its email and billing address), not from whoever opens the link.
+    const order = (await admin(s, "get", `/admin/orders/${orderId}?fields=id,email`)).data.order
+    expect(page.customer).toMatchObject({ email: order.email, first_name: "Ada", last_name: "Lovelace", country: "DE" })
+    expect(page.success_url).toMatch(new RegExp(`^${BACKEND_AT_BOOT}/pgs/pay-result\\?pgs_session=payses_\\w+&pgs_outcome=success$`))
+
+    const back = await payOnHostedPage(first.location!, s.sandbox.testCard("frictionless_approved"))
+    expect(back).toBe(page.success_url)
+    const { payments } = await paidCollection(s, orderId, collectionId)
+    expect(payments).toHaveLength(1)
+    expect(payments[0].provider_id).toBe("pp_pgs-hosted_pgs")
+    expect(Number(payments[0].amount)).toBe(s.seed.prices.eur)
+
+    expect((await openLink(here(back!))).state).toBe("paid")
+    const again = await openLink(link.url)
+    expect(again).toMatchObject({ status: 200, state: "paid", location: null })
+    // The visits after payment took nothing more: one approved transaction for the page's reference.
+    expect(approvedFor(page.reference)).toHaveLength(1)
+
+    // Medusa and the gateway agree: once the link's payment is captured the order owes nothing.
+    if (!payments[0].captured_at) expect((await adminPost(s, `/admin/payments/${payments[0].id}/capture`)).status).toBe(200)
+    const after = await owedByOrder(s, orderId)
+    expect(after.pendingDifference).toBe(0)
+    expect(after.owed).toEqual([])
+  })
+
+  it("records the payment when the customer comes back, even if the gateway's webhook never arrives", async () => {
+    const { orderId, collectionId, link } = await orderOwingMore()
+    const gateway = await unreachable(s)
+    try {
+      const opened = await openLink(link.url)
+      const back = await payOnHostedPage(opened.location!, s.sandbox.testCard("frictionless_approved"))
+      expect(back).toContain("pgs_outcome=success")
+      expect((await openLink(here(back!))).state).toBe("paid")
+      // The webhook arriving later finds it applied: still one payment.
+      const again = await openLink(here(back!))
+      expect(again.state).toBe("paid")
+    } finally {
+      await gateway.reachable()
+    }
+    const { payments } = await paymentsOfCollection(s, orderId, collectionId)
+    expect(payments).toHaveLength(1)
+  })
+
+  it("pays a draft order turned into an order through the link", async () => {
+    const orderId = await orderFromDraft(s)
+    // Medusa gives a converted draft no payment collection; the dashboard's own "Copy payment link" makes one for the
+    // outstanding amount (POST /admin/payment-collections), which the plugin's link then pays.
+    expect((await owedByOrder(s, orderId)).owed).toEqual([])
+    const made = await admin(s, "post", "/admin/payment-collections", { order_id: orderId, amount: s.seed.prices.eur })
+    expect(made.status).toBe(200)
+    const { owed } = await owedByOrder(s, orderId)
+    expect(owed).toEqual([expect.objectContaining({ amount: "25.50", currency_code: "eur" })])
+    const opened = await openLink(here((await issueLink(s, orderId, owed[0].payment_collection_id)).url))
+    await payOnHostedPage(opened.location!, s.sandbox.testCard("frictionless_approved"))
+    const { payments } = await paidCollection(s, orderId, owed[0].payment_collection_id)
+    if (!payments[0].captured_at) expect((await adminPost(s, `/admin/payments/${payments[0].id}/capture`)).status).toBe(200)
+    const after = await owedByOrder(s, orderId)
+    expect(after.owed).toEqual([])
+    expect(after.pendingDifference).toBe(0)
+  })
+
+  it("lets the shopper try another card on the same link after a decline, with a new reference", async () => {
+    const { orderId, collectionId, link } = await orderOwingMore()
+    const first = await openLink(link.url)
+    const declinedBack = await payOnHostedPage(first.location!, s.sandbox.testCard("frictionless_insufficient_funds"))
+    expect(declinedBack).toContain("pgs_outcome=error")
+    expect((await openLink(here(declinedBack!))).state).toBe("failed")
+    // The decline reaches Medusa through the webhook; then the link opens a new page.
+    const retry = await waitFor(async () => {
+      const opened = await openLink(link.url)
+      return opened.location && opened.location !== first.location ? opened : undefined
+    }, { what: "a new hosted page after the decline" })
+    const back = await payOnHostedPage(retry.location!, s.sandbox.testCard("frictionless_approved"))
+    expect(back).toContain("pgs_outcome=success")
+    const { payments } = await paidCollection(s, orderId, collectionId)
+    expect(payments).toHaveLength(1)
+    const pages = [first.location, retry.location].map((u) => s.sandbox.sandbox.context.store.hostedPages.get(/\/hpp\/([^/?]+)$/.exec(u!)![1])!)
+    expect(pages[0].reference).not.toBe(pages[1].reference)
+  })
+
+  it("charges nothing when the link is opened after the order was canceled", async () => {
+    const { orderId, link } = await orderOwingMore()
+    const before = pagesMade()
+    const canceled = await adminPost(s, `/admin/orders/${orderId}/cancel`)
+    expect(canceled.status).toBe(200)
+    const opened = await openLink(link.url)
+    expect(opened).toMatchObject({ status: 410, state: "closed", location: null })
+    expect(pagesMade()).toBe(before)
+  })
+
+  it("gives the money back when the shopper pays a page opened before the order was canceled", async () => {
+    const { orderId, link } = await orderOwingMore()
+    const opened = await openLink(link.url)
+    expect(opened.status).toBe(303)
+    expect((await adminPost(s, `/admin/orders/${orderId}/cancel`)).status).toBe(200)
+    expect(await openLink(link.url)).toMatchObject({ status: 410, state: "closed" })
+
+    const page = s.sandbox.sandbox.context.store.hostedPages.get(/\/hpp\/([^/?]+)$/.exec(opened.location!)![1])!
+    await payOnHostedPage(opened.location!, s.sandbox.testCard("frictionless_approved"))
+    const [tx] = await waitFor(async () => {
+      const found = approvedFor(page.reference)
+      return found.length ? found : undefined
+    }, { what: "the late payment at the gateway" })
+    // The existing late-money path releases (void) or refunds it, once.
+    const givenBack = await waitFor(async () => {
+      const ops = (await ledger(s.sandbox)).filter((e) => e.parent_id === (tx as any).id && (e.transaction_type === "VOID" || e.transaction_type === "REFUND") && !e.replay)
+      return ops.length ? ops : undefined
+    }, { what: "the late payment given back" })
+    expect(givenBack).toHaveLength(1)
+    expect(givenBack[0]).toMatchObject({ amount: minor(s.seed.prices.eur), status: "APPROVED" })
+  })
+
+  it("answers 404 alike for an unknown, malformed or unsigned link, and 410 for an expired one", async () => {
+    const { collectionId, link } = await orderOwingMore()
+    const unknownId = "pay_col_01JZZZZZZZZZZZZZZZZZZZZZZZ"
+    const secret = process.env.PGS_CLIENT_SECRET!
+    const cases = [
+      `${s.medusaUrl}/pgs/pay/${unknownId}?t=${signPayLink(secret, unknownId, Date.now() + 60_000)}`,
+      `${s.medusaUrl}/pgs/pay/not-an-id`,
+      `${s.medusaUrl}/pgs/pay/${collectionId}`,
+      `${s.medusaUrl}/pgs/pay/${collectionId}?t=${link.url.split("t=")[1].replace(/.$/, (c) => (c === "A" ? "B" : "A"))}`,
+      `${s.medusaUrl}/pgs/pay/${collectionId}?t=${signPayLink("another secret", collectionId, Date.now() + 60_000)}`,
+    ]
+    for (const url of cases) expect(await openLink(url)).toMatchObject({ status: 404, state: "unknown", location: null })
+    const expired = await openLink(`${s.medusaUrl}/pgs/pay/${collectionId}?t=${signPayLink(secret, collectionId, Date.now() - 1000)}`)
+    expect(expired).toMatchObject({ status: 410, state: "expired" })
+    // Hostile input on the new prefix is answered by the plugin's guard, never a 5xx.
+    expect((await openLink(`${s.medusaUrl}/pgs/pay/%ff`)).status).toBe(400)
+    expect((await openLink(`${s.medusaUrl}/pgs/pay/${collectionId}?t=%00`)).status).toBe(400)
+    expect((await openLink(`${s.medusaUrl}/pgs/pay-result?pgs_session=payses_nothing`)).status).toBe(404)
+  })
+
+  it("speaks the shopper's language on its pages", async () => {
+    const { link } = await orderOwingMore()
+    const forged = link.url.replace(/t=\d+/, "t=1")
+    expect((await openLink(`${link.url}&lang=sv-SE`)).status).toBe(303)
+    const page = await openLink(`${s.medusaUrl}/pgs/pay/not-an-id`, { "accept-language": "ro-RO,ro;q=0.9" })
+    expect(page.body).toContain('lang="ro-RO"')
+    expect(page.body).toContain("Link negăsit")
+    expect((await openLink(`${forged}&lang=bs`)).body).toContain("Link nije pronađen")
+  })
+
+  it("refunds each payment within what it captured when an order was paid at checkout and by link", async () => {
+    const { orderId, collectionId, link } = await orderOwingMore()
+    const first = await openLink(link.url)
+    await payOnHostedPage(first.location!, s.sandbox.testCard("frictionless_approved"))
+    const { payments } = await paidCollection(s, orderId, collectionId)
+    const linkPayment = payments[0]
+    if (!linkPayment.captured_at) expect((await adminPost(s, `/admin/payments/${linkPayment.id}/capture`)).status).toBe(200)
+
+    // Asking the link's payment for more than it captured is refused whole: nothing reaches the gateway.
+    const before = (await ledger(s.sandbox)).filter((e) => e.transaction_type === "REFUND").length
+    const tooMuch = await adminPost(s, `/admin/payments/${linkPayment.id}/refund`, { amount: s.seed.prices.eur + 1 })
+    expect(tooMuch.status).toBe(400)
+    expect(tooMuch.data.message).toMatch(/not allowed to refund more than the captured amount/)
+    expect((await ledger(s.sandbox)).filter((e) => e.transaction_type === "REFUND").length).toBe(before)
+
+    // Each payment refunded in full goes to its own transaction, never above what it captured.
+    const { order } = await owedByOrder(s, orderId)
+    const all = (await admin(s, "get", `/admin/orders/${order.id}?fields=*payment_collections,*payment_collections.payments`)).data.order.payment_collections.flatMap((c: any) => c.payments ?? [])
+    expect(all).toHaveLength(2)
+    const transactions = all.map((p: any) => p.data.transaction_id as string)
+    expect(new Set(transactions).size).toBe(2)
+    for (const payment of all) expect((await adminPost(s, `/admin/payments/${payment.id}/refund`, { amount: Number(payment.amount) })).status).toBe(200)
+    const refunds = (await ledger(s.sandbox)).filter((e) => e.transaction_type === "REFUND" && !e.replay && transactions.includes(e.parent_id!))
+    expect(refunds.map((r) => [r.parent_id, r.amount]).sort()).toEqual(transactions.map((t: string) => [t, minor(s.seed.prices.eur)]).sort())
+    const paymentModule = s.container().resolve<any>(Modules.PAYMENT)
+    await expect(paymentModule.refundPayment({ payment_id: linkPayment.id, amount: 1 })).rejects.toThrow(/cannot refund more than what is captured on the payment/)
+  })
+})

@@ -1,0 +1,119 @@
+/**
+ * The small page a pay link shows when it does not send the shopper to the gateway: paid, not paid, failed,
+ * expired, closed … in the widget's four locales (chosen by ?lang=, else Accept-Language, else English). Plain
+ * HTML with no script; "processing" reloads itself until the webhook decided.
+ */
+import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+
+export type PageState = "paid" | "processing" | "notPaid" | "failed" | "expired" | "closed" | "unknown" | "unavailable"
+
+const LOCALES = ["en-US", "bs-BA", "ro-RO", "sv-SE"] as const
+type Locale = (typeof LOCALES)[number]
+
+type Texts = Record<PageState, [title: string, body: string]> & { heading: string; lang: string }
+
+const TEXTS: Record<Locale, Texts> = {
+  "en-US": {
+    lang: "en-US",
+    heading: "Payment",
+    paid: ["Paid", "Thank you: this payment has been received. You can close this page."],
+    processing: ["Confirming your payment…", "Your bank has answered and we are waiting for the confirmation. This page updates by itself."],
+    notPaid: ["Not paid", "The payment was canceled and nothing was charged. Open the payment link again to pay."],
+    failed: ["Payment failed", "Your payment was declined or could not be completed, and nothing was charged. Open the payment link again to try another card."],
+    expired: ["Link expired", "This payment link has expired. Ask the shop for a new one."],
+    closed: ["Nothing to pay", "This order can no longer be paid through this link. Nothing was charged."],
+    unknown: ["Link not found", "This payment link is not valid. Check that you copied all of it."],
+    unavailable: ["Please try again later", "The payment page could not be opened just now. Nothing was charged. Please try again in a few minutes."],
+  },
+  "bs-BA": {
+    lang: "bs-BA",
+    heading: "Plaćanje",
+    paid: ["Plaćeno", "Hvala: ovo plaćanje je primljeno. Možete zatvoriti ovu stranicu."],
+    processing: ["Potvrđujemo vaše plaćanje…", "Vaša banka je odgovorila i čekamo potvrdu. Ova stranica se sama osvježava."],
+    notPaid: ["Nije plaćeno", "Plaćanje je otkazano i ništa nije naplaćeno. Ponovo otvorite link za plaćanje da biste platili."],
+    failed: ["Plaćanje nije uspjelo", "Vaše plaćanje je odbijeno ili nije završeno i ništa nije naplaćeno. Ponovo otvorite link za plaćanje i pokušajte drugom karticom."],
+    expired: ["Link je istekao", "Ovaj link za plaćanje je istekao. Zatražite novi od prodavnice."],
+    closed: ["Nema ništa za platiti", "Ova narudžba se više ne može platiti preko ovog linka. Ništa nije naplaćeno."],
+    unknown: ["Link nije pronađen", "Ovaj link za plaćanje nije ispravan. Provjerite da ste ga kopirali cijelog."],
+    unavailable: ["Pokušajte ponovo kasnije", "Stranica za plaćanje se trenutno ne može otvoriti. Ništa nije naplaćeno. Pokušajte ponovo za nekoliko minuta."],
+  },
+  "ro-RO": {
+    lang: "ro-RO",
+    heading: "Plată",
+    paid: ["Plătit", "Vă mulțumim: plata a fost primită. Puteți închide această pagină."],
+    processing: ["Confirmăm plata…", "Banca dvs. a răspuns și așteptăm confirmarea. Pagina se actualizează singură."],
+    notPaid: ["Neplătit", "Plata a fost anulată și nu s-a încasat nimic. Deschideți din nou linkul de plată pentru a plăti."],
+    failed: ["Plata nu a reușit", "Plata a fost refuzată sau nu s-a putut finaliza și nu s-a încasat nimic. Deschideți din nou linkul de plată și încercați alt card."],
+    expired: ["Link expirat", "Acest link de plată a expirat. Cereți magazinului unul nou."],
+    closed: ["Nimic de plătit", "Această comandă nu mai poate fi plătită prin acest link. Nu s-a încasat nimic."],
+    unknown: ["Link negăsit", "Acest link de plată nu este valid. Verificați că l-ați copiat în întregime."],
+    unavailable: ["Încercați din nou mai târziu", "Pagina de plată nu a putut fi deschisă acum. Nu s-a încasat nimic. Încercați din nou în câteva minute."],
+  },
+  "sv-SE": {
+    lang: "sv-SE",
+    heading: "Betalning",
+    paid: ["Betald", "Tack: betalningen har tagits emot. Du kan stänga den här sidan."],
+    processing: ["Betalningen bekräftas…", "Din bank har svarat och vi väntar på bekräftelsen. Sidan uppdateras av sig själv."],
+    notPaid: ["Inte betald", "Betalningen avbröts och inget drogs. Öppna betalningslänken igen för att betala."],
+    failed: ["Betalningen misslyckades", "Din betalning nekades eller kunde inte slutföras, och inget drogs. Öppna betalningslänken igen och försök med ett annat kort."],
+    expired: ["Länken har gått ut", "Den här betalningslänken har gått ut. Be butiken om en ny."],
+    closed: ["Inget att betala", "Den här beställningen kan inte längre betalas via länken. Inget drogs."],
+    unknown: ["Länken hittades inte", "Den här betalningslänken är inte giltig. Kontrollera att du kopierade hela länken."],
+    unavailable: ["Försök igen senare", "Betalningssidan kunde inte öppnas just nu. Inget drogs. Försök igen om några minuter."],
+  },
+}
+
+/** ?lang= (exact tag or language), else the first Accept-Language entry we have, else English. */
+export function pageLocale(req: MedusaRequest): Locale {
+  const wanted = [typeof req.query.lang === "string" ? req.query.lang : "", ...String(req.headers["accept-language"] ?? "").split(",").map((part) => part.split(";")[0].trim())]
+  for (const tag of wanted) {
+    if (!tag) continue
+    const exact = LOCALES.find((l) => l.toLowerCase() === tag.toLowerCase())
+    if (exact) return exact
+    const language = LOCALES.find((l) => l.slice(0, 2) === tag.slice(0, 2).toLowerCase())
+    if (language) return language
+  }
+  return "en-US"
+}
+
+const HTTP_STATUS: Record<PageState, number> = {
+  paid: 200,
+  processing: 200,
+  notPaid: 200,
+  failed: 200,
+  expired: 410,
+  closed: 410,
+  unknown: 404,
+  // The gateway or the database could not be reached: the shopper is told to come back, never shown a 5xx.
+  unavailable: 200,
+}
+
+const MARK: Record<PageState, string> = { paid: "✓", processing: "…", notPaid: "–", failed: "✕", expired: "⌛", closed: "–", unknown: "?", unavailable: "!" }
+const TONE: Record<PageState, string> = { paid: "#157f3b", processing: "#8a6100", failed: "#b42318", notPaid: "#475467", expired: "#475467", closed: "#475467", unknown: "#475467", unavailable: "#8a6100" }
+
+export function renderPayPage(state: PageState, locale: Locale): string {
+  const t = TEXTS[locale]
+  const [title, body] = t[state]
+  const refresh = state === "processing" ? '<meta http-equiv="refresh" content="3">' : ""
+  return `<!doctype html>
+<html lang="${t.lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">${refresh}
+<meta name="robots" content="noindex"><title>${title} · ${t.heading}</title>
+<style>
+body{margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;background:#f4f5f7;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1d2939}
+main{box-sizing:border-box;width:min(440px,calc(100vw - 32px));background:#fff;border-radius:12px;box-shadow:0 1px 3px rgba(16,24,40,.12);padding:32px 28px;text-align:center}
+.mark{width:56px;height:56px;margin:0 auto 16px;border-radius:50%;display:flex;align-items:center;justify-content:center;font-size:28px;color:#fff;background:${TONE[state]}}
+.heading{margin:0 0 4px;font-size:13px;letter-spacing:.06em;text-transform:uppercase;color:#667085}
+h1{margin:0 0 12px;font-size:24px;line-height:1.25}
+p{margin:0;color:#475467}
+</style></head>
+<body><main data-state="${state}"><div class="mark" aria-hidden="true">${MARK[state]}</div><p class="heading">${t.heading}</p><h1>${title}</h1><p>${body}</p></main></body></html>`
+}
+
+export function sendPayPage(req: MedusaRequest, res: MedusaResponse, state: PageState): void {
+  res.status(HTTP_STATUS[state])
+  res.setHeader("content-type", "text/html; charset=utf-8")
+  res.setHeader("cache-control", "no-store")
+  res.setHeader("referrer-policy", "no-referrer")
+  res.setHeader("x-robots-tag", "noindex")
+  res.send(renderPayPage(state, pageLocale(req)))
+}

@@ -1,0 +1,54 @@
+/**
+ * GET /pgs/pay-result?pgs_session=…&pgs_outcome=… — where the gateway's hosted page sends the shopper back after a
+ * pay link: paid, still confirming, not paid or failed. The outcome in the URL is only a hint (anyone can type
+ * it): "paid" is said only when Medusa recorded the payment. On a "success" hint the page asks the gateway once
+ * (applyCollectionPayment: the hosted page's transaction, applied once whether this or the webhook comes first),
+ * so a lost webhook does not leave a paid customer waiting; otherwise it reloads until the webhook decided.
+ */
+import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { findPgsSession } from "../../../workflows/pgs-events/lookup"
+import { readOwedCollection } from "../../../workflows/pay-link/owed-collection"
+import { applyCollectionPayment } from "../../../workflows/order-payments/apply-collection-payment"
+import { sendPayPage, type PageState } from "../pay-page"
+
+const SESSION_ID = /^payses_[0-9A-HJKMNP-TV-Z]{26}$/
+
+export async function GET(req: MedusaRequest, res: MedusaResponse) {
+  const sessionId = typeof req.query.pgs_session === "string" ? req.query.pgs_session : ""
+  const hint = req.query.pgs_outcome
+  try {
+    if (!SESSION_ID.test(sessionId)) return sendPayPage(req, res, "unknown")
+    const session = await findPgsSession(req.scope, sessionId)
+    if (!session || session.data.return_to !== "pay_link") return sendPayPage(req, res, "unknown")
+    if (hint === "success" && session.status === "requires_more") {
+      const applied = await applyCollectionPayment(req.scope, { sessionId: session.id, collectionId: session.payment_collection_id }).catch((error) => {
+        // Not decided here: the webhook (or reconciliation) still applies it; the page keeps "confirming".
+        req.scope.resolve(ContainerRegistrationKeys.LOGGER).warn(`[pgs] pay result ${sessionId}: ${(error as Error)?.message ?? String(error)}`)
+        return null
+      })
+      if (applied?.kind === "applied" || applied?.kind === "already_applied") return sendPayPage(req, res, "paid")
+    }
+    const owed = await readOwedCollection(req.scope, session.payment_collection_id)
+    const state: PageState =
+      owed === "paid"
+        ? "paid"
+        : owed === "canceled"
+          ? "closed"
+          : owed === "unknown"
+            ? "unknown"
+            : session.status === "error"
+              ? "failed"
+              : session.status === "canceled"
+                ? "notPaid"
+                : hint === "cancel"
+                  ? "notPaid"
+                  : hint === "error"
+                    ? "failed"
+                    : "processing"
+    return sendPayPage(req, res, state)
+  } catch (error) {
+    req.scope.resolve(ContainerRegistrationKeys.LOGGER).error(`[pgs] pay result for ${sessionId.slice(0, 40)} could not be read: ${(error as Error)?.message ?? String(error)}`)
+    return sendPayPage(req, res, "unavailable")
+  }
+}
