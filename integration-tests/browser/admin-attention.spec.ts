@@ -8,7 +8,9 @@ import { paidOrder } from "../http/support/admin-pgs"
 import { HOUR, MINUTE, decideAtGateway, manageAtGateway, orderAwaitingBank, paidAfterTheCartMovedOn, runReconcile, unreachable } from "../http/support/attention"
 import { adminPost, paymentOfOrder } from "../http/support/checkout"
 import { pgsStoreSuite } from "../http/support/store"
-import { processedEvent } from "../http/support/webhooks"
+import { deliver, deliverSigned, processedEvent, waitFor } from "../http/support/webhooks"
+import { generateKeyPairSync } from "node:crypto"
+import { generateTestWebhookHeader } from "../../src/gateway/webhooks"
 import { dashboardForEachTest } from "./admin-support"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { openFollowUp } from "../../src/modules/pgs/follow-ups"
@@ -108,6 +110,31 @@ describeBrowser("needs attention in the dashboard", () => {
       await d.page.getByText("Items, page 1").waitFor()
       await rows.first().getByText("Paging record 24.").waitFor()
       expect(await d.page.getByRole("button", { name: "Previous" }).isDisabled()).toBe(true)
+    })
+
+    it("shows a banner and lists the refused webhooks while their signature does not match PGS_WEBHOOK_PUBLIC_KEY, until one verifies", async () => {
+      const { privateKey: otherKey } = generateKeyPairSync("rsa", { modulusLength: 2048 })
+      for (const n of [1, 2]) {
+        const body = JSON.stringify({ forged: n })
+        expect((await deliver(s, body, { authorization: await generateTestWebhookHeader({ body, privateKey: otherKey }) })).status).toBe(401)
+      }
+      const banner = d.page.getByTestId("pgs-health-webhooks")
+      await waitFor(async () => {
+        await d.page.goto(`${d.url}/app/pgs`)
+        return (await banner.waitFor({ timeout: 5_000 }).then(() => true, () => null))
+      }, { what: "the refused-webhooks banner", timeoutMs: 60_000 })
+      expect(await banner.textContent()).toMatch(/does not match PGS_WEBHOOK_PUBLIC_KEY: 2 deliveries refused/)
+      await screenshot(d.page, "admin-webhooks-refused-banner")
+      await d.page.goto(`${d.url}/app/pgs/attention`)
+      await d.page.getByTestId("pgs-attention-item").filter({ hasText: "Webhooks refused" }).waitFor()
+      await screenshot(d.page, "admin-webhooks-refused-attention")
+
+      expect((await deliverSigned(s, JSON.stringify({ verified_again: true }))).status).toBe(200)
+      await waitFor(async () => {
+        await d.page.goto(`${d.url}/app/pgs`)
+        await d.page.getByRole("heading", { name: "Payment gateway" }).waitFor()
+        return (await banner.count()) === 0 ? true : null
+      }, { what: "the banner gone once a delivery verifies", timeoutMs: 60_000 })
     })
   })
 })
