@@ -217,7 +217,7 @@ describeWithRedis("npm run demo -- --split (server and worker processes over Red
   afterAll(() => stopDemo(demo))
 
   it("has the worker process a redirect payment's webhook while the server answers the shopper", async () => {
-    expect(demo!.output()).toContain("Medusa server and worker")
+    expect(demo!.output()).toContain("Medusa: 1 server(s) and 1 worker(s)")
     const store = demo!.output().match(/store API\s+(\S+)\s+\(publishable key (\S+)\)/)!
     const [base, key] = [store[1]!, store[2]!]
     const api = async (p: string, body?: unknown) => {
