@@ -20,7 +20,12 @@ pgsStoreSuite(
       const once = await capturesOf(s, payment.id, 1)
       expect(once.captures.map((c: any) => Number(c.amount))).toEqual([25.5])
       expect(once.captures[0].created_by).toMatch(/^pgs-fulfillment:ful_/)
-      expect(await gatewayRecord(s, transactionId)).toMatchObject({ captured_amount: 2550, final_capture: false })
+      // Medusa writes the capture row before the gateway answers: the gateway's record is polled, not read once.
+      const partly = await waitFor(async () => {
+        const r = await gatewayRecord(s, transactionId)
+        return r.captured_amount === 2550 ? r : null
+      }, { what: "the first capture at the gateway" })
+      expect(partly).toMatchObject({ captured_amount: 2550, final_capture: false })
 
       expect((await fulfill(s, orderId, where, [{ id: item.id, quantity: 2 }])).status).toBe(200)
       const twice = await capturesOf(s, payment.id, 2, true)
