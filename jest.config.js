@@ -9,4 +9,7 @@ module.exports = {
   testMatch: ["<rootDir>/src/**/__tests__/**/*.spec.ts", "<rootDir>/integration-tests/**/*.spec.ts"],
   setupFiles: ["<rootDir>/integration-tests/setup.js"],
   testTimeout: 60_000,
+  // Each Medusa boot leaves memory behind in its worker; with 110+ suites one worker reached V8's heap limit and
+  // died mid-suite. A worker above this after a suite is replaced by a fresh one.
+  workerIdleMemoryLimit: "1536MB",
 }
