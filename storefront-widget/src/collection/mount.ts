@@ -19,7 +19,8 @@ import { english, resolveLocale, translator, type Locale, type Translate } from 
 import { providerLabel, type Method } from "../core/methods"
 import { buildRow, paintRow, type Row } from "../core/rows"
 import { listSavedCards, savedCardText } from "../core/saved-cards"
-import { cardVars, type Appearance } from "../core/theme"
+import { cardVars } from "../core/theme"
+import type { CheckoutOptions } from "../core/options"
 import { postForm, runChallenge, runFingerprint } from "../core/three-ds"
 import { applyPayment, readCollection, startSession, type CollectionSummary, type Served } from "./api"
 import { collectionText, type CollectionText } from "./texts"
@@ -35,21 +36,11 @@ export type CollectionOptions = Connection &
     collectionId: string
     /** The order id of that link (`?order_id=`): a collection of another order is not shown. */
     orderId?: string
-    locale?: string
-    providers?: string[]
-    methodData?: Record<string, Record<string, unknown>>
-    sessionData?: Record<string, unknown>
-    appearance?: Appearance
-    cssVariables?: Record<string, string>
-    customerConfig?: Record<string, boolean>
-    labels?: Record<string, string>
     /** After a redirect: the session the shopper comes back from (default: `?pgs_session=` of this page). */
     returnSession?: string
     /** Paid (or awaiting the gateway's decision); the page may show the order. */
     onPaid?(paid: CollectionPaid): void
-    onStateChange?(state: State): void
-    onError?(error: unknown): void
-  }
+  } & Pick<CheckoutOptions, "locale" | "providers" | "methodData" | "sessionData" | "appearance" | "cssVariables" | "customerConfig" | "labels" | "onStateChange" | "onError">
 
 export type CollectionPayment = { ready: Promise<void>; setLocale(locale: string): Promise<void>; state(): State; destroy(): void }
 
