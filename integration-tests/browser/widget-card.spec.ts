@@ -264,6 +264,29 @@ widgetSuite("storefront widget: cards", (s, shop) => {
     await context.close()
   })
 
+  it("gives the shopper fresh card fields when the gateway forgets the session while they pay, and the next Pay is charged once", async () => {
+    const { cart, page, context } = await shop().checkout()
+    await cardFrame(page).locator("input").first().waitFor({ timeout: 30_000 })
+    const lost = await currentSession(s, cart.id)
+    // The gateway forgets the session under the open fields (its restart, or the session's expiry), then the shopper pays.
+    expect(s.sandbox.sandbox.context.store.sessions.delete(lost.data.gateway_session_id)).toBe(true)
+    await fillCardFields(page, s.sandbox.testCard("frictionless_approved"))
+    await page.getByRole("button", { name: "Pay" }).press("Enter")
+    await waitFor(async () => ((await alertText(page)) === "The payment session expired. Please start again." ? true : null), { what: "the note to pay again" })
+    const fresh = await waitFor(async () => {
+      const current = await currentSession(s, cart.id)
+      return current.data.gateway_session_id !== lost.data.gateway_session_id ? current : null
+    }, { what: "a fresh card session" })
+    await cardFrame(page).locator("input").first().waitFor({ timeout: 30_000 })
+    await screenshot(page, "widget-card-session-renewed")
+    await payByCard(page, s.sandbox.testCard("frictionless_approved"))
+    await widgetState(page, "done")
+    expect((await currentSession(s, cart.id)).id).toBe(fresh.id)
+    expect(await chargesFor(s, fresh.data.reference)).toHaveLength(1)
+    expect(await chargesFor(s, lost.data.reference)).toHaveLength(0)
+    await context.close()
+  })
+
   it("lets two tabs opened at once on a cart without a payment collection both reach the card fields (the second uses the first's collection)", async () => {
     const cart = await s.createCart()
     const tabs = await Promise.all([shop().open({ cartId: cart.id }), shop().open({ cartId: cart.id })])

@@ -41,6 +41,13 @@ describe("widget flow: choosing and paying", () => {
     expect(through(submitting, { type: "submitted", transaction_id: null })).toMatchObject({ state: "idle", note: { key: "error", alert: true } })
   })
 
+  it("renews the card fields and asks the shopper to pay again when the gateway no longer knows the card session", () => {
+    const submitting = through(idle, { type: "pay", card: true })
+    const renewed = through(submitting, { type: "submitted", transaction_id: null, gone: true })
+    expect(renewed).toMatchObject({ state: "idle", note: { key: "expired", alert: true }, renew: true, paid: false, unsettled: null })
+    expect(next(renewed, { type: "pay", card: true }).state).toBe("submitting")
+  })
+
   it("completes the cart once the server accepted the transaction, and never submits the card again", () => {
     const completing = through(idle, { type: "pay", card: true }, { type: "submitted", transaction_id: "tx_1" }, { type: "session", session: session("authorized") })
     expect(completing).toMatchObject({ state: "completing", paid: true, unsettled: { id: "payses_1" } })

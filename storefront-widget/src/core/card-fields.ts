@@ -29,7 +29,11 @@ export async function mountCardFields(
     // Whatever the answer, the server decides what it means once told of the transaction (flow.ts).
     pay: (customer) =>
       new Promise((resolve) =>
-        c.submitPayment({ customer, callback: (r, e) => resolve({ type: "submitted", transaction_id: r?.transaction_id, busy: e?.code === "IN_PROGRESS" }) }),
+        c.submitPayment({
+          customer,
+          callback: (r, e) =>
+            resolve({ type: "submitted", transaction_id: r?.transaction_id, busy: e?.code === "IN_PROGRESS", gone: e?.status === 404 || /EXPIRED|NOT_FOUND/.test(e?.code ?? "") }),
+        }),
       ),
     validate: () => c.validate(),
     changeLocale: (l) => c.changeLocale(l),

@@ -52,7 +52,8 @@ export type Event =
   | { type: "note"; key: TextKey; alert?: boolean }
   /** `placed`: the cart is an order already (another tab paid): complete it again, which answers that order. */
   | { type: "pay"; card: boolean; placed?: boolean }
-  | { type: "submitted"; transaction_id?: string | null; busy?: boolean }
+  /** `gone`: the gateway no longer knows the card session (lost, expired): the fields need a fresh one. */
+  | { type: "submitted"; transaction_id?: string | null; busy?: boolean; gone?: boolean }
   | { type: "session"; session: PaymentSession }
   | { type: "order"; order: Order }
   | { type: "refused"; session: PaymentSession }
@@ -137,6 +138,8 @@ export function next(f: Flow, e: Event): Flow {
     case "submitting":
       if (e.type !== "submitted") return f
       if (e.transaction_id) return go(f, "attaching", { tx: e.transaction_id })
+      // Nothing was taken on a session the gateway forgot: fresh fields, and the shopper only pays again.
+      if (e.gone) return go(f, "idle", { note: { key: "expired", alert: true }, renew: true })
       return go(f, "idle", { note: { key: e.busy ? "processing" : "error", alert: true } })
     case "attaching":
       return e.type === "session" ? settle({ ...f, paid: true }, e.session) : f

@@ -5,7 +5,7 @@ export type CardComponent = {
   unmount(): void
   validate(): boolean
   changeLocale(locale: string): void
-  submitPayment(o: { customer: Record<string, string>; callback(response: CardResponse | null, error: { code?: string } | null): void }): void
+  submitPayment(o: { customer: Record<string, string>; callback(response: CardResponse | null, error: { code?: string; status?: number } | null): void }): void
 }
 export type PaymentCore = { create(type: "card", config: Record<string, unknown>): CardComponent; destroy(): void }
 export type PaymentComponentFactory = (options: { clientKey: string; sessionId: string; environment: string; locale?: string }) => Promise<PaymentCore>
