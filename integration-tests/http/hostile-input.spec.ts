@@ -4,6 +4,8 @@
  * beyond 2^53 — answers 4xx naming the field, never 5xx. So does Medusa's payment-session route with each PGS
  * provider, and the webhook route (unsigned: 401, whatever the body).
  */
+import { readdirSync, readFileSync } from "node:fs"
+import { dirname, join, sep } from "node:path"
 import { request } from "undici"
 import { PGS_FAMILY_PROVIDER_IDS } from "./support/seed"
 import { PGS_PROVIDER_ID, pgsStoreSuite } from "./support/store"
@@ -28,6 +30,17 @@ const HOSTILE_SHAPES: Record<string, string> = {
 }
 /** Numbers JSON carries but no double holds exactly (or at all): JSON.parse makes them 2^53+2, Infinity, 1.2e29. */
 const HUGE_NUMBERS = ["9007199254740993", "1e400", "-1e400", "123456789012345678901234567890"]
+/** What src/api serves: each route file's exported methods, its path with every [param] as ":id". */
+function servedRoutes(): { method: string; pattern: string }[] {
+  const api = join(__dirname, "../../src/api")
+  const files = (readdirSync(api, { recursive: true }) as string[]).filter((f) => f.endsWith("route.ts"))
+  return files.flatMap((file) => {
+    const pattern = "/" + dirname(file).split(sep).join("/").replace(/\[[^\]]+\]/g, ":id")
+    const methods = readFileSync(join(api, file), "utf8").matchAll(/export (?:const|async function|function) (GET|POST|DELETE|PUT|PATCH)\b/g)
+    return [...methods].map(([, method]) => ({ method, pattern }))
+  })
+}
+
 /** A body whose string leaf or added field `at` is replaced by raw JSON text. */
 const withRaw = (body: Record<string, unknown>, raw: string) => JSON.stringify(body).replace('"__raw__"', raw)
 
@@ -92,6 +105,19 @@ pgsStoreSuite("hostile input on every plugin route", (s) => {
       { method: "POST", path: "/admin/pgs/settings/terminals/HOSTILE-01", body: { label: "Hostile" }, as: "admin" },
       { method: "DELETE", path: "/admin/pgs/settings/terminals/HOSTILE-01", as: "admin" },
       { method: "POST", path: "/hooks/pgs/three-ds/notification", body: { cres: "e30", threeDSSessionData: "x" }, as: "store" },
+      { method: "GET", path: "/admin/pgs/health", as: "admin" },
+      { method: "POST", path: "/admin/pgs/settings/test-connection", body: {}, as: "admin" },
+      { method: "GET", path: "/admin/pgs/orders/order_hostile/pay-link", as: "admin" },
+      { method: "POST", path: "/admin/pgs/orders/order_hostile/pay-link", body: { payment_collection_id: collectionId }, as: "admin" },
+      {
+        method: "POST",
+        path: "/admin/pgs/orders/order_hostile/charge-saved-card",
+        body: { payment_collection_id: collectionId, saved_card_id: "pgscard_hostile", idempotency_key: "hostile-key-0123456789", browser_info: browser },
+        as: "admin",
+      },
+      // The pay link's pages take no publishable key: the shopper opens them from an email.
+      { method: "GET", path: `/pgs/pay/${collectionId}`, query: { t: "hostile" }, as: "store" },
+      { method: "GET", path: "/pgs/pay-result", query: { pgs_session: session.id, pgs_outcome: "success" }, as: "store" },
     ]
   })
 
@@ -114,6 +140,14 @@ pgsStoreSuite("hostile input on every plugin route", (s) => {
   }
 
   const serverErrors = (results: { status: number; what: string; text: string }[]) => results.filter((r) => r.status >= 500).map((r) => `${r.status} ${r.what} → ${r.text}`)
+
+  it("feeds every route the plugin serves (a new route is added to this list, or this fails)", () => {
+    const served = servedRoutes().map(({ method, pattern }) => `${method} ${pattern}`)
+    const fed = new Set(routes.map((r) => `${r.method} ${r.path.replace(/\/(?:order_|pay_col_|payses_|pgscard_|pgspo_|pgsfu_|pgswh_|cus_|HOSTILE-)[^/]*/g, "/:id")}`))
+    fed.add("POST /hooks/pgs/webhooks") // fed in its own test below: unsigned, it is 401 whatever the body
+    expect(served.length).toBeGreaterThan(30)
+    expect(served.filter((route) => !fed.has(route))).toEqual([])
+  })
 
   it("answers no 5xx to hostile strings in any body field", async () => {
     const results = []
