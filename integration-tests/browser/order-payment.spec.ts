@@ -4,8 +4,11 @@
  * payment link") — by card, through a 3-D Secure challenge, after a decline on the same page, and by online banking
  * with the gateway's return page coming back to the order's page. After each, Medusa and the gateway agree.
  */
+import { mkdtempSync, rmSync } from "node:fs"
 import { createServer } from "node:net"
+import { tmpdir } from "node:os"
 import path from "node:path"
+import { build } from "esbuild"
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core"
 import { startStorefront, type RunningStorefront } from "../../scripts/demo/storefront"
 import { pgsStoreSuite } from "../http/support/store"
@@ -18,6 +21,42 @@ import { CHROMIUM, describeBrowser, screenshot } from "./support"
 process.env.STORE_CORS = "/^http:\\/\\/localhost(:\\d+)?$/"
 
 const SCREENSHOTS = path.resolve(__dirname, "../../artifacts/screenshots")
+const ROOT = path.resolve(__dirname, "../..")
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { buildWidget } = require("../../storefront-widget/build.cjs") as { buildWidget(outdir: string): Promise<unknown> }
+
+/**
+ * A React storefront's page behind "Copy payment link", bundled as a storefront would bundle it: react, react-dom
+ * and the built package's "./react/collection" export with <PgsCollectionPayment>.
+ */
+async function reactCollectionPage(): Promise<string> {
+  const dist = mkdtempSync(path.join(tmpdir(), "pgs-react-collection-"))
+  try {
+    await buildWidget(dist)
+    const entry = `
+      import { createElement as h } from "react"
+      import { createRoot } from "react-dom/client"
+      import { PgsCollectionPayment } from "medusa-payment-pgs-storefront/react/collection"
+      const collectionId = decodeURIComponent(location.pathname.split("/").pop())
+      const orderId = new URLSearchParams(location.search).get("order_id") || undefined
+      createRoot(document.getElementById("app")).render(
+        h(PgsCollectionPayment, { ...window.shopConnection, id: "payment", collectionId, orderId, onPaid: (p) => { window.shopPaid = p.collection.order.id } }))`
+    const out = await build({
+      stdin: { contents: entry, resolveDir: ROOT, loader: "js" },
+      bundle: true,
+      format: "esm",
+      minify: true,
+      write: false,
+      alias: { "medusa-payment-pgs-storefront/react/collection": path.join(dist, "react-collection.js") },
+      nodePaths: [path.join(ROOT, "node_modules")], // the built binding lives in a temp folder
+      define: { "process.env.NODE_ENV": '"production"' },
+      logLevel: "silent",
+    })
+    return out.outputFiles[0].text
+  } finally {
+    rmSync(dist, { recursive: true, force: true })
+  }
+}
 
 const freePort = () =>
   new Promise<number>((resolve) => {
@@ -49,7 +88,7 @@ describeBrowser("money after checkout: the payment-collection page", () => {
     })
 
     /** The demo storefront's pages at the store URL the plugin sends shoppers back to (PGS_STORE_URL). */
-    async function open(path: string, width = 1280, height = 900): Promise<{ page: Page; context: BrowserContext }> {
+    async function open(path: string, width = 1280, height = 900, extraRoutes?: (context: BrowserContext) => Promise<void>): Promise<{ page: Page; context: BrowserContext }> {
       const context = await browser.newContext({ locale: "en-US", viewport: { width, height } })
       await context.route(`${storeUrl}/**`, async (route) => {
         const url = new URL(route.request().url())
@@ -58,6 +97,7 @@ describeBrowser("money after checkout: the payment-collection page", () => {
         const body = (await res.text()).replaceAll("pk_placeholder", s.seed.publishableKey)
         await route.fulfill({ status: res.status(), headers: res.headers(), body })
       })
+      await extraRoutes?.(context) // added last: Playwright asks the newest route first
       const page = await context.newPage()
       page.on("pageerror", (e) => console.error(`[shop page] ${e.message}`))
       await page.goto(`${storeUrl}${path}`)
@@ -180,6 +220,33 @@ describeBrowser("money after checkout: the payment-collection page", () => {
       // Online banking takes the money at once: Medusa counts it paid.
       expect(order.summary.pending_difference).toBe(0)
       await waitFor(async () => ((await adminOrder(s, orderId)).payment_status === "captured" ? true : null), { what: "the order captured" })
+      await context.close()
+    })
+
+    it("pays through the React binding (PgsCollectionPayment), as a React storefront's page would", async () => {
+      const { orderId, collectionId } = await orderOwingMore(s)
+      const owedMinor = Math.round((await adminOrder(s, orderId)).summary.pending_difference * 100)
+      const bundle = await reactCollectionPage()
+      const { page, context } = await open(`/react-payment-collection/${collectionId}?order_id=${orderId}`, 1280, 1100, async (context) => {
+        const connection = { baseUrl: s.medusaUrl, publishableKey: s.seed.publishableKey }
+        await context.route(`${storeUrl}/react-payment-collection/**`, (route) =>
+          route.fulfill({
+            contentType: "text/html",
+            body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Pay for your order (React)</title></head><body>
+<h1>Pay for your order</h1><div id="app"></div><script>window.shopConnection = ${JSON.stringify(connection)}</script>
+<script type="module" src="/react-collection-shop.js"></script></body></html>`,
+          }),
+        )
+        await context.route(`${storeUrl}/react-collection-shop.js`, (route) => route.fulfill({ contentType: "text/javascript", body: bundle }))
+      })
+      await cardReady(page)
+      await fillCard(page, s.sandbox.testCard("frictionless_approved"))
+      await page.getByRole("button", { name: /^Pay / }).press("Enter")
+      await state(page, "done")
+      // The binding hands the page what was paid: the order it belongs to.
+      await waitFor(async () => ((await page.evaluate(() => (window as any).shopPaid)) === orderId ? true : null), { what: "onPaid with the order" })
+      await screenshot(page, "order-payment-react-paid")
+      await expectPaid(orderId, collectionId, owedMinor)
       await context.close()
     })
 
