@@ -6,6 +6,7 @@
  */
 import { admin, customerWithSavedCard } from "./support/admin-pgs"
 import { adminPost, BROWSER_INFO } from "./support/checkout"
+import { PLAIN_VISA, walletPayment } from "./support/checkout-direct"
 import { CONSENT_ASKED, orderOfCardSaverOwingMore, owedByOrder, paymentsOfCollection } from "./support/pay-link"
 import { pgsStoreSuite } from "./support/store"
 
@@ -138,6 +139,25 @@ pgsStoreSuite(
       expect(charged).toHaveLength(1)
       if (!payments[0].captured_at) expect((await adminPost(s, `/admin/payments/${payments[0].id}/capture`)).status).toBe(200)
       expect((await owedByOrder(s, orderId)).pendingDifference).toBe(0)
+    })
+
+    it("refuses a consent without save_card, or with unreadable words, naming the field (400)", async () => {
+      const { token } = await s.registerCustomer()
+      const cart = await s.createCart({ customerToken: token })
+      const headers = { ...s.storeHeaders, authorization: `Bearer ${token}` }
+      const collection = await s.api.post("/store/payment-collections", { cart_id: cart.id }, { headers })
+      const start = (data: Record<string, unknown>) =>
+        s.api.post(
+          `/store/payment-collections/${collection.data.payment_collection.id}/payment-sessions`,
+          { provider_id: "pp_pgs_pgs", data: { payment_method: walletPayment(PLAIN_VISA), browser_info: BROWSER_INFO, ...data } },
+          { headers, validateStatus: () => true },
+        )
+      const alone = await start({ merchant_consent: CONSENT_ASKED })
+      expect(alone.status).toBe(400)
+      expect(alone.data.message).toMatch(/^data\.merchant_consent needs data\.save_card: true/)
+      const unreadable = await start({ save_card: true, merchant_consent: { ...CONSENT_ASKED, text: "I agree\u0007" } })
+      expect(unreadable.status).toBe(400)
+      expect(unreadable.data.message).toMatch(/data\.merchant_consent\.text must not contain control characters/)
     })
 
     it("tells the widget the checkout asks the consent, naming the shop", async () => {

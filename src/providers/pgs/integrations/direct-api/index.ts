@@ -23,6 +23,7 @@ export const directApi: Integration = {
     const { choice, context, previous, start } = attempt
     if (choice.kind !== "card") throw new Error("the Direct API pays by card")
     const input = choice.input
+    const consent = consentOf(deps.options.savedCardConsent, input, previous?.data) // refused input first
     const base = baseSession(deps, attempt, "direct_api")
     let publicMethod: PgsSessionData["payment_method"]
     let secrets: SealedSecrets
@@ -46,7 +47,6 @@ export const directApi: Integration = {
         gatewayCustomerId = holder
       }
     }
-    const consent = consentOf(deps.options.savedCardConsent, input, previous?.data)
     return {
       ...base,
       payment_method: publicMethod,
