@@ -59,7 +59,7 @@ describeBrowser("pay by link in the browser", () => {
       await screenshot(d.page, "pay-link-admin-widget-360")
     })
 
-    it("charges the saved card from the order widget, or says why not and offers the link", async () => {
+    it("charges the saved card from the order widget, or says why not (3-D Secure wanted, declined) and offers the link", async () => {
       const wanting = await orderOfCardSaverOwingMore(s, "redirect_interactive")
       await d.page.goto(`${d.url}/app/orders/${wanting.orderId}`)
       const owed = d.page.getByTestId("pgs-owed")
@@ -69,6 +69,17 @@ describeBrowser("pay by link in the browser", () => {
       await d.page.getByTestId("pgs-pay-link").waitFor()
       await owed.scrollIntoViewIfNeeded()
       await screenshot(d.page, "pay-link-admin-charge-refused-1280")
+
+      // Declined by the bank (insufficient funds on a card approved at checkout): why, in words, and the link.
+      const poor = await orderOfCardSaverOwingMore(s, "frictionless_insufficient_funds", { simulatedFlow: "VERSIONING_NOT_ENROLLED" })
+      await d.page.goto(`${d.url}/app/orders/${poor.orderId}`)
+      const declined = d.page.getByTestId("pgs-owed")
+      await declined.getByRole("button", { name: /Charge saved card/ }).click()
+      await d.page.getByTestId("pgs-charge-refusal").getByText("The card was not charged: the bank declined it for insufficient funds. Send the customer the pay link instead.").waitFor()
+      await declined.getByRole("button", { name: "Create pay link" }).waitFor()
+      await declined.scrollIntoViewIfNeeded()
+      await screenshot(d.page, "pay-link-admin-charge-declined-1280")
+      expect((await paymentsOfCollection(s, poor.orderId, poor.collectionId)).payments).toHaveLength(0)
 
       const paying = await orderOfCardSaverOwingMore(s)
       await d.page.goto(`${d.url}/app/orders/${paying.orderId}`)

@@ -1,14 +1,17 @@
 /**
  * The storefront widget paying by card against a running store (Medusa + plugin + sandbox), in Chromium:
  * the embedded fields, 3-D Secure inside the gateway's frame and in the widget's own steps (Direct API),
- * declines in the shopper's language, saved cards (asked for only for a logged-in shopper), field validation and
- * switching the language.
+ * declines in the shopper's language, saved cards (asked for only for a logged-in shopper; this store asks the
+ * consent to later charges by the shop, option savedCardConsent), field validation and switching the language.
  */
 import type { Locator, Page } from "playwright-core"
 import { waitFor } from "../support/sandbox"
 import { currentSession, PLAIN_VISA, walletPayment } from "../http/support/checkout-direct"
 import { screenshot } from "./support"
 import { cardFrame, chargesFor, fillCardFields, orderOf, payByCard, widgetState, widgetSuite } from "./widget-support"
+
+/** The save checkbox's words in English when the store asks consent to later charges (the test store's name). */
+const CONSENT_WORDS = "Save this card and allow Medusa Store to charge it for amounts I still owe on my orders"
 
 widgetSuite("storefront widget: cards", (s, shop) => {
   const alertText = (page: Page) => page.locator(".pgs-error").textContent()
@@ -189,26 +192,39 @@ widgetSuite("storefront widget: cards", (s, shop) => {
     await context.close()
   })
 
-  it("saves a logged-in shopper's card, pays with it next time, and deletes it", async () => {
-    const { token } = await s.registerCustomer()
+  it("asks in words, in the shopper's language, to let the shop charge the saved card later; saves it with that consent, pays with it next time, and deletes it", async () => {
+    const { token, customer } = await s.registerCustomer()
     const first = await s.createCart({ customerToken: token })
     const wallet = walletPayment(s.sandbox.testCard("frictionless_approved"))
     const one = await shop().open({ cartId: first.id, token, walletToken: wallet.token })
     await one.page.getByLabel("Wallet on this device").check()
-    await one.page.getByLabel("Save this card for next time").check()
+    // This store asks the consent (savedCardConsent): the checkbox says so, naming the shop, in each language.
+    const label = one.page.locator(".pgs-check")
+    for (const [locale, words] of [
+      ["sv-SE", "Spara kortet och låt Medusa Store debitera det för belopp jag fortfarande är skyldig för mina beställningar"],
+      ["ro-RO", "Salvează acest card și permite ca Medusa Store să îl debiteze cu sumele pe care încă le datorez pentru comenzile mele"],
+      ["bs-BA", "Sačuvaj ovu karticu i dozvoli da Medusa Store s nje naplati iznose koje još dugujem za svoje narudžbe"],
+      ["en-US", CONSENT_WORDS],
+    ]) {
+      await one.page.locator("#shop-locale").selectOption(locale)
+      await label.filter({ hasText: words }).waitFor()
+      if (locale === "sv-SE") await screenshot(one.page, "widget-card-save-consent-sv")
+    }
+    await one.page.getByLabel(CONSENT_WORDS).check()
+    await screenshot(one.page, "widget-card-save-consent")
     await one.page.getByRole("button", { name: "Pay" }).press("Enter")
     await widgetState(one.page, "done")
     await screenshot(one.page, "widget-card-saved")
     await one.context.close()
 
-    // The gateway's tokenization webhook stores the card; then the customer sees it.
-    await waitFor(
-      async () => {
-        const res = await s.api.get("/store/pgs/saved-cards", { headers: { ...s.storeHeaders, authorization: `Bearer ${token}` } })
-        return res.data.saved_cards.length > 0
-      },
-      { what: "the saved card", timeoutMs: 15_000 },
-    )
+    // The gateway's tokenization webhook stores the card, with the consent as the shopper read it; then they see it.
+    const stored = await waitFor(async () => (await s.container().resolve<any>("pgs").listPgsSavedCards({ customer_id: customer.id }))[0], {
+      what: "the saved card",
+      timeoutMs: 15_000,
+    })
+    expect(stored.merchant_consent_at).toBeInstanceOf(Date)
+    expect(stored.merchant_consent).toEqual({ wording: "pgs-widget-1", locale: "en-US", text: CONSENT_WORDS })
+    expect(s.sandbox.sandbox.context.store.storedCards.get(stored.payment_method_id)!.tokenize_for).toBe("MERCHANT_INITIATED_TRANSACTION")
     const second = await s.createCart({ customerToken: token })
     const two = await shop().open({ cartId: second.id, token })
     const saved = two.page.getByRole("radio", { name: /VISA ending in 1000, expires/ })
@@ -344,4 +360,4 @@ widgetSuite("storefront widget: cards", (s, shop) => {
       await s.sandbox.control("DELETE", "/_sandbox/faults")
     }
   })
-})
+}, { env: { PGS_SAVED_CARD_CONSENT: "true" } })

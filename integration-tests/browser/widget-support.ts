@@ -17,9 +17,9 @@ const ROOT = path.join(__dirname, "../..")
 
 /**
  * One store (Medusa + plugin + sandbox), one Chromium and the shop for a file of widget tests; skipped where
- * Chromium is missing. `shop()` is ready once the suite's beforeAll ran.
+ * Chromium is missing. `shop()` is ready once the suite's beforeAll ran. `env`: options of this suite's store.
  */
-export function widgetSuite(name: string, body: (s: StoreSuite, shop: () => WidgetShop) => void) {
+export function widgetSuite(name: string, body: (s: StoreSuite, shop: () => WidgetShop) => void, options: { env?: Record<string, string> } = {}) {
   // Medusa 2.21 reads STORE_CORS "*" as a literal origin (parseCorsOrigins), so no page on another origin could
   // call the store API. Set here, while the test file loads, before the store boots: the shop's localhost origin.
   process.env.STORE_CORS = "/^http:\\/\\/localhost(:\\d+)?$/"
@@ -33,7 +33,7 @@ export function widgetSuite(name: string, body: (s: StoreSuite, shop: () => Widg
         await shop?.close()
       })
       body(s, () => shop)
-    })
+    }, options)
   })
 }
 

@@ -1,12 +1,13 @@
 /**
  * Charging what an order owes to the customer's saved card from the dashboard (merchant-initiated): only a card
- * saved with the customer's consent (option savedCardConsent, on for this suite's store), once for double clicks,
- * retries and two admins; when the bank wants the customer (3-D Secure), nothing is charged and the admin is told
- * to send the pay link.
+ * saved with the customer's consent asked in words (option savedCardConsent, on for this suite's store), once for
+ * double clicks, retries (also after a lost answer) and two admins; when the bank wants the customer (3-D Secure)
+ * or declines, nothing is charged and the admin reads why and is told to send the pay link.
  */
 import { admin, customerWithSavedCard } from "./support/admin-pgs"
 import { adminPost, BROWSER_INFO } from "./support/checkout"
-import { orderOfCardSaverOwingMore, owedByOrder, paymentsOfCollection } from "./support/pay-link"
+import { PLAIN_VISA, walletPayment } from "./support/checkout-direct"
+import { CONSENT_ASKED, orderOfCardSaverOwingMore, owedByOrder, paymentsOfCollection } from "./support/pay-link"
 import { pgsStoreSuite } from "./support/store"
 
 let clicks = 0
@@ -15,15 +16,22 @@ const newKey = () => `click-${Date.now().toString(36)}-${(clicks++).toString(36)
 pgsStoreSuite(
   "charging a saved card from the dashboard",
   (s) => {
-    const owingOrderOfCardSaver = (scenario?: string) => orderOfCardSaverOwingMore(s, scenario)
+    const owingOrderOfCardSaver = (scenario?: string, how?: Parameters<typeof orderOfCardSaverOwingMore>[2]) => orderOfCardSaverOwingMore(s, scenario, how)
+    /** Every transaction and operation that reached the gateway (replays included). */
+    const ledger = async () => (await s.sandbox.control("GET", "/_sandbox/ledger")).body.entries as Array<{ reference: string; replay: boolean; status: string | null }>
+    const sessionsOf = async (collectionId: string) =>
+      (await s.container().resolve<any>("query").graph({ entity: "payment_session", fields: ["id"], filters: { payment_collection_id: collectionId } })).data
 
     const charge = (orderId: string, body: Record<string, unknown>) =>
       admin(s, "post", `/admin/pgs/orders/${orderId}/charge-saved-card`, { browser_info: BROWSER_INFO, idempotency_key: newKey(), ...body })
 
-    it("records the consent with the card, tokenized for merchant-initiated use, and offers it on the order", async () => {
+    it("records the consent with the card as the shopper was asked (time, wording, language, words), tokenized for merchant-initiated use, and offers it on the order", async () => {
+      const before = Date.now()
       const { orderId, card, customerId } = await owingOrderOfCardSaver()
       const [row] = await s.container().resolve<any>("pgs").listPgsSavedCards({ customer_id: customerId })
       expect(row.merchant_consent_at).toBeInstanceOf(Date)
+      expect(row.merchant_consent_at.getTime()).toBeGreaterThanOrEqual(before - 1000)
+      expect(row.merchant_consent).toEqual(CONSENT_ASKED)
       expect(s.sandbox.sandbox.context.store.storedCards.get(row.payment_method_id)!.tokenize_for).toBe("MERCHANT_INITIATED_TRANSACTION")
       const view = await admin(s, "get", `/admin/pgs/orders/${orderId}/pay-link`)
       expect(view.data.chargeable_cards).toEqual([expect.objectContaining({ id: card.id, last_4: card.last_4 })])
@@ -67,7 +75,26 @@ pgsStoreSuite(
       expect((await owedByOrder(s, orderId)).owed).toHaveLength(1)
     })
 
-    it("refuses a card saved without consent to charges by the shop, and another customer's card", async () => {
+    it("refuses a card saved without the consent box (409, plain words): nothing sent to the gateway, nothing recorded in Medusa", async () => {
+      // "Save this card" alone, as a checkout that did not ask the consent sends it.
+      const { orderId, collectionId, card, customerId } = await owingOrderOfCardSaver("frictionless_approved", { consent: false })
+      const [row] = await s.container().resolve<any>("pgs").listPgsSavedCards({ customer_id: customerId })
+      expect(row).toMatchObject({ id: card.id, merchant_consent_at: null, merchant_consent: null })
+      expect(s.sandbox.sandbox.context.store.storedCards.get(row.payment_method_id)!.tokenize_for).toBe("CUSTOMER_INITIATED_TRANSACTION")
+      expect((await admin(s, "get", `/admin/pgs/orders/${orderId}/pay-link`)).data.chargeable_cards).toEqual([])
+
+      const sentBefore = (await ledger()).length
+      const sessionsBefore = (await sessionsOf(collectionId)).length
+      const res = await charge(orderId, { payment_collection_id: collectionId, saved_card_id: card.id })
+      expect(res.status).toBe(409)
+      expect(res.data).toMatchObject({ outcome: "no_consent", message: "The customer did not agree to later charges by the shop on this card: send the pay link instead." })
+      expect((await ledger()).length).toBe(sentBefore)
+      expect((await sessionsOf(collectionId)).length).toBe(sessionsBefore)
+      expect((await paymentsOfCollection(s, orderId, collectionId)).payments).toHaveLength(0)
+      expect((await owedByOrder(s, orderId)).owed).toHaveLength(1)
+    })
+
+    it("refuses another customer's card (404) and names malformed fields (400)", async () => {
       const { orderId, collectionId } = await owingOrderOfCardSaver()
       const other = await customerWithSavedCard(s)
       const foreign = await charge(orderId, { payment_collection_id: collectionId, saved_card_id: other.card.id })
@@ -75,6 +102,68 @@ pgsStoreSuite(
       const invalid = await charge(orderId, { payment_collection_id: collectionId, saved_card_id: "not a card", idempotency_key: "x" })
       expect(invalid.status).toBe(400)
       expect(invalid.data.errors.map((e: any) => e.field).sort()).toEqual(["idempotency_key", "saved_card_id"])
+    })
+
+    it("tells the admin in plain words that the bank declined (insufficient funds), offers the pay link, and records nothing as paid", async () => {
+      // Approved at checkout by the full simulator; the card's own scenario (insufficient funds) decides later charges.
+      const { orderId, collectionId, card } = await owingOrderOfCardSaver("frictionless_insufficient_funds", { simulatedFlow: "VERSIONING_NOT_ENROLLED" })
+      const res = await charge(orderId, { payment_collection_id: collectionId, saved_card_id: card.id })
+      expect(res.status).toBe(200)
+      expect(res.data).toEqual({ outcome: "declined", message: "The card was not charged: the bank declined it for insufficient funds. Send the customer the pay link instead." })
+      const declined = (await ledger()).filter((e) => e.status === "DECLINED" && !e.replay)
+      expect(declined.length).toBeGreaterThanOrEqual(1)
+      expect((await paymentsOfCollection(s, orderId, collectionId)).payments).toHaveLength(0)
+      const owed = await owedByOrder(s, orderId)
+      expect(owed.owed).toHaveLength(1)
+      expect(owed.pendingDifference).toBeGreaterThan(0)
+    })
+
+    it("charges once when the gateway charged but its answer was lost, and the admin retries the same click", async () => {
+      const { orderId, collectionId, card } = await owingOrderOfCardSaver()
+      const key = newKey()
+      const body = { payment_collection_id: collectionId, saved_card_id: card.id, idempotency_key: key }
+      // The gateway authorizes, then every answer to this click's authorize (and the client's own repeats) is cut.
+      await s.sandbox.control("POST", "/_sandbox/faults", { target: "POST /api/transactions/authorize", kind: "drop", phase: "after", count: 3 })
+      const lost = await charge(orderId, body)
+      await s.sandbox.control("DELETE", "/_sandbox/faults")
+      expect(lost.status).toBe(503)
+      expect(lost.data).toMatchObject({ outcome: "unknown", message: expect.stringMatching(/Retry the same charge/) })
+      expect((await paymentsOfCollection(s, orderId, collectionId)).payments).toHaveLength(0)
+
+      const retried = await charge(orderId, body)
+      expect(retried.status).toBe(200)
+      expect(retried.data).toMatchObject({ outcome: "paid" })
+      const { payments } = await paymentsOfCollection(s, orderId, collectionId)
+      expect(payments).toHaveLength(1)
+      const charged = (await ledger()).filter((e) => e.reference === payments[0].data.reference && e.status === "APPROVED" && !e.replay)
+      expect(charged).toHaveLength(1)
+      if (!payments[0].captured_at) expect((await adminPost(s, `/admin/payments/${payments[0].id}/capture`)).status).toBe(200)
+      expect((await owedByOrder(s, orderId)).pendingDifference).toBe(0)
+    })
+
+    it("refuses a consent without save_card, or with unreadable words, naming the field (400)", async () => {
+      const { token } = await s.registerCustomer()
+      const cart = await s.createCart({ customerToken: token })
+      const headers = { ...s.storeHeaders, authorization: `Bearer ${token}` }
+      const collection = await s.api.post("/store/payment-collections", { cart_id: cart.id }, { headers })
+      const start = (data: Record<string, unknown>) =>
+        s.api.post(
+          `/store/payment-collections/${collection.data.payment_collection.id}/payment-sessions`,
+          { provider_id: "pp_pgs_pgs", data: { payment_method: walletPayment(PLAIN_VISA), browser_info: BROWSER_INFO, ...data } },
+          { headers, validateStatus: () => true },
+        )
+      const alone = await start({ merchant_consent: CONSENT_ASKED })
+      expect(alone.status).toBe(400)
+      expect(alone.data.message).toMatch(/^data\.merchant_consent needs data\.save_card: true/)
+      const unreadable = await start({ save_card: true, merchant_consent: { ...CONSENT_ASKED, text: "I agree\u0007" } })
+      expect(unreadable.status).toBe(400)
+      expect(unreadable.data.message).toMatch(/data\.merchant_consent\.text must not contain control characters/)
+    })
+
+    it("tells the widget the checkout asks the consent, naming the shop", async () => {
+      const cart = await s.createCart()
+      const res = await s.api.get(`/store/pgs/payment-methods?cart_id=${cart.id}`, { headers: s.storeHeaders })
+      expect(res.data.payment_methods.find((m: any) => m.identifier === "pgs")).toMatchObject({ saved_card_consent: { store_name: "Medusa Store" } })
     })
   },
   { env: { PGS_SAVED_CARD_CONSENT: "true" } },

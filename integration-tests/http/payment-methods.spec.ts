@@ -2,7 +2,8 @@
  * GET /store/pgs/payment-methods: the PGS methods that can serve a cart, decided on the server from the cart's
  * region, the method families' currency rules and the terminal's enabled methods — what the widget lists.
  */
-import { adminPost } from "./support/checkout"
+import { adminPost, BROWSER_INFO } from "./support/checkout"
+import { PLAIN_VISA, walletPayment } from "./support/checkout-direct"
 import { pgsStoreSuite } from "./support/store"
 
 pgsStoreSuite("store: payment methods of a cart", (s) => {
@@ -26,6 +27,22 @@ pgsStoreSuite("store: payment methods of a cart", (s) => {
 
     expect(ids(await methodsOf((await s.createCart({ currency_code: "pln" })).id))).toContain("pp_pgs-provider-instant_pgs")
     expect(ids(await methodsOf((await s.createCart({ currency_code: "inr" })).id))).toContain("pp_pgs-upi_pgs")
+  })
+
+  it("does not ask the consent to charges by the shop when the store's option is off: no saved_card_consent, and data.merchant_consent refused in words", async () => {
+    const cart = await s.createCart()
+    const card = (await methodsOf(cart.id)).data.payment_methods.find((m: { identifier: string }) => m.identifier === "pgs")
+    expect(card).toBeDefined()
+    expect(card).not.toHaveProperty("saved_card_consent")
+    const collection = await s.api.post("/store/payment-collections", { cart_id: cart.id }, { headers: s.storeHeaders })
+    const consent = { wording: "pgs-widget-1", locale: "en-US", text: "Save this card and allow the shop to charge it" }
+    const res = await s.api.post(
+      `/store/payment-collections/${collection.data.payment_collection.id}/payment-sessions`,
+      { provider_id: "pp_pgs_pgs", data: { payment_method: walletPayment(PLAIN_VISA), browser_info: BROWSER_INFO, save_card: true, merchant_consent: consent } },
+      { headers: s.storeHeaders, validateStatus: () => true },
+    )
+    expect(res.status).toBe(400)
+    expect(res.data.message).toBe("data.merchant_consent is not asked by this store: its option savedCardConsent is off")
   })
 
   it("is the same rule initiate applies: UPI, left out of a EUR cart, is refused there too", async () => {

@@ -9,6 +9,7 @@
 import { z } from "zod"
 import { browserInfo, TRANSACTION_STATUSES } from "../gateway/schemas"
 import { GATEWAY_TRANSACTION_TYPES } from "../modules/pgs/options"
+import { merchantConsent } from "./merchant-consent"
 
 /** What a terminal may be set to for cards (options, terminal settings). */
 export type CardTransactionType = (typeof GATEWAY_TRANSACTION_TYPES)[number]
@@ -115,10 +116,11 @@ export const pgsSessionData = z
     save_card: z.boolean().optional(),
     /**
      * A card saved with the shopper's consent to later charges by the shop (option savedCardConsent): tokenized for
-     * MERCHANT_INITIATED_TRANSACTION, and when the consent was given (recorded with the card by the tokenization webhook).
+     * MERCHANT_INITIATED_TRANSACTION, with the consent as asked (when, which words; recorded with the card by the
+     * tokenization webhook).
      */
     tokenize_for: z.enum(["CUSTOMER_INITIATED_TRANSACTION", "MERCHANT_INITIATED_TRANSACTION"]).optional(),
-    consent_at: z.string().optional(),
+    merchant_consent: merchantConsent.optional(),
     browser_info: browserInfo.optional(),
     customer_ip: z.string().optional(),
     /** Sandbox only (environment "test"): the 3-D Secure simulator flow forwarded as gateway metadata. */

@@ -101,12 +101,26 @@ export const paidCollection = (s: StoreSuite, orderId: string, collectionId: str
     { what: `a payment on ${collectionId}` },
   )
 
-/** A registered customer's order, paid at checkout with a card they chose to save (consent given), then edited to owe more. */
-export async function orderOfCardSaverOwingMore(s: StoreSuite, scenario = "frictionless_approved") {
+/** The consent to later charges by the shop as the widget asks it in English (the test store's name). */
+export const CONSENT_ASKED = { wording: "pgs-widget-1", locale: "en-US", text: "Save this card and allow Medusa Store to charge it for amounts I still owe on my orders" }
+
+/**
+ * A registered customer's order, paid at checkout with a card they chose to save (with the consent to later charges
+ * by the shop unless `consent: false`), then edited to owe more. `simulatedFlow`: the sandbox's full simulator
+ * decides the checkout (approved), so a test card's own scenario applies only to later charges.
+ */
+export async function orderOfCardSaverOwingMore(s: StoreSuite, scenario = "frictionless_approved", how: { consent?: boolean; simulatedFlow?: string } = {}) {
   const owner = await s.registerCustomer()
   const cart = await s.createCart({ customerToken: owner.token })
   // A wallet credential that skips 3-D Secure at checkout: the card is saved whatever 3-D Secure it needs later.
-  await s.initiatePaymentSession(cart.id, "pp_pgs_pgs", { payment_method: walletPayment(s.sandbox.testCard(scenario)), browser_info: BROWSER_INFO, save_card: true }, owner.token)
+  const data = {
+    payment_method: walletPayment(s.sandbox.testCard(scenario)),
+    browser_info: BROWSER_INFO,
+    save_card: true,
+    ...(how.consent === false ? {} : { merchant_consent: CONSENT_ASKED }),
+    ...(how.simulatedFlow ? { simulated_flow: how.simulatedFlow } : {}),
+  }
+  await s.initiatePaymentSession(cart.id, "pp_pgs_pgs", data, owner.token)
   const done = await s.completeCart(cart.id, owner.token)
   if (done.data.type !== "order") throw new Error(`no order: ${JSON.stringify(done.data).slice(0, 300)}`)
   const orderId = done.data.order.id as string

@@ -4,6 +4,7 @@
  */
 import { z } from "zod"
 import { browserInfo, ECI_VALUES } from "../../gateway/schemas"
+import { merchantConsentInput } from "../../payments/merchant-consent"
 
 const digits = (what: string, min: number, max: number) => z.string().regex(new RegExp(`^\\d{${min},${max}}$`), `must be ${min} to ${max} digits (${what})`)
 
@@ -38,6 +39,8 @@ export const initiateInput = z.object({
   payment_method: directPaymentMethodInput.optional(),
   browser_info: browserInfo.optional(),
   save_card: z.boolean().optional(),
+  /** The shopper's consent to later charges by the shop, in the words the checkout showed (option savedCardConsent). */
+  merchant_consent: merchantConsentInput.optional(),
   /** Test environment only: the sandbox's 3-D Secure simulator flow (a storefront cannot set gateway metadata). */
   simulated_flow: z.string().regex(/^[A-Z_]{1,64}$/, "must be a simulator flow name such as VERSIONING_FINGERPRINT_Y_CHALLENGE").optional(),
 })

@@ -7,7 +7,9 @@
  * - each click carries a key, kept in the Medusa payment session's context before the gateway is called; a retry
  *   after a lost answer finds that session and applies it again, which the gateway answers from the same reference
  *   (never a second charge), and Medusa records once (applyCollectionPayment);
- * - a collection already paid answers "already paid".
+ * - a collection already paid answers "already paid";
+ * - an answer the gateway never gave (it may have charged) is an error, never "not charged": the route answers 503
+ *   and the admin retries the same click.
  * The charge goes through Medusa's own session (provider pgs, Direct API, saved_card) so Medusa records the payment
  * as for any other; the bank may still ask for the customer (3-D Secure applies to saved cards in the spec): then
  * nothing is charged and the admin is told to send the pay link.
@@ -21,6 +23,7 @@ import { PGS_MODULE } from "../../modules/pgs"
 import type PgsModuleService from "../../modules/pgs/service"
 import { applyCollectionPayment } from "../order-payments/apply-collection-payment"
 import { findPgsSession } from "../pgs-events/lookup"
+import { refusalMessage } from "./charge-refusal"
 import { readOwedCollection } from "./owed-collection"
 
 export const CARD_PROVIDER_ID = "pp_pgs_pgs"
@@ -99,12 +102,11 @@ async function charge(container: MedusaContainer, input: ChargeInput): Promise<C
     case "pending":
       return { outcome: "pending", message: "The bank has not decided yet. The payment is recorded as soon as it answers; do not charge again." }
     default: {
+      // Still pending: the gateway's answer was lost (it may have charged). Never "not charged": the same click is
+      // retried (same session and reference, so the gateway answers that transaction); the route says so (503).
+      if (applied.kind === "not_approved" && applied.session_status === "pending") throw new Error(`the gateway did not answer the charge of payment session ${sessionId}`)
       const session = await findPgsSession(container, sessionId)
-      const why = (session?.data.error as { message?: unknown } | null | undefined)?.message
-      return {
-        outcome: "declined",
-        message: `The card was not charged${typeof why === "string" ? `: ${why.replace(/^Your payment was declined:?\s*/i, "the bank declined it: ")}` : "."} Send the customer the pay link instead.`,
-      }
+      return { outcome: "declined", message: refusalMessage(session?.data.error as { code?: unknown } | null | undefined) }
     }
   }
 }

@@ -9,6 +9,7 @@ import { isPgsProviderId } from "../../payments/session-data"
 import { findSavedCard } from "../../modules/pgs/queries"
 import type { EventContext, EventOutcome } from "./context"
 import { looseQuery } from "../../lib/loose-query"
+import { merchantConsent, type MerchantConsent } from "../../payments/merchant-consent"
 import { sessionIdFromReference } from "../../payments/reference"
 import { findPgsSession } from "./lookup"
 
@@ -71,28 +72,35 @@ export async function handleTokenization(ctx: EventContext, payload: Tokenizatio
     if (existing.customer_id !== customerId) return "ignored:card_of_another_customer"
     return "ignored:already_saved"
   }
-  const consentAt = await merchantConsentOf(ctx, card.transaction_id)
+  const consent = await merchantConsentOf(ctx, card.transaction_id)
   await ctx.pgs.createPgsSavedCards([
-    { ...card, gateway_customer_id: card.gateway_customer_id, customer_id: customerId, status: "ACTIVE", merchant_consent_at: consentAt },
+    {
+      ...card,
+      gateway_customer_id: card.gateway_customer_id,
+      customer_id: customerId,
+      status: "ACTIVE",
+      merchant_consent_at: consent ? new Date(consent.at) : null,
+      merchant_consent: consent ? { wording: consent.wording, locale: consent.locale, text: consent.text } : null,
+    },
   ])
-  return consentAt ? "applied:card_saved_for_merchant_charges" : "applied:card_saved"
+  return consent ? "applied:card_saved_for_merchant_charges" : "applied:card_saved"
 }
 
 /**
  * When the checkout that saved the card recorded the shopper's consent to later charges by the shop (option
- * savedCardConsent), its time; else null. The tokenization event does not say what the card was tokenized for:
- * the transaction it names leads (by our reference) to the payment session that asked for it.
+ * savedCardConsent, asked in words), that consent; else null. The tokenization event does not say what the card was
+ * tokenized for: the transaction it names leads (by our reference) to the payment session that asked for it.
  */
-async function merchantConsentOf(ctx: EventContext, transactionId: string | null): Promise<Date | null> {
+async function merchantConsentOf(ctx: EventContext, transactionId: string | null): Promise<MerchantConsent | null> {
   if (!transactionId || !ctx.pgs.payLinkSettings().savedCardConsent) return null
   // A failed read throws: the event is retried (webhook retry job) rather than the consent lost.
   const read = await ctx.client.status.transaction(transactionId)
   const sessionId = read ? sessionIdFromReference(read.transaction.reference) : null
   const session = sessionId ? await findPgsSession(ctx.container, sessionId) : null
   const data = session?.data
-  if (data?.tokenize_for !== "MERCHANT_INITIATED_TRANSACTION" || typeof data.consent_at !== "string") return null
-  const at = new Date(data.consent_at)
-  return Number.isNaN(at.getTime()) ? null : at
+  const consent = merchantConsent.safeParse(data?.merchant_consent)
+  if (data?.tokenize_for !== "MERCHANT_INITIATED_TRANSACTION" || !consent.success) return null
+  return Number.isNaN(new Date(consent.data.at).getTime()) ? null : consent.data
 }
 
 async function customerForGatewayCustomer(ctx: EventContext, gatewayCustomerId: string): Promise<string | null> {

@@ -16,7 +16,7 @@ import { english, resolveLocale, translator, type Locale, type TextKey, type Tra
 import { listMethods, providerLabel, type Method } from "./methods"
 import { rememberReturn } from "./return-key"
 import { buildRow, paintRow, type Row } from "./rows"
-import { deleteSavedCard, savedCardText, type SavedCard } from "./saved-cards"
+import { CONSENT_WORDING, deleteSavedCard, saveLabel, savedCardText, type SavedCard } from "./saved-cards"
 import type { CheckoutOptions } from "./options"
 import { cardVars } from "./theme"
 // 3-D Secure's browser steps load only when a payment needs them (a chunk of their own, like the locales).
@@ -103,7 +103,8 @@ export function mountCheckout(target: Element | string, o: CheckoutOptions): Che
     acs.hidden = !asking
     acsTitle.textContent = t("challenge")
     cancel.textContent = t("cancel")
-    saveText.textContent = t("save")
+    const wallet = methodOf("wallet")
+    saveText.textContent = saveLabel(t, wallet?.kind === "wallet" ? wallet.consent : null)
     codeText.textContent = t("code")
     voucherText.textContent = t("voucherPick")
     for (const r of rows) paintRow(r, label(r.method), r.method.key === selected, t)
@@ -206,7 +207,9 @@ export function mountCheckout(target: Element | string, o: CheckoutOptions): Che
     else if (m.kind === "wallet") {
       const token = await o.wallet!.getToken().catch((e) => void problem(e))
       if (!token) return
-      start = { provider: CARD_PROVIDER, data: { payment_method: { type: "wallet-one", token }, ...(saveBox.checked ? { save_card: true } : {}), ...direct } }
+      // The consent is recorded with the words the shopper read (the label), its version and language.
+      const consent = m.consent && { merchant_consent: { wording: CONSENT_WORDING, locale, text: saveText.textContent } }
+      start = { provider: CARD_PROVIDER, data: { payment_method: { type: "wallet-one", token }, ...(saveBox.checked ? { save_card: true, ...consent } : {}), ...direct } }
     } else {
       const instant = m.family === "provider-instant"
       const bad = instant && !!code.value && !/^\d{6}$/.test(code.value)

@@ -2,14 +2,14 @@
 import type { Api } from "./api"
 import type { Cart } from "./cart"
 import type { TextKey, Translate } from "./i18n"
-import { listSavedCards, type SavedCard } from "./saved-cards"
+import { listSavedCards, type ChargeConsent, type SavedCard } from "./saved-cards"
 
 /** `names`: the terminal admin's name per locale, from the server (saved cards and the wallet keep ours). */
 type Names = Record<string, string>
 export type Method =
   | { kind: "card"; key: "card"; names?: Names }
   | { kind: "saved"; key: string; card: SavedCard }
-  | { kind: "wallet"; key: "wallet" }
+  | { kind: "wallet"; key: "wallet"; consent?: ChargeConsent }
   | { kind: "redirect"; key: string; id: string; family: string; vouchers?: string[]; names?: Names }
 
 const LABELS: Record<string, TextKey> = {
@@ -38,7 +38,7 @@ export function providerLabel(id: string, t: Translate): string {
 }
 
 /** A served method as GET /store/pgs/payment-methods answers (identifier `pgs` for cards, `pgs-{family}`). */
-type Served = { provider_id: string; identifier: string; voucher_codes?: string[]; names?: Names }
+type Served = { provider_id: string; identifier: string; voucher_codes?: string[]; names?: Names; saved_card_consent?: ChargeConsent }
 
 /**
  * The methods that can serve this cart, as the server decides (region, currency rules, the terminal's methods),
@@ -59,7 +59,7 @@ export async function listMethods(
     if (m.identifier === "pgs") {
       methods.unshift(...(cards ?? []).map((card): Method => ({ kind: "saved", key: `saved:${card.id}`, card })))
       methods.push({ kind: "card", key: "card", names: m.names })
-      if (o.wallet) methods.push({ kind: "wallet", key: "wallet" })
+      if (o.wallet) methods.push({ kind: "wallet", key: "wallet", consent: m.saved_card_consent })
       continue
     }
     // A voucher the store already named needs no picker.

@@ -23,3 +23,11 @@ export const savedCardText = (t: Translate, c: SavedCard) =>
     last4: c.last_4 ?? c.masked?.slice(-4) ?? "",
     exp: c.exp_month && c.exp_year ? `${String(c.exp_month).padStart(2, "0")}/${String(c.exp_year).slice(-2)}` : "",
   })
+
+/** The server's word that this store asks consent to later charges by the shop (option savedCardConsent). */
+export type ChargeConsent = { store_name: string | null }
+/** The version of the consent words below, recorded with the card next to the words themselves. */
+export const CONSENT_WORDING = "pgs-widget-1"
+
+/** The save checkbox's label: with the consent asked, it says in words that the shop may charge the card later. */
+export const saveLabel = (t: Translate, consent?: ChargeConsent | null) => (consent ? t("saveConsent", { store: consent.store_name ?? t("shop") }) : t("save"))

@@ -25,6 +25,8 @@ export const PgsSavedCard = model
        * them (tokenized for MERCHANT_INITIATED_TRANSACTION). Null: the card serves the shopper's own checkouts only.
        */
       merchant_consent_at: model.dateTime().nullable(),
+      /** What the shopper was asked then: `{wording, locale, text}` (the wording's version, its language, the words). */
+      merchant_consent: model.json().nullable(),
     },
   )
   .indexes([

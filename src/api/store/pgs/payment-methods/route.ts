@@ -1,12 +1,16 @@
 /**
  * GET /store/pgs/payment-methods?cart_id=… — the PGS methods that can serve this cart (see servable.ts), for the
- * storefront widget's list, each with the admin's names for it per locale (`names`, when the terminal has any). 400 for a malformed cart id, 404 for an unknown cart.
+ * storefront widget's list, each with the admin's names for it per locale (`names`, when the terminal has any); the
+ * card's entry says when the checkout asks consent to later charges by the shop (`saved_card_consent: {store_name}`,
+ * option savedCardConsent). 400 for a malformed cart id, 404 for an unknown cart.
  */
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { z } from "zod"
 import { looseQuery } from "../../../../lib/loose-query"
+import { PGS_MODULE } from "../../../../modules/pgs"
 import { resolveTerminal } from "../../../../modules/pgs/queries"
+import type PgsModuleService from "../../../../modules/pgs/service"
 import { servableMethods } from "./servable"
 
 const query = z.object({
@@ -27,10 +31,18 @@ export async function GET(req: MedusaRequest, res: MedusaResponse) {
   if (!cart) throw new MedusaError(MedusaError.Types.NOT_FOUND, `Cart ${parsed.data.cart_id} was not found`)
   const providers = (cart.region?.payment_providers ?? []).filter((p) => p.is_enabled !== false).map((p) => p.id)
   const terminal = await terminalOf(req, cart.currency_code)
-  res.json({
-    currency_code: cart.currency_code,
-    payment_methods: servableMethods(providers, cart.currency_code, terminal?.enabled_methods ?? null, terminal?.method_names),
-  })
+  const methods = servableMethods(providers, cart.currency_code, terminal?.enabled_methods ?? null, terminal?.method_names)
+  const card = methods.find((m) => m.identifier === "pgs")
+  // The widget asks the shopper's consent to later charges by the shop in words naming the shop (savedCardConsent).
+  if (card && req.scope.resolve<PgsModuleService>(PGS_MODULE).payLinkSettings().savedCardConsent) card.saved_card_consent = { store_name: await storeName(req) }
+  res.json({ currency_code: cart.currency_code, payment_methods: methods })
+}
+
+/** The shop's name as the store module knows it (null when unnamed: the widget then says "the shop"). */
+async function storeName(req: MedusaRequest): Promise<string | null> {
+  const { data } = await looseQuery(req.scope).graph({ entity: "store", fields: ["name"] })
+  const name = (data[0] as { name?: string | null } | undefined)?.name?.trim()
+  return name || null
 }
 
 /** The terminal the provider would choose for this currency (terminal.ts): its methods (null: all) and names. */

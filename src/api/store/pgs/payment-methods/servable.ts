@@ -9,7 +9,14 @@ import { familyOf, takesCurrency } from "../../../../payments/method-families"
 import type { MethodNames } from "../../../../modules/pgs/queries"
 
 /** `names`: the terminal admin's name for the method per locale ({ "sv-SE": "…" }), when set. */
-export type ServableMethod = { provider_id: string; identifier: string; names?: Record<string, string>; voucher_codes?: readonly string[] }
+/** `saved_card_consent` (card only): the checkout asks consent to later charges by the shop, naming it (route.ts). */
+export type ServableMethod = {
+  provider_id: string
+  identifier: string
+  names?: Record<string, string>
+  voucher_codes?: readonly string[]
+  saved_card_consent?: { store_name: string | null }
+}
 
 /** pp_{identifier}_{registration id}: identifier `pgs` for cards, `pgs-{family}` for the others. */
 const identifierOf = (providerId: string) => /^pp_(pgs(?:-[a-z-]+)?)_./.exec(providerId)?.[1]

@@ -10,6 +10,7 @@ import type { SealedSecrets } from "../../../../payments/seal"
 import { cardTransactionType, type PgsSessionData } from "../../../../payments/session-data"
 import { applyStep, baseSession, customerOfContext, describe, refusal, returnUrl, trimSlash } from "../../attempt"
 import { stepOutcome } from "../../next-step"
+import type { InitiateInput } from "../../initiate-input"
 import type { Integration } from "../integration"
 import { prepareDirectMethod } from "./payment-method"
 import { continueThreeDS } from "./three-ds"
@@ -22,6 +23,7 @@ export const directApi: Integration = {
     const { choice, context, previous, start } = attempt
     if (choice.kind !== "card") throw new Error("the Direct API pays by card")
     const input = choice.input
+    const consent = consentOf(deps.options.savedCardConsent, input, previous?.data) // refused input first
     const base = baseSession(deps, attempt, "direct_api")
     let publicMethod: PgsSessionData["payment_method"]
     let secrets: SealedSecrets
@@ -45,10 +47,6 @@ export const directApi: Integration = {
         gatewayCustomerId = holder
       }
     }
-    // With option savedCardConsent the checkout's "save this card" is also the consent to later charges by the shop.
-    const consent = input.save_card && deps.options.savedCardConsent
-      ? { tokenize_for: "MERCHANT_INITIATED_TRANSACTION" as const, consent_at: previous?.data.consent_at ?? new Date().toISOString() }
-      : {}
     return {
       ...base,
       payment_method: publicMethod,
@@ -98,6 +96,21 @@ export const directApi: Integration = {
 
   // Open while a 3-D Secure step for the browser is recorded; otherwise the gateway is deciding.
   awaitingShopper: (current) => !!current.next_action,
+}
+
+/**
+ * A card is saved for later charges by the shop only when the shopper was asked in words and agreed (the
+ * storefront sends them as `merchant_consent`); "save this card" alone keeps it for the shopper's own checkouts.
+ * A restarted attempt (amount changed) keeps the consent given at the first.
+ */
+function consentOf(asked: boolean, input: InitiateInput, previous: PgsSessionData | undefined) {
+  if (previous) return previous.merchant_consent ? { tokenize_for: previous.tokenize_for, merchant_consent: previous.merchant_consent } : {}
+  const given = input.merchant_consent
+  if (!given) return {}
+  if (!asked)
+    throw new MedusaError(MedusaError.Types.INVALID_DATA, "data.merchant_consent is not asked by this store: its option savedCardConsent is off")
+  if (!input.save_card) throw new MedusaError(MedusaError.Types.INVALID_DATA, "data.merchant_consent needs data.save_card: true (the consent is kept with the saved card)")
+  return { tokenize_for: "MERCHANT_INITIATED_TRANSACTION" as const, merchant_consent: { ...given, at: new Date().toISOString() } }
 }
 
 function accountHolderId(context: PaymentProviderContext | undefined): string | null {

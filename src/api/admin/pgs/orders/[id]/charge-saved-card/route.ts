@@ -22,12 +22,12 @@ export async function POST(req: AuthenticatedMedusaRequest<ChargeSavedCardBody>,
       browserInfo: body.browser_info,
     })
   } catch (error) {
-    // The gateway or the lock could not answer: nothing is known to be charged; the same click may be retried.
+    // The gateway or the lock did not answer: the card may or may not be charged; the same click is safe to retry.
     req.scope.resolve(ContainerRegistrationKeys.LOGGER).error(`[pgs] saved-card charge for order ${req.params.id}: ${(error as Error)?.message ?? String(error)}`)
     res.status(503).json({
       type: "unavailable",
       outcome: "unknown",
-      message: "The gateway could not be reached or did not answer. Retry the same charge (it is never taken twice), or send the pay link.",
+      message: "The gateway could not be reached or did not answer, so the card may or may not have been charged. Retry the same charge: it is never taken twice.",
     })
     return
   }
