@@ -2,7 +2,7 @@
 // (storefront on :8000, backend on :9000, PGS sandbox) as a shopper in headless Chromium and takes screenshots.
 // Not part of `npm test`.
 //
-//   node examples/dtc-starter/verify/verify.mjs [a b c d e f]        # from this repository, after `npm install`
+//   node examples/dtc-starter/verify/verify.mjs [a b c d e f g]        # from this repository, after `npm install`
 //
 // Scenarios: a frictionless card → order; b 3-D Secure challenge card → Approve → order; c declined card → message,
 // cart still payable; d open banking → sandbox page → Approve → return page → order; e register, pay with the
@@ -13,6 +13,8 @@
 // ({storefrontUrl}/payment-collection/{id}?order_id=…, no country code) and pays it by card, then after a second
 // edit with the 3-D Secure challenge card, then after a third by online banking (sandbox bank page → return page →
 // back to the payment-collection page); after each, the admin captures what is authorized and the order owes 0.
+// g the customer who owns the order, logged in: after an edit, their saved card is offered on the payment-collection
+// page and pays it; "See your order" opens the order in their account (as e: sandbox wallet variable, `pnpm dev`).
 // Env: STOREFRONT_URL (http://localhost:8000), COUNTRY (dk), CHROMIUM (/usr/bin/chromium),
 //      OUT (artifacts/dtc-starter), PRODUCT (t-shirt: a handle of the starter's seed),
 //      MEDUSA_URL (http://localhost:9000), ADMIN_EMAIL / ADMIN_PASSWORD (admin@test.com / supersecret: README, step 7).
@@ -82,6 +84,33 @@ async function toPayment(page, { email = `shopper+${Date.now()}@example.com` } =
   step("payment step: the widget is ready")
 }
 
+/** Account → register → (the starter sets no cookie on sign-up at 9233262) sign in; answers the email. */
+async function registerAndSignIn(page, context) {
+  const email = `saver+${Date.now()}@example.com`
+  await page.goto(`${STORE}/${CC}/account`)
+  await page.getByTestId("register-button").click()
+  await page.getByTestId("first-name-input").fill("Grace")
+  await page.getByTestId("last-name-input").fill("Hopper")
+  await page.getByTestId("email-input").fill(email)
+  await page.getByTestId("password-input").fill("supersecret-123")
+  await page.getByTestId("register-page").getByTestId("register-button").click()
+  await page.getByTestId("account-page").or(page.getByTestId("overview-page-container")).first().waitFor({ timeout: 60_000 })
+  // The starter's sign-up action (at 9233262) shows the account but sets no _medusa_jwt cookie: sign in as well.
+  await page.goto(`${STORE}/${CC}/account`)
+  const login = page.getByTestId("login-page")
+  if (await login.isVisible()) {
+    await login.locator('input[name="email"]').fill(email)
+    await login.locator('input[name="password"]').fill("supersecret-123")
+    await page.getByTestId("sign-in-button").click()
+  }
+  for (let i = 0; !(await context.cookies()).some((c) => c.name === "_medusa_jwt"); i++) {
+    if (i === 60) throw new Error("not logged in: no _medusa_jwt cookie")
+    await page.waitForTimeout(1000)
+  }
+  step(`registered and logged in as ${email}`)
+  return email
+}
+
 const cardFrame = (page) => page.frameLocator(".pgs-card iframe")
 
 async function fillCard(page, number) {
@@ -142,7 +171,7 @@ async function editAddingItem(orderId) {
   if (open.length !== 1) throw new Error(`expected one not_paid collection, got ${JSON.stringify(edited.payment_collections.map((c) => [c.id, c.status]))}`)
   step(`order #${edited.display_id} edited: total ${edited.total}, outstanding ${edited.summary.pending_difference}, collection ${open[0].id} (${open[0].amount})`)
   if (!(edited.summary.pending_difference > 0)) throw new Error("the edit left nothing outstanding")
-  return { collection: open[0], owed: edited.summary.pending_difference, displayId: edited.display_id }
+  return { collection: open[0], owed: edited.summary.pending_difference, displayId: edited.display_id, total: edited.total }
 }
 
 /** Dashboard: capture what the collection's payment authorized (a method that took the money at once needs none). */
@@ -307,28 +336,7 @@ const scenarios = {
 
   async e(context) {
     const page = await context.newPage()
-    const email = `saver+${Date.now()}@example.com`
-    await page.goto(`${STORE}/${CC}/account`)
-    await page.getByTestId("register-button").click()
-    await page.getByTestId("first-name-input").fill("Grace")
-    await page.getByTestId("last-name-input").fill("Hopper")
-    await page.getByTestId("email-input").fill(email)
-    await page.getByTestId("password-input").fill("supersecret-123")
-    await page.getByTestId("register-page").getByTestId("register-button").click()
-    await page.getByTestId("account-page").or(page.getByTestId("overview-page-container")).first().waitFor({ timeout: 60_000 })
-    // The starter's sign-up action (at 9233262) shows the account but sets no _medusa_jwt cookie: sign in as well.
-    await page.goto(`${STORE}/${CC}/account`)
-    const login = page.getByTestId("login-page")
-    if (await login.isVisible()) {
-      await login.locator('input[name="email"]').fill(email)
-      await login.locator('input[name="password"]').fill("supersecret-123")
-      await page.getByTestId("sign-in-button").click()
-    }
-    for (let i = 0; !(await context.cookies()).some((c) => c.name === "_medusa_jwt"); i++) {
-      if (i === 60) throw new Error("not logged in: no _medusa_jwt cookie")
-      await page.waitForTimeout(1000)
-    }
-    step(`registered and logged in as ${email}`)
+    const email = await registerAndSignIn(page, context)
 
     await addToCart(page)
     await toPayment(page, { email })
@@ -422,6 +430,45 @@ const scenarios = {
     step(`back on ${page.url().replace(STORE, "")}`)
     if (new URL(page.url()).searchParams.get("order_id") !== orderId) throw new Error("came back without order_id")
     await collectionPaid(page, "f-open-banking-paid")
+    await captureAndExpectNothingOwed(orderId, collection.id)
+  },
+  async g(context) {
+    // The customer who owns the order, logged in: their saved card on the payment-collection page, then the link
+    // to the order in their account. Needs the sandbox wallet (storefront step 2) and `pnpm dev`, as e.
+    const page = await context.newPage()
+    const email = await registerAndSignIn(page, context)
+    await addToCart(page)
+    await toPayment(page, { email })
+    const widget = page.locator("#pgs-payment")
+    await widget.getByLabel("Wallet on this device").check({ timeout: 15_000 })
+    await widget.getByLabel("Save this card for next time").check()
+    await pay(page)
+    const orderId = (await confirmed(page, "g-order-confirmed")).match(/order\/(order_[^/]+)\//)[1]
+    await page.waitForTimeout(3000) // the gateway's tokenization webhook saves the card
+
+    const { collection, owed, displayId, total } = await editAddingItem(orderId)
+    await openPaymentLink(page, collection.id, orderId, displayId, owed)
+    const saved = collectionWidget(page).getByRole("radio", { name: /ending in 1000/ })
+    await saved.waitFor({ timeout: 30_000 })
+    step(`owner is offered "${await collectionWidget(page).locator('label:has(input[value^="saved:"])').first().textContent()}"`)
+    if (!(await saved.isChecked())) await saved.check()
+    await shot(page, "g-owner-saved-card")
+    await press(collectionWidget(page).getByRole("button", { name: /^Pay / }))
+    await collectionState(page, "done")
+    // The link shows once the page has refreshed the browser's cached orders (pgsCollectionPaid).
+    const link = page.getByRole("link", { name: "See your order" })
+    await link.waitFor({ timeout: 30_000 })
+    step(`payment-collection page says "${await collectionWidget(page).locator(".pgs-status").textContent()}", with "See your order"`)
+    await shot(page, "g-owner-paid")
+    await link.click()
+    await page.waitForURL(new RegExp(`/account/orders/details/${orderId}`), { timeout: 120_000 })
+    const details = page.getByTestId("order-details-container")
+    await details.waitFor({ timeout: 60_000 })
+    step(`"See your order" → ${page.url().replace(STORE, "")}`)
+    // The order as edited, not as this browser cached it at checkout (the starter reads orders with force-cache).
+    if (!(await details.textContent()).includes(`€${total.toFixed(2)}`)) throw new Error(`the order page does not show the edited total €${total.toFixed(2)}`)
+    step(`order page shows the edited total €${total.toFixed(2)}`)
+    await shot(page, "g-owner-order-page")
     await captureAndExpectNothingOwed(orderId, collection.id)
   },
 }
