@@ -2,8 +2,10 @@
 /**
  * PGS: the payment-collection page's body (PgsCollectionPayment). After a redirect method the gateway sends the
  * shopper to the return page, which sends them back here (returnToCollection in return-status.tsx); the widget
- * then records the payment and shows it. Paid → a link to the order's page in the account (owners) or a thank you.
+ * then records the payment and shows it. Paid → the cached orders are refreshed, then a link to the order's page in
+ * the account (owners) or a thank you.
  */
+import { pgsCollectionPaid } from "@lib/data/pgs"
 import { PgsCollectionPayment } from "medusa-payment-pgs-storefront/react/collection"
 import { useState } from "react"
 import { appearance } from "./checkout-step"
@@ -22,7 +24,7 @@ export default function PgsCollectionStep({ countryCode, collectionId, orderId, 
         appearance={appearance}
         collectionId={collectionId}
         orderId={orderId}
-        onPaid={(p) => setPaidOrder(p.collection.order.id)}
+        onPaid={(p) => void pgsCollectionPaid().finally(() => setPaidOrder(p.collection.order.id))}
       />
       {paidOrder && token && (
         <p className="mt-6">
