@@ -1,7 +1,7 @@
 /**
- * The shopper pressed Cancel on the gateway's hosted page. The gateway keeps that page finished (every later visit
- * of it goes back to its cancel URL) and sends no webhook when no card was entered, so unless Medusa learns of it
- * here the link would send the shopper to that page forever. The pay link's session, still waiting for its page
+ * The shopper pressed Cancel on the gateway's hosted page. The spec gives a hosted page no status to read and no
+ * webhook for a page canceled before a card was entered, and the page stays finished (the sandbox sends every later
+ * visit back to its cancel URL), so unless Medusa learns of it here the link would send the shopper there forever. The pay link's session, still waiting for its page
  * with no transaction, is marked canceled through Medusa's payment module (same data, same amount): the result
  * page then says "Not paid", and the next visit makes a new page with a new reference (which deletes this session,
  * so it is kept as retired: money its page takes after all goes back through the late-money path).

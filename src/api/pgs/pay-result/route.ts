@@ -24,7 +24,14 @@ export async function GET(req: MedusaRequest, res: MedusaResponse) {
     if (!SESSION_ID.test(sessionId)) return sendPayPage(req, res, "unknown")
     let session = await findPgsSession(req.scope, sessionId)
     if (!session || session.data.return_to !== "pay_link") return sendPayPage(req, res, "unknown")
-    if (hint === "cancel") session = await recordShopperCancel(req.scope, session)
+    if (hint === "cancel") {
+      const read = session
+      // Not recorded here: the page still says "Not paid"; the next visit reuses the finished page until it is.
+      session = await recordShopperCancel(req.scope, read).catch((error) => {
+        req.scope.resolve(ContainerRegistrationKeys.LOGGER).warn(`[pgs] pay result ${sessionId}: cancel not recorded: ${(error as Error)?.message ?? String(error)}`)
+        return read
+      })
+    }
     if (hint === "success" && session.status === "requires_more") {
       const applied = await applyCollectionPayment(req.scope, { sessionId: session.id, collectionId: session.payment_collection_id }).catch((error) => {
         // Not decided here: the webhook (or reconciliation) still applies it; the page keeps "confirming".
