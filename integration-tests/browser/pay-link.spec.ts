@@ -2,11 +2,14 @@
  * Pay by link in Chromium: the customer opens the link an admin copied from the order widget, pays (or is
  * declined) on the sandbox's hosted page, and lands on the plugin's result page; the admin sees what the order
  * owes with the link and its Copy button, and charges a card the customer saved with consent (or is told to send
- * the link when the bank wants the customer). Screenshots land in artifacts/screenshots/pay-link-*.png.
+ * the link when the bank wants the customer). Two tabs paying one link at once take one payment; Cancel on the
+ * gateway's page says "Not paid" and the link still pays. Screenshots land in artifacts/screenshots/pay-link-*.png.
  */
 import type { Page } from "playwright-core"
 import { capturedOrder, editAddingItem, issueLink, openLink, orderOfCardSaverOwingMore, owedByOrder, paidCollection, paymentsOfCollection } from "../http/support/pay-link"
 import { waitFor } from "../http/support/webhooks"
+import { adminPost } from "../http/support/checkout"
+import { expectMedusaAndGatewayAgree } from "../http/support/agreement"
 import { pgsStoreSuite } from "../http/support/store"
 import { dashboardForEachTest } from "./admin-support"
 import { describeBrowser, screenshot } from "./support"
@@ -27,11 +30,22 @@ describeBrowser("pay by link in the browser", () => {
       return { orderId, collectionId: owed[0].payment_collection_id }
     }
 
-    /** A shopper's tab: the store's public URL (backendUrl) is served by the running test store, as a proxy would. */
+    /**
+     * A shopper's tab: the store's public URL (backendUrl) is served by the running test store, as a proxy would.
+     * Chromium does not pass a redirect's target through page.route, so the gateway's redirects back to the store
+     * (the result page) are rewritten where they are answered; otherwise they would reach whatever else listens on
+     * that port on this machine.
+     */
     async function shopperPage(width: number, locale = "en-US"): Promise<Page> {
       const context = await d.page.context().browser()!.newContext({ viewport: { width, height: 800 }, locale })
       const page = await context.newPage()
       await page.route(`${BACKEND_AT_BOOT}/**`, (route) => route.continue({ url: route.request().url().replace(BACKEND_AT_BOOT, s.medusaUrl) }))
+      await page.route(`${s.sandbox.url}/**`, async (route) => {
+        const response = await route.fetch({ maxRedirects: 0 })
+        const headers = response.headers()
+        if (headers.location) headers.location = headers.location.replace(BACKEND_AT_BOOT, s.medusaUrl)
+        await route.fulfill({ response, headers })
+      })
       return page
     }
 
@@ -94,6 +108,45 @@ describeBrowser("pay by link in the browser", () => {
       await row.getByRole("button", { name: /Charge saved card/ }).click()
       await row.waitFor({ state: "detached" })
       expect((await paymentsOfCollection(s, paying.orderId, paying.collectionId)).payments).toHaveLength(1)
+    })
+
+    it("takes one payment when two tabs pay one link at once, and after Cancel says Not paid and pays on the next visit", async () => {
+      const card = s.sandbox.testCard("frictionless_approved")
+      const owing = await orderOwingMore()
+      const { url } = await issueLink(s, owing.orderId, owing.collectionId)
+      const tabs = [await shopperPage(1280), await shopperPage(1280)]
+      await Promise.all(tabs.map((tab) => tab.goto(url)))
+      for (const tab of tabs) await tab.locator("#card_number").waitFor()
+      // Both tabs are on the same gateway page: one reference, so at most one charge.
+      expect(tabs[1].url()).toBe(tabs[0].url())
+      const pageId = /\/hpp\/([^/?]+)$/.exec(tabs[0].url())![1]
+      const reference = s.sandbox.sandbox.context.store.hostedPages.get(pageId)!.reference
+      await Promise.all(tabs.map((tab) => payOnPage(tab, card)))
+      for (const tab of tabs) await tab.locator('main[data-state="paid"]').waitFor({ timeout: 60_000 })
+      await screenshot(tabs[1], "pay-link-two-tabs-second-paid-1280")
+      for (const tab of tabs) await tab.context().close()
+      const charged = [...s.sandbox.sandbox.context.store.transactions.values()].filter((tx: any) => tx.reference === reference)
+      expect(charged.map((tx: any) => tx.status)).toEqual(["APPROVED"])
+      const { payments } = await paidCollection(s, owing.orderId, owing.collectionId)
+      expect(payments).toHaveLength(1)
+      if (!payments[0].captured_at) expect((await adminPost(s, `/admin/payments/${payments[0].id}/capture`)).status).toBe(200)
+      expect(await expectMedusaAndGatewayAgree(s, owing.orderId)).toBe(0)
+
+      const canceling = await orderOwingMore()
+      const link = (await issueLink(s, canceling.orderId, canceling.collectionId)).url
+      const page = await shopperPage(360)
+      await page.goto(link)
+      await page.locator('form[data-choice="cancel"] button').click()
+      await page.locator('main[data-state="notPaid"]').getByText("nothing was charged").waitFor()
+      await screenshot(page, "pay-link-result-not-paid-360")
+      expect((await paymentsOfCollection(s, canceling.orderId, canceling.collectionId)).payments).toEqual([])
+      expect(await expectMedusaAndGatewayAgree(s, canceling.orderId)).toBe(s.seed.prices.eur)
+      // The shopper changes their mind: the link opens a page that can be paid.
+      await page.goto(link)
+      await payOnPage(page, card)
+      await page.locator('main[data-state="paid"]').waitFor({ timeout: 60_000 })
+      await page.context().close()
+      expect((await paidCollection(s, canceling.orderId, canceling.collectionId)).payments).toHaveLength(1)
     })
 
     it("takes the customer from the link to the gateway's page and back to a page saying it is paid", async () => {

@@ -7,7 +7,10 @@
 import { admin, customerWithSavedCard } from "./support/admin-pgs"
 import { adminPost, BROWSER_INFO } from "./support/checkout"
 import { PLAIN_VISA, walletPayment } from "./support/checkout-direct"
-import { CONSENT_ASKED, orderOfCardSaverOwingMore, owedByOrder, paymentsOfCollection } from "./support/pay-link"
+import { CONSENT_ASKED, orderFromDraft, orderOfCardSaver, orderOfCardSaverOwingMore, owedByOrder, owedCollection, paymentsOfCollection } from "./support/pay-link"
+import { drillOrderChange } from "./support/order-change-drill"
+import { claimOwingMore, exchangeOwingMore } from "./support/order-changes"
+import { expectMedusaAndGatewayAgree } from "./support/agreement"
 import { pgsStoreSuite } from "./support/store"
 
 let clicks = 0
@@ -73,6 +76,34 @@ pgsStoreSuite(
       expect(res.data).toMatchObject({ outcome: "customer_needed", message: expect.stringMatching(/confirm this payment \(3-D Secure\).*pay link/) })
       expect((await paymentsOfCollection(s, orderId, collectionId)).payments).toHaveLength(0)
       expect((await owedByOrder(s, orderId)).owed).toHaveLength(1)
+    })
+
+    const chargeTo = (orderId: string, card: { id: string }) => async (collectionId: string) => {
+      const res = await charge(orderId, { payment_collection_id: collectionId, saved_card_id: card.id })
+      expect(res.data).toMatchObject({ outcome: "paid" })
+    }
+
+    it.each([
+      ["an exchange", exchangeOwingMore],
+      ["a claim", claimOwingMore],
+    ])("charges the saved card for what %s sending out more than it takes back owes", async (_, change) => {
+      const { orderId, card } = await orderOfCardSaver(s)
+      await drillOrderChange(s, orderId, change, chargeTo(orderId, card))
+    })
+
+    it("charges the saved card for a draft order turned into an order for the card's owner", async () => {
+      const { card, customerId } = await orderOfCardSaver(s)
+      const orderId = await orderFromDraft(s, customerId)
+      // Medusa gives a converted draft no payment collection; the dashboard's "Copy payment link" makes one.
+      expect((await admin(s, "post", "/admin/payment-collections", { order_id: orderId, amount: s.seed.prices.eur })).status).toBe(200)
+      const { collectionId, amount } = await owedCollection(s, orderId)
+      expect(amount).toBe(s.seed.prices.eur)
+      expect(await expectMedusaAndGatewayAgree(s, orderId)).toBe(s.seed.prices.eur)
+      await chargeTo(orderId, card)(collectionId)
+      const { payments } = await paymentsOfCollection(s, orderId, collectionId)
+      expect(payments.map((p) => Number(p.amount))).toEqual([s.seed.prices.eur])
+      if (!payments[0].captured_at) expect((await adminPost(s, `/admin/payments/${payments[0].id}/capture`)).status).toBe(200)
+      expect(await expectMedusaAndGatewayAgree(s, orderId)).toBe(0)
     })
 
     it("refuses a card saved without the consent box (409, plain words): nothing sent to the gateway, nothing recorded in Medusa", async () => {

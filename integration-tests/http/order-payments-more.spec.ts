@@ -1,19 +1,14 @@
 /**
- * Money after checkout beyond order edits: an exchange whose new items cost more than the returned ones, and a
- * draft order turned into an order — each leaves a payment collection that the payer pays through our store
- * routes, recorded once through Medusa's workflows.
+ * Money after checkout beyond order edits: an exchange or a claim whose new items cost more than the ones taken
+ * back, and a draft order turned into an order — each leaves a payment collection that the payer pays through our
+ * store routes (the storefront page's calls), recorded once through Medusa's workflows.
  */
 import { attachTransaction, payInFrame } from "./support/checkout"
-import { admin, paidOrder } from "./support/admin-pgs"
+import { capturedOrder } from "./support/pay-link"
+import { drillOrderChange } from "./support/order-change-drill"
 import { adminOrder, applyPayment, collectionSession, collectionSummary, openCollection } from "./support/order-payments"
+import { adminStep as step, claimOwingMore, exchangeOwingMore } from "./support/order-changes"
 import { pgsStoreSuite, type StoreSuite } from "./support/store"
-import { Modules } from "@medusajs/framework/utils"
-
-async function step(s: StoreSuite, path: string, body: unknown = {}) {
-  const res = await admin(s, "post", path, body)
-  if (res.status !== 200) throw new Error(`${path}: ${res.status} ${JSON.stringify(res.data).slice(0, 500)}`)
-  return res.data
-}
 
 /** Pays the collection by card through our routes, as the payment page does. */
 async function payByCard(s: StoreSuite, collectionId: string) {
@@ -28,24 +23,17 @@ async function payByCard(s: StoreSuite, collectionId: string) {
 }
 
 pgsStoreSuite("money after checkout: exchanges and draft orders", (s) => {
-  it("pays the difference of an exchange that sends out more than it takes back", async () => {
-    const { orderId } = await paidOrder(s)
-    const order = (await admin(s, "get", `/admin/orders/${orderId}?fields=id,*items`)).data.order
-    // Only a fulfilled item can be taken back. The seeded store has no stock location with a fulfillment provider,
-    // so the fulfillment is registered on the order itself (what the exchange checks).
-    await s.container().resolve<any>(Modules.ORDER).registerFulfillment({ order_id: orderId, items: [{ id: order.items[0].id, quantity: 1 }] })
-    const { exchange } = await step(s, "/admin/exchanges", { order_id: orderId })
-    await step(s, `/admin/exchanges/${exchange.id}/inbound/items`, { items: [{ id: order.items[0].id, quantity: 1 }] })
-    await step(s, `/admin/exchanges/${exchange.id}/outbound/items`, { items: [{ variant_id: s.seed.variantId, quantity: 2 }] })
-    await step(s, `/admin/exchanges/${exchange.id}/request`)
-    const collection = await openCollection(s, orderId)
-    const summary = await collectionSummary(s, collection.id, `?order_id=${orderId}`)
-    expect(summary.data.payment_collection.payable).toBe(true)
-    const applied = await payByCard(s, collection.id)
-    expect(applied.payment_collection.owed_minor).toBe(0)
-    const after = (await adminOrder(s, orderId)).payment_collections.find((c: any) => c.id === collection.id)
-    expect(after.status).toBe("authorized")
-    expect(after.payments).toHaveLength(1)
+  it.each([
+    ["an exchange", exchangeOwingMore],
+    ["a claim", claimOwingMore],
+  ])("pays the difference of %s that sends out more than it takes back", async (_, change) => {
+    const { orderId } = await capturedOrder(s)
+    await drillOrderChange(s, orderId, change, async (collectionId) => {
+      const summary = await collectionSummary(s, collectionId, `?order_id=${orderId}`)
+      expect(summary.data.payment_collection).toMatchObject({ payable: true, owed: "25.50" })
+      const applied = await payByCard(s, collectionId)
+      expect(applied.payment_collection.owed_minor).toBe(0)
+    })
   })
 
   it("pays a draft order turned into an order", async () => {

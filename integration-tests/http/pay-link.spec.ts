@@ -4,7 +4,10 @@
  * canceled order charges nothing; money is refunded per payment across the checkout's and the link's payments.
  */
 import { Modules } from "@medusajs/framework/utils"
-import { capturedOrder, editAddingItem, issueLink, orderFromDraft, openLink, owedByOrder, paidCollection, paymentsOfCollection, payOnHostedPage } from "./support/pay-link"
+import { cancelOnHostedPage, capturedOrder, editAddingItem, issueLink, orderFromDraft, openLink, owedByOrder, paidCollection, paymentsOfCollection, payOnHostedPage } from "./support/pay-link"
+import { claimOwingMore, exchangeOwingMore, returnEverything } from "./support/order-changes"
+import { drillOrderChange } from "./support/order-change-drill"
+import { expectMedusaAndGatewayAgree } from "./support/agreement"
 import { unreachable } from "./support/attention"
 import { admin } from "./support/admin-pgs"
 import { adminPost, ledger, minor } from "./support/checkout"
@@ -39,6 +42,14 @@ pgsStoreSuite("pay by link", (s) => {
   const approvedFor = (reference: string) =>
     [...s.sandbox.sandbox.context.store.transactions.values()].filter((tx: any) => tx.reference === reference && tx.status === "APPROVED")
   const pagesMade = () => s.sandbox.sandbox.context.store.hostedPages.size
+  /** Every gateway transaction (any status) made for one reference. */
+  const transactionsFor = (reference: string) => [...s.sandbox.sandbox.context.store.transactions.values()].filter((tx: any) => tx.reference === reference)
+  const hostedPage = (url: string) => s.sandbox.sandbox.context.store.hostedPages.get(/\/hpp\/([^/?]+)$/.exec(url)![1])!
+
+  /** Captures the link's payment when the terminal only authorized it (as the dashboard does). */
+  async function captureIfAuthorized(payment: any) {
+    if (!payment.captured_at) expect((await adminPost(s, `/admin/payments/${payment.id}/capture`)).status).toBe(200)
+  }
 
   it("pays what an order edit added on the gateway's hosted page, once, and a later visit says it is paid", async () => {
     const { orderId, collectionId, link } = await orderOwingMore()
@@ -196,31 +207,118 @@ pgsStoreSuite("pay by link", (s) => {
     expect((await openLink(`${forged}&lang=bs`)).body).toContain("Link nije pronađen")
   })
 
-  it("refunds each payment within what it captured when an order was paid at checkout and by link", async () => {
+  it("refunds a return through Medusa's flow per payment when the order was paid at checkout and by link; a refund beyond one payment's capture is refused whole", async () => {
     const { orderId, collectionId, link } = await orderOwingMore()
-    const first = await openLink(link.url)
-    await payOnHostedPage(first.location!, s.sandbox.testCard("frictionless_approved"))
-    const { payments } = await paidCollection(s, orderId, collectionId)
-    const linkPayment = payments[0]
-    if (!linkPayment.captured_at) expect((await adminPost(s, `/admin/payments/${linkPayment.id}/capture`)).status).toBe(200)
+    await payOnHostedPage((await openLink(link.url)).location!, s.sandbox.testCard("frictionless_approved"))
+    await captureIfAuthorized((await paidCollection(s, orderId, collectionId)).payments[0])
+    expect(await expectMedusaAndGatewayAgree(s, orderId)).toBe(0)
 
-    // Asking the link's payment for more than it captured is refused whole: nothing reaches the gateway.
-    const before = (await ledger(s.sandbox)).filter((e) => e.transaction_type === "REFUND").length
-    const tooMuch = await adminPost(s, `/admin/payments/${linkPayment.id}/refund`, { amount: s.seed.prices.eur + 1 })
+    // Both items come back through Medusa's return (requested, received, confirmed): the shop now owes the customer.
+    await returnEverything(s, orderId)
+    const owedToCustomer = -(await expectMedusaAndGatewayAgree(s, orderId))
+    expect(owedToCustomer).toBe(2 * s.seed.prices.eur)
+    const fields = "id,*payment_collections,*payment_collections.payments,*payment_collections.payments.refunds"
+    const payments = (await admin(s, "get", `/admin/orders/${orderId}?fields=${fields}`)).data.order.payment_collections.flatMap((c: any) => c.payments ?? [])
+    expect(payments).toHaveLength(2)
+    const transactions = payments.map((p: any) => p.data.transaction_id as string)
+    expect(new Set(transactions).size).toBe(2)
+    const linkPayment = payments.find((p: any) => p.provider_id === "pp_pgs-hosted_pgs")
+
+    // The dashboard refunds one payment at a time. The whole return asked of the link's payment exceeds what it
+    // captured: refused with Medusa's message before the gateway is called, and no refund row is left behind.
+    const refundsAtGateway = async () => (await ledger(s.sandbox)).filter((e) => e.transaction_type === "REFUND" && !e.replay && transactions.includes(e.parent_id!))
+    const tooMuch = await adminPost(s, `/admin/payments/${linkPayment.id}/refund`, { amount: owedToCustomer })
     expect(tooMuch.status).toBe(400)
     expect(tooMuch.data.message).toMatch(/not allowed to refund more than the captured amount/)
-    expect((await ledger(s.sandbox)).filter((e) => e.transaction_type === "REFUND").length).toBe(before)
+    expect(await refundsAtGateway()).toEqual([])
+    const untouched = (await admin(s, "get", `/admin/payments/${linkPayment.id}?fields=id,*refunds`)).data.payment
+    expect(untouched.refunds ?? []).toEqual([])
+    expect(-(await expectMedusaAndGatewayAgree(s, orderId))).toBe(owedToCustomer)
 
-    // Each payment refunded in full goes to its own transaction, never above what it captured.
-    const { order } = await owedByOrder(s, orderId)
-    const all = (await admin(s, "get", `/admin/orders/${order.id}?fields=*payment_collections,*payment_collections.payments`)).data.order.payment_collections.flatMap((c: any) => c.payments ?? [])
-    expect(all).toHaveLength(2)
-    const transactions = all.map((p: any) => p.data.transaction_id as string)
-    expect(new Set(transactions).size).toBe(2)
-    for (const payment of all) expect((await adminPost(s, `/admin/payments/${payment.id}/refund`, { amount: Number(payment.amount) })).status).toBe(200)
-    const refunds = (await ledger(s.sandbox)).filter((e) => e.transaction_type === "REFUND" && !e.replay && transactions.includes(e.parent_id!))
-    expect(refunds.map((r) => [r.parent_id, r.amount]).sort()).toEqual(transactions.map((t: string) => [t, minor(s.seed.prices.eur)]).sort())
+    // Split across the payments, each refund goes to its own transaction, within what that payment captured.
+    for (const payment of payments) expect((await adminPost(s, `/admin/payments/${payment.id}/refund`, { amount: Number(payment.amount) })).status).toBe(200)
+    expect((await refundsAtGateway()).map((r) => [r.parent_id, r.amount]).sort()).toEqual(transactions.map((t: string) => [t, minor(s.seed.prices.eur)]).sort())
+    expect(await expectMedusaAndGatewayAgree(s, orderId)).toBe(0)
     const paymentModule = s.container().resolve<any>(Modules.PAYMENT)
     await expect(paymentModule.refundPayment({ payment_id: linkPayment.id, amount: 1 })).rejects.toThrow(/cannot refund more than what is captured on the payment/)
+  })
+
+  it.each([
+    ["an exchange", exchangeOwingMore],
+    ["a claim", claimOwingMore],
+  ])("pays what %s sending out more than it takes back owes through the link", async (_, change) => {
+    const { orderId } = await capturedOrder(s)
+    await drillOrderChange(s, orderId, change, async (collectionId) => {
+      const opened = await openLink(here((await issueLink(s, orderId, collectionId)).url))
+      expect(hostedPage(opened.location!).amount).toBe(minor(s.seed.prices.eur))
+      expect(await payOnHostedPage(opened.location!, s.sandbox.testCard("frictionless_approved"))).toContain("pgs_outcome=success")
+      await paidCollection(s, orderId, collectionId)
+    })
+  })
+
+  it("leaves an abandoned link owed and payable: opening the page and leaving charges nothing and records nothing", async () => {
+    const { orderId, collectionId, link } = await orderOwingMore()
+    const opened = await openLink(link.url)
+    const page = hostedPage(opened.location!)
+    // The shopper looks at the gateway's page and closes the tab.
+    const shown = await openLink(opened.location!)
+    expect(shown.status).toBe(200)
+    expect(shown.body).toContain('name="card_number"')
+
+    expect(transactionsFor(page.reference)).toEqual([])
+    const { collection, payments } = await paymentsOfCollection(s, orderId, collectionId)
+    expect(collection.status).toBe("not_paid")
+    expect(payments).toEqual([])
+    expect((await owedByOrder(s, orderId)).owed).toEqual([expect.objectContaining({ payment_collection_id: collectionId, amount: "25.50" })])
+    expect(await expectMedusaAndGatewayAgree(s, orderId)).toBe(s.seed.prices.eur)
+
+    // A later visit goes back to the same page (no second page that could be paid too) and pays it.
+    const later = await openLink(link.url)
+    expect(later.location).toBe(opened.location)
+    expect(await payOnHostedPage(later.location!, s.sandbox.testCard("frictionless_approved"))).toBe(page.success_url)
+    const paid = await paidCollection(s, orderId, collectionId)
+    expect(paid.payments).toHaveLength(1)
+    await captureIfAuthorized(paid.payments[0])
+    expect(await expectMedusaAndGatewayAgree(s, orderId)).toBe(0)
+  })
+
+  it("takes one payment when two tabs both pay the same link; the second tab is told it is paid", async () => {
+    const { orderId, collectionId, link } = await orderOwingMore()
+    const [a, b] = await Promise.all([openLink(link.url), openLink(link.url)])
+    expect(b.location).toBe(a.location)
+    const page = hostedPage(a.location!)
+    const card = s.sandbox.testCard("frictionless_approved")
+    const backs = await Promise.all([payOnHostedPage(a.location!, card), payOnHostedPage(b.location!, card)])
+    expect(backs).toEqual([page.success_url, page.success_url])
+    for (const back of backs) expect((await openLink(here(back!))).state).toBe("paid")
+    expect(transactionsFor(page.reference)).toHaveLength(1)
+    expect(approvedFor(page.reference)).toHaveLength(1)
+    const { payments } = await paidCollection(s, orderId, collectionId)
+    expect(payments).toHaveLength(1)
+    await captureIfAuthorized(payments[0])
+    expect(await expectMedusaAndGatewayAgree(s, orderId)).toBe(0)
+  })
+
+  it("says Not paid when the shopper presses Cancel on the gateway's page, charges nothing, and the link still pays", async () => {
+    const { orderId, collectionId, link } = await orderOwingMore()
+    const opened = await openLink(link.url)
+    const page = hostedPage(opened.location!)
+    const back = await cancelOnHostedPage(opened.location!)
+    expect(back).toBe(page.cancel_url)
+    const result = await openLink(here(back!))
+    expect(result).toMatchObject({ status: 200, state: "notPaid" })
+    expect(result.body).toContain("nothing was charged")
+    expect(transactionsFor(page.reference)).toEqual([])
+    expect((await paymentsOfCollection(s, orderId, collectionId)).payments).toEqual([])
+    expect(await expectMedusaAndGatewayAgree(s, orderId)).toBe(s.seed.prices.eur)
+
+    // Opening the link again offers a page that can be paid.
+    const again = await openLink(link.url)
+    expect(again.status).toBe(303)
+    expect(await payOnHostedPage(again.location!, s.sandbox.testCard("frictionless_approved"))).toContain("pgs_outcome=success")
+    const paid = await paidCollection(s, orderId, collectionId)
+    expect(paid.payments).toHaveLength(1)
+    await captureIfAuthorized(paid.payments[0])
+    expect(await expectMedusaAndGatewayAgree(s, orderId)).toBe(0)
   })
 })

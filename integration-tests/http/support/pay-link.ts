@@ -36,10 +36,10 @@ export async function editAddingItem(s: StoreSuite, orderId: string, quantity = 
   return editId as string
 }
 
-/** Medusa's draft order (one seeded item) turned into an order by the admin: its order id. */
-export async function orderFromDraft(s: StoreSuite) {
+/** Medusa's draft order (one seeded item, for a registered customer if given) turned into an order by the admin: its order id. */
+export async function orderFromDraft(s: StoreSuite, customerId?: string) {
   const created = await admin(s, "post", "/admin/draft-orders", {
-    email: `draft-${Date.now().toString(36)}@example.com`,
+    ...(customerId ? { customer_id: customerId } : { email: `draft-${Date.now().toString(36)}@example.com` }),
     region_id: s.seed.regions.eur,
     sales_channel_id: s.seed.salesChannelId,
     items: [{ variant_id: s.seed.variantId, quantity: 1 }],
@@ -84,6 +84,13 @@ export async function payOnHostedPage(pageUrl: string, card: string) {
   return (res.headers.location as string | undefined) ?? null
 }
 
+/** Presses Cancel on the sandbox's hosted page; answers where the page sends the shopper back. */
+export async function cancelOnHostedPage(pageUrl: string) {
+  const res = await request(`${pageUrl}/cancel`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "" })
+  await res.body.text()
+  return (res.headers.location as string | undefined) ?? null
+}
+
 /** The payments of one payment collection of the order (admin API). */
 export async function paymentsOfCollection(s: StoreSuite, orderId: string, collectionId: string) {
   const { order } = await orderPayments(s, orderId)
@@ -104,12 +111,13 @@ export const paidCollection = (s: StoreSuite, orderId: string, collectionId: str
 /** The consent to later charges by the shop as the widget asks it in English (the test store's name). */
 export const CONSENT_ASKED = { wording: "pgs-widget-1", locale: "en-US", text: "Save this card and allow Medusa Store to charge it for amounts I still owe on my orders" }
 
-/**
- * A registered customer's order, paid at checkout with a card they chose to save (with the consent to later charges
- * by the shop unless `consent: false`), then edited to owe more. `simulatedFlow`: the sandbox's full simulator
- * decides the checkout (approved), so a test card's own scenario applies only to later charges.
- */
-export async function orderOfCardSaverOwingMore(s: StoreSuite, scenario = "frictionless_approved", how: { consent?: boolean; simulatedFlow?: string } = {}) {
+/** How the card saver's checkout goes: with the consent to later charges by the shop unless `consent: false`;
+ * `simulatedFlow`: the sandbox's full simulator decides the checkout (approved), so a test card's own scenario
+ * applies only to later charges. */
+type SaverCheckout = { consent?: boolean; simulatedFlow?: string }
+
+/** A registered customer's order, paid at checkout (captured) with a card they chose to save. */
+export async function orderOfCardSaver(s: StoreSuite, scenario = "frictionless_approved", how: SaverCheckout = {}) {
   const owner = await s.registerCustomer()
   const cart = await s.createCart({ customerToken: owner.token })
   // A wallet credential that skips 3-D Secure at checkout: the card is saved whatever 3-D Secure it needs later.
@@ -130,7 +138,19 @@ export async function orderOfCardSaverOwingMore(s: StoreSuite, scenario = "frict
     const list = await admin(s, "get", `/admin/pgs/customers/${owner.customer.id}/saved-cards`)
     return list.data.saved_cards?.[0]
   }, { what: "the card saved at checkout" })
-  await editAddingItem(s, orderId)
+  return { orderId, card, customerId: owner.customer.id as string }
+}
+
+/** The card saver's order, then edited to owe more. */
+export async function orderOfCardSaverOwingMore(s: StoreSuite, scenario = "frictionless_approved", how: SaverCheckout = {}) {
+  const placed = await orderOfCardSaver(s, scenario, how)
+  await editAddingItem(s, placed.orderId)
+  return { ...placed, collectionId: (await owedCollection(s, placed.orderId)).collectionId }
+}
+
+/** The one payment collection the order owes on (the plugin's list) and what it asks for, in major units. */
+export async function owedCollection(s: StoreSuite, orderId: string) {
   const { owed } = await owedByOrder(s, orderId)
-  return { orderId, collectionId: owed[0].payment_collection_id as string, card, customerId: owner.customer.id as string }
+  if (owed.length !== 1) throw new Error(`expected one owed collection, got ${JSON.stringify(owed)}`)
+  return { collectionId: owed[0].payment_collection_id, amount: Number(owed[0].amount) }
 }

@@ -22,7 +22,7 @@ const LOCK_TIMEOUT_SECONDS = 30
 
 type Data = { return_to?: unknown; next_action?: { type?: unknown; url?: unknown } | null; amount_minor?: unknown; transaction_id?: unknown }
 
-const isPayLinkSession = (session: OwedSession) => session.provider_id === PAY_LINK_PROVIDER_ID && (session.data as Data | null)?.return_to === "pay_link"
+export const isPayLinkSession = (session: Pick<OwedSession, "provider_id" | "data">) => session.provider_id === PAY_LINK_PROVIDER_ID && (session.data as Data | null)?.return_to === "pay_link"
 
 /** A payment made through the link that the gateway is still deciding: a new page now could be paid twice. */
 const deciding = (sessions: OwedSession[]) =>
@@ -53,9 +53,12 @@ function payerContext(owed: Exclude<Awaited<ReturnType<typeof readOwedCollection
   } as Record<string, unknown>
 }
 
+/** One lock per collection for everything that opens or closes its pay link's page. */
+export const payLinkLockKey = (collectionId: string) => `pgs-pay-link:${collectionId}`
+
 export function openPayLink(container: MedusaContainer, collectionId: string): Promise<PayLinkOpening> {
   const locking = container.resolve(Modules.LOCKING)
-  return locking.execute(`pgs-pay-link:${collectionId}`, () => open(container, collectionId), { timeout: LOCK_TIMEOUT_SECONDS })
+  return locking.execute(payLinkLockKey(collectionId), () => open(container, collectionId), { timeout: LOCK_TIMEOUT_SECONDS })
 }
 
 async function open(container: MedusaContainer, collectionId: string): Promise<PayLinkOpening> {

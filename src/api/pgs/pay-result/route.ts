@@ -3,13 +3,16 @@
  * pay link: paid, still confirming, not paid or failed. The outcome in the URL is only a hint (anyone can type
  * it): "paid" is said only when Medusa recorded the payment. On a "success" hint the page asks the gateway once
  * (applyCollectionPayment: the hosted page's transaction, applied once whether this or the webhook comes first),
- * so a lost webhook does not leave a paid customer waiting; otherwise it reloads until the webhook decided.
+ * so a lost webhook does not leave a paid customer waiting; otherwise it reloads until the webhook decided. On a
+ * "cancel" hint a page that took no card is recorded as canceled, so the link's next visit makes a new page
+ * (workflows/pay-link/shopper-canceled.ts).
  */
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { findPgsSession } from "../../../workflows/pgs-events/lookup"
 import { readOwedCollection } from "../../../workflows/pay-link/owed-collection"
 import { applyCollectionPayment } from "../../../workflows/order-payments/apply-collection-payment"
+import { recordShopperCancel } from "../../../workflows/pay-link/shopper-canceled"
 import { sendPayPage, type PageState } from "../pay-page"
 
 const SESSION_ID = /^payses_[0-9A-HJKMNP-TV-Z]{26}$/
@@ -19,8 +22,16 @@ export async function GET(req: MedusaRequest, res: MedusaResponse) {
   const hint = req.query.pgs_outcome
   try {
     if (!SESSION_ID.test(sessionId)) return sendPayPage(req, res, "unknown")
-    const session = await findPgsSession(req.scope, sessionId)
+    let session = await findPgsSession(req.scope, sessionId)
     if (!session || session.data.return_to !== "pay_link") return sendPayPage(req, res, "unknown")
+    if (hint === "cancel") {
+      const read = session
+      // Not recorded here: the page still says "Not paid"; the next visit reuses the finished page until it is.
+      session = await recordShopperCancel(req.scope, read).catch((error) => {
+        req.scope.resolve(ContainerRegistrationKeys.LOGGER).warn(`[pgs] pay result ${sessionId}: cancel not recorded: ${(error as Error)?.message ?? String(error)}`)
+        return read
+      })
+    }
     if (hint === "success" && session.status === "requires_more") {
       const applied = await applyCollectionPayment(req.scope, { sessionId: session.id, collectionId: session.payment_collection_id }).catch((error) => {
         // Not decided here: the webhook (or reconciliation) still applies it; the page keeps "confirming".
