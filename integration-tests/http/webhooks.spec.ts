@@ -250,6 +250,12 @@ pgsStoreSuite("gateway webhooks", (s) => {
       expect(await countEvents(s)).toBe(before)
     })
 
+    it("tells in a Server-Timing header how long the delivery took to read, verify and record", async () => {
+      const res = await deliverSigned(s, await freshBody(), receiverUrl(s))
+      expect(res.status).toBe(200)
+      expect(res.headers["server-timing"]).toMatch(/^read;dur=\d+\.\d\d, verify;dur=\d+\.\d\d, record;dur=\d+\.\d\d$/)
+    })
+
     it("answers 413 for a body over 1 MiB and records nothing", async () => {
       const before = await countEvents(s)
       const res = await deliver(s, "x".repeat(1024 * 1024 + 1), { authorization: "Bearer a.b.c" }, receiverUrl(s))
