@@ -12,6 +12,8 @@ export function readRawBody(req: IncomingMessage, limit: number): Promise<Buffer
   // A declared size over the limit is refused unread: the 413 goes out and Node discards the rest. Reading and
   // then stopping destroys the request, and the sender sees a reset connection instead of the answer.
   if (Number(req.headers["content-length"]) > limit) return Promise.reject(new BodyTooLargeError(`The body is larger than ${limit} bytes`))
+  // Already read to its end by someone else: what the async iterator gave then, nothing (listeners would wait forever).
+  if (req.readableEnded) return Promise.resolve(Buffer.alloc(0))
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     let size = 0
