@@ -22,6 +22,7 @@ import { walletPayment } from "../integration-tests/http/support/checkout-direct
 import { waitFor } from "../integration-tests/support/sandbox"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { receiverUrl } from "../integration-tests/http/support/webhooks"
+import { ackRatio, ackStages } from "./webhook-stages"
 
 const CHECKOUTS = Number(process.env.BENCH_CHECKOUTS ?? 200)
 const DISTINCT_WEBHOOKS = 1000
@@ -31,7 +32,7 @@ const WEBHOOK_CONCURRENCY = 50
 const { sendAll } = require("./webhook-sender") as { sendAll(job: SendJob): Promise<SendResult> }
 
 type SendJob = { origin: string; path: string; sends: Array<{ body: string; authorization: string }>; concurrency: number }
-type SendResult = { acks: number[]; non2xx: number }
+type SendResult = { acks: number[]; non2xx: number; timings: Array<string | null> }
 
 function inWorker(job: SendJob): Promise<SendResult> {
   return new Promise((resolve, reject) => {
@@ -140,8 +141,9 @@ pgsStoreSuite("checkout benchmark", (s) => {
       const sends = await signedBurst(tag, DISTINCT_WEBHOOKS, DUPLICATE_WEBHOOKS)
       const probes = startProbes(knex)
       const started = performance.now()
-      const { acks, non2xx } = await send(url, sends)
+      const { acks, non2xx, timings } = await send(url, sends)
       const load = { ms: round(performance.now() - started, 0), ...probes.stop() }
+      const stages = ackStages(acks, timings)
       const applied = await allApplied(tag, DISTINCT_WEBHOOKS)
       return {
         sent: sends.length,
@@ -151,6 +153,8 @@ pgsStoreSuite("checkout benchmark", (s) => {
         applied,
         all_applied_after_ms: round(performance.now() - started, 0),
         burst: load,
+        // Inside the endpoint (its Server-Timing) and outside it, per acknowledgement; null where there is none.
+        stages,
       }
     }
     // The floor of this measurement on this machine: the same sender and bodies against a server that only answers.
@@ -177,6 +181,8 @@ pgsStoreSuite("checkout benchmark", (s) => {
       webhook_endpoint: "receiver",
       webhook_ack_p50_ms: receiver.ack_p50_ms,
       webhook_ack_p99_ms: receiver.ack_p99_ms,
+      ...ackRatio(receiver.ack_p99_ms, answerOnly.ack_p99_ms),
+      webhook_stages: receiver.stages,
       webhooks_sent: receiver.sent,
       webhooks_distinct: DISTINCT_WEBHOOKS,
       webhooks_recorded: receiver.recorded,
@@ -191,6 +197,8 @@ pgsStoreSuite("checkout benchmark", (s) => {
     }
     // Straight to stdout (jest writes its own report to stderr), so this is the last line.
     process.stdout.write(`checkout: pgs p50 ${summary.pgs_p50_ms} ms vs system p50 ${summary.system_p50_ms} ms; webhook ack (receiver) p50 ${receiver.ack_p50_ms} ms, p99 ${receiver.ack_p99_ms} ms; (Medusa route) p50 ${route.ack_p50_ms} ms, p99 ${route.ack_p99_ms} ms\n`)
+    const st = receiver.stages
+    if (st) process.stdout.write(`webhook ack (receiver) stages p50/p99 ms: read ${st.read.p50}/${st.read.p99}, verify ${st.verify.p50}/${st.verify.p99}, record ${st.record.p50}/${st.record.p99}, outside the receiver ${st.outside.p50}/${st.outside.p99}; p99 ${summary.ack_p99_ratio_to_answer_only}× the answer-only server's (goal ≤ ${summary.ack_p99_ratio_goal}×)\n`)
     process.stdout.write(`${JSON.stringify(summary)}\n`)
     for (const endpoint of [receiver, route]) {
       expect(endpoint.applied).toBe(DISTINCT_WEBHOOKS)

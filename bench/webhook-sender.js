@@ -9,6 +9,8 @@ const { Pool } = require("undici")
 async function sendAll({ origin, path, sends, concurrency }) {
   const pool = new Pool(origin, { connections: concurrency })
   const acks = []
+  // The endpoint's Server-Timing per answer (stage durations inside the receiver), aligned with `acks`.
+  const timings = []
   let next = 0
   let non2xx = 0
   await Promise.all(
@@ -19,12 +21,13 @@ async function sendAll({ origin, path, sends, concurrency }) {
         const res = await pool.request({ method: "POST", path, headers: { "content-type": "application/json", authorization }, body })
         await res.body.text()
         acks.push(performance.now() - started)
+        timings.push(res.headers["server-timing"] ?? null)
         if (res.statusCode < 200 || res.statusCode >= 300) non2xx++
       }
     }),
   )
   await pool.close()
-  return { acks, non2xx }
+  return { acks, non2xx, timings }
 }
 
 if (!isMainThread && workerData && workerData.sends) sendAll(workerData).then((result) => parentPort.postMessage(result))

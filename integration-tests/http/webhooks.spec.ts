@@ -148,6 +148,12 @@ pgsStoreSuite("gateway webhooks", (s) => {
         expect(done.outcome).toBe("ignored:foreign_reference")
       })
 
+      it("tells in a Server-Timing header how long the delivery took to read, verify and record", async () => {
+        const res = await deliverSigned(s, await freshBody(), url())
+        expect(res.status).toBe(200)
+        expect(res.headers["server-timing"]).toMatch(/^read;dur=\d+\.\d\d, verify;dur=\d+\.\d\d, record;dur=\d+\.\d\d$/)
+      })
+
       it("answers a repeated delivery of the same bytes 200 and drops it", async () => {
         const body = await freshBody()
         expect((await deliverSigned(s, body, url())).status).toBe(200)

@@ -42,9 +42,15 @@ export class TokenProvider {
     this.#credentials = credentials
   }
 
+  /** The cached token while it is valid, else null (no promise: the common case costs no event-loop hop). */
+  cachedToken(): string | null {
+    return this.#token && this.now() < this.#token.renewAt ? this.#token.value : null
+  }
+
   /** A valid access token: the cached one, the one being fetched, or a new one. */
   getToken(): Promise<string> {
-    if (this.#token && this.now() < this.#token.renewAt) return Promise.resolve(this.#token.value)
+    const cached = this.cachedToken()
+    if (cached !== null) return Promise.resolve(cached)
     if (!this.inflight) {
       this.inflight = this.fetch().finally(() => {
         this.inflight = null

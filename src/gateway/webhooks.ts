@@ -36,7 +36,12 @@ export type WebhookVerifierOptions = {
   clockToleranceSeconds?: number
 }
 
-export type VerifiedWebhook = { event: WebhookEvent; claims: Record<string, unknown> }
+export type VerifiedWebhook = {
+  event: WebhookEvent
+  claims: Record<string, unknown>
+  /** Lowercase hex SHA-512 of the raw body (verified against the JWT): identifies the delivery without hashing again. */
+  sha512: string
+}
 
 export class WebhookVerifier {
   private readonly keys: KeyObject[]
@@ -62,7 +67,7 @@ export class WebhookVerifier {
     const expected = (claims.data as { SHA512?: unknown } | undefined)?.SHA512
     if (typeof expected !== "string" || !/^[0-9a-fA-F]{128}$/.test(expected))
       throw new WebhookVerificationError("malformed", "The JWT has no data.SHA512 digest")
-    const bytes = typeof rawBody === "string" ? Buffer.from(rawBody, "utf8") : Buffer.from(rawBody)
+    const bytes = typeof rawBody === "string" ? Buffer.from(rawBody, "utf8") : Buffer.isBuffer(rawBody) ? rawBody : Buffer.from(rawBody)
     const actual = createHash("sha512").update(bytes).digest()
     if (!timingSafeEqual(actual, Buffer.from(expected, "hex")))
       throw new WebhookVerificationError("digest_mismatch", "data.SHA512 does not match the SHA-512 of the body")
@@ -76,7 +81,7 @@ export class WebhookVerifier {
     const parsed = webhookEvent.safeParse(json)
     if (!parsed.success)
       throw new WebhookVerificationError("invalid_payload", `The body is not a known event: ${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join(".")} ${i.message}`).join("; ")}`)
-    return { event: parsed.data, claims }
+    return { event: parsed.data, claims, sha512: actual.toString("hex") }
   }
 
   private async verifySignature(jwt: string): Promise<Record<string, unknown>> {

@@ -58,7 +58,7 @@ export async function deliver(s: StoreSuite, body: string | Buffer, headers: Rec
   } catch {
     json = undefined
   }
-  return { status: res.statusCode, body: json, text, ms: Date.now() - started }
+  return { status: res.statusCode, body: json, text, headers: res.headers, ms: Date.now() - started }
 }
 
 /** Deliver bytes signed the way the gateway signs them. */

@@ -1,4 +1,5 @@
-import { findNonIntegerAmounts } from "../schemas/validation"
+import { findNonIntegerAmounts, toGatewayErrors } from "../schemas/validation"
+import { httpUrl } from "../schemas/common"
 
 describe("decimal amounts in the raw request bytes", () => {
   it.each([
@@ -18,5 +19,17 @@ describe("decimal amounts in the raw request bytes", () => {
     ['{"amount":"100"}'],
   ])("leaves %s alone", (raw) => {
     expect(findNonIntegerAmounts(raw)).toEqual([])
+  })
+})
+
+describe("http(s) URL fields (return_url, error_url, cancel_url, originator_url)", () => {
+  it.each(["https://shop.example/return", " https://shop.example/return ", "HTTP://SHOP.EXAMPLE", "http://[::1]:3000/x#done", "https://shop.example/ü"])("accepts %j", (url) => {
+    expect(httpUrl.safeParse(url).success).toBe(true)
+  })
+
+  it.each(["http:shop.example", "https:/path", "ftp://shop.example", "https://", "javascript:alert(1)", "https://shop example", ""])("refuses %j, naming the rule", (url) => {
+    const parsed = httpUrl.safeParse(url)
+    expect(parsed.success).toBe(false)
+    expect(toGatewayErrors(parsed.error!, url)[0]!.message).toBe("must be an http or https URL")
   })
 })

@@ -38,6 +38,11 @@ describe("webhook verification", () => {
     expect(event.event).toBe("tokenization-webhook:payment-method:tokenized")
   })
 
+  it("returns the SHA-512 of the verified bytes, so the receiver identifies the delivery without hashing again", async () => {
+    const header = await generateTestWebhookHeader({ body, privateKey: gateway.privateKey })
+    expect((await verifier.verify(Buffer.from(body), header)).sha512).toBe(digest(body))
+  })
+
   it("accepts the flat tokenization payload form too", async () => {
     const flat = JSON.stringify({ event: "tokenization-webhook:payment-method:tokenized", payload: { data: { payment_method_id: "pm_2", payment_method_type: "card", card_last_4: "1000" } } })
     const header = await generateTestWebhookHeader({ body: flat, privateKey: gateway.privateKey })

@@ -16,7 +16,16 @@ export const cardReference = z.string().min(1).max(40)
 export const paymentReference = z.string().min(1).max(80)
 export const paymentDescription = z.string().min(1).max(100)
 export const ipAddress = z.union([z.ipv4(), z.ipv6()], { error: "must be an IPv4 or IPv6 address" })
-export const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http or https URL" })
+/**
+ * z.url()'s rule (trimmed, starts with http:// or https://, parses as a URL) without building a URL object: it is
+ * on every authorize, and z.url() cost 2 µs of the request's ~8 µs validation (bench:client).
+ */
+const HTTP_PREFIX = /^https?:\/\//i
+const isHttpUrl = (value: string) => {
+  const trimmed = value.trim()
+  return HTTP_PREFIX.test(trimmed) && URL.canParse(trimmed)
+}
+export const httpUrl = z.string().refine(isHttpUrl, "must be an http or https URL")
 /** originator_url: http/https, # fragment allowed; omitted or empty means "the terminal website". */
 export const originatorUrl = z.union([z.literal(""), httpUrl])
 /** phone (spec "Conventions"): E.164, then a possible-number check (plausible length for its country code). */

@@ -16,6 +16,7 @@ import { PGS_WEBHOOK_RECEIVED, type PgsWebhookReceivedData } from "../events"
 import { BodyTooLargeError, readRawBody } from "./raw-body"
 import { describeUnsupported, describeVerified } from "./delivery"
 import { recordDelivery } from "./recorder"
+import { startStages, type DeliveryStages } from "./stages"
 import { refusalTally } from "./refusals"
 import { inSpan } from "../../../lib/tracing"
 
@@ -31,9 +32,17 @@ export type WebhookIntake = {
   received(id: string): Promise<void>
 }
 
-export type WebhookAnswer = { status: number; body: Record<string, unknown>; afterAnswer?: () => Promise<void> }
+export type WebhookAnswer = {
+  status: number
+  body: Record<string, unknown>
+  afterAnswer?: () => Promise<void>
+  /** Milliseconds per stage, for the answer's Server-Timing header. */
+  stages?: DeliveryStages
+}
 
 export async function acceptWebhookRequest(req: IncomingMessage, intake: WebhookIntake): Promise<WebhookAnswer> {
+  const stages = startStages()
+  const started = performance.now()
   let raw: Buffer
   try {
     raw = await readRawBody(req, MAX_BODY_BYTES)
@@ -41,13 +50,16 @@ export async function acceptWebhookRequest(req: IncomingMessage, intake: Webhook
     if (error instanceof BodyTooLargeError) return { status: 413, body: { error: error.message } }
     throw error
   }
-  return acceptDelivery(raw, req.headers.authorization, intake)
+  stages.read = performance.now() - started
+  const answer = await acceptDelivery(raw, req.headers.authorization, intake, stages)
+  answer.stages = stages
+  return answer
 }
 
 /** A span per delivery (src/lib/tracing.ts): the event's name once verified, the answer's status and what became of it. */
-function acceptDelivery(raw: Buffer, authorization: string | undefined, intake: WebhookIntake): Promise<WebhookAnswer> {
+function acceptDelivery(raw: Buffer, authorization: string | undefined, intake: WebhookIntake, stages: DeliveryStages): Promise<WebhookAnswer> {
   return inSpan("pgs.webhook intake", { "pgs.body_bytes": raw.length }, async (span) => {
-    const answer = await verifyAndRecord(raw, authorization, intake, (event) => span.set({ "pgs.event": event.slice(0, 100) }))
+    const answer = await verifyAndRecord(raw, authorization, intake, stages, (event) => span.set({ "pgs.event": event.slice(0, 100) }))
     span.set({ "http.response.status_code": answer.status, "pgs.intake": intakeResult(answer) })
     return answer
   })
@@ -56,7 +68,13 @@ function acceptDelivery(raw: Buffer, authorization: string | undefined, intake: 
 const intakeResult = (answer: WebhookAnswer) =>
   answer.status === 200 ? (answer.body.duplicate ? "duplicate" : answer.afterAnswer ? "recorded" : "recorded_unsupported") : answer.status === 401 ? "rejected" : "refused"
 
-async function verifyAndRecord(raw: Buffer, authorization: string | undefined, intake: WebhookIntake, named: (event: string) => void): Promise<WebhookAnswer> {
+async function verifyAndRecord(
+  raw: Buffer,
+  authorization: string | undefined,
+  intake: WebhookIntake,
+  stages: DeliveryStages,
+  named: (event: string) => void,
+): Promise<WebhookAnswer> {
   let verifier: WebhookVerifier
   try {
     verifier = intake.verifier()
@@ -67,8 +85,12 @@ async function verifyAndRecord(raw: Buffer, authorization: string | undefined, i
   }
 
   let event: WebhookEvent | null = null
+  let key: string | null = null
+  const verifying = performance.now()
   try {
-    event = (await verifier.verify(raw, authorization)).event
+    const verified = await verifier.verify(raw, authorization)
+    event = verified.event
+    key = verified.sha512
     named(event.event)
   } catch (error) {
     if (!(error instanceof WebhookVerificationError)) throw error
@@ -81,8 +103,11 @@ async function verifyAndRecord(raw: Buffer, authorization: string | undefined, i
     }
   }
   refusalTally(intake.knex, intake.logger).verified()
+  const recording = performance.now()
+  stages.verify = recording - verifying
 
-  const recorded = await recordDelivery(intake.knex, event ? describeVerified(raw, event) : describeUnsupported(raw))
+  const recorded = await recordDelivery(intake.knex, event && key ? describeVerified(event, key) : describeUnsupported(raw))
+  stages.record = performance.now() - recording
   if (!recorded.is_new) return { status: 200, body: { received: true, duplicate: true } }
   if (!event) {
     // Kept for the record, closed so that nothing ever processes it.

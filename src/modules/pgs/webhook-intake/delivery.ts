@@ -6,14 +6,15 @@ import type { NewWebhookEvent } from "../webhook-event-record"
 /** Gateway retries send the same bytes, so their SHA-512 identifies the delivery. */
 export const deliveryKey = (raw: Buffer) => createHash("sha512").update(raw).digest("hex")
 
-export function describeVerified(raw: Buffer, event: WebhookEvent): NewWebhookEvent {
+/** `key`: the body's SHA-512, as verification computed it (WebhookVerifier's `sha512`; the bytes are hashed once). */
+export function describeVerified(event: WebhookEvent, key: string): NewWebhookEvent {
   if (event.event === TOKENIZATION_EVENT) {
     const p = event.payload
     const paymentMethodId = "data" in p ? p.data.payment_method_id : p.payment_method.id
-    return { delivery_key: deliveryKey(raw), event: event.event, subject_id: paymentMethodId, reference: null, payload: event.payload }
+    return { delivery_key: key, event: event.event, subject_id: paymentMethodId, reference: null, payload: event.payload }
   }
   return {
-    delivery_key: deliveryKey(raw),
+    delivery_key: key,
     event: event.event,
     subject_id: event.payload.id,
     reference: event.payload.reference,

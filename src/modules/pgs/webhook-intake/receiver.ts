@@ -10,6 +10,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net"
 import type { Logger } from "@medusajs/framework/types"
 import type { WebhookAnswer } from "./accept"
+import { serverTiming } from "./stages"
 
 export const WEBHOOK_PATH = "/hooks/pgs/webhooks"
 
@@ -22,7 +23,7 @@ type ReceiverSettings = {
   accept(req: IncomingMessage): Promise<WebhookAnswer>
 }
 
-function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+function send(res: ServerResponse, status: number, body: unknown, headers?: Record<string, string>) {
   const json = JSON.stringify(body)
   res.writeHead(status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(json), ...headers })
   res.end(json)
@@ -43,7 +44,7 @@ export async function startWebhookServer(settings: ReceiverSettings): Promise<We
       settings.logger.error(`PGS webhook receiver could not take a delivery: ${(error as Error).message}`)
       return send(res, 500, { error: "The delivery could not be recorded; send it again" })
     }
-    send(res, answer.status, answer.body)
+    send(res, answer.status, answer.body, answer.stages && { "server-timing": serverTiming(answer.stages) })
     await answer.afterAnswer?.()
   })
   // A delivery is small: a client that trickles its request is cut off instead of holding a socket.

@@ -7,10 +7,12 @@ import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { PGS_MODULE } from "../../../../modules/pgs"
 import type PgsModuleService from "../../../../modules/pgs/service"
 import { acceptWebhookRequest } from "../../../../modules/pgs/webhook-intake/accept"
+import { serverTiming } from "../../../../modules/pgs/webhook-intake/stages"
 
 export const POST = async (req: MedusaRequest, res: MedusaResponse) => {
   const pgs = req.scope.resolve<PgsModuleService>(PGS_MODULE)
   const answer = await acceptWebhookRequest(req, pgs.webhookIntake())
+  if (answer.stages) res.setHeader("server-timing", serverTiming(answer.stages))
   res.status(answer.status).json(answer.body)
   await answer.afterAnswer?.()
 }
