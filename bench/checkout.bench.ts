@@ -23,6 +23,9 @@ import { waitFor } from "../integration-tests/support/sandbox"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { receiverUrl } from "../integration-tests/http/support/webhooks"
 import { ackRatio, ackStages } from "./webhook-stages"
+import { startCostMeter, type CheckoutCost } from "./checkout-costs"
+import { checkoutCosts, costTable } from "./checkout-split"
+import { startSandboxHarnessProcess } from "./sandbox-process"
 
 const CHECKOUTS = Number(process.env.BENCH_CHECKOUTS ?? 200)
 const DISTINCT_WEBHOOKS = 1000
@@ -67,31 +70,49 @@ pgsStoreSuite("checkout benchmark", (s) => {
     )
     const gatewayCustomerId: string = saving.data.gateway_customer_id
 
-    const checkout = async (providerId: string) => {
+    // Each checkout is one window of the meter: its wall time, gateway calls (with the sandbox's own handling time
+    // and the round trips) and database queries. Then, outside the window, the gateway's webhook about it is left to
+    // be processed, so that work never lands in the next checkout's window.
+    const meter = startCostMeter(s.sandbox.url)
+    const knex = s.container().resolve(ContainerRegistrationKeys.PG_CONNECTION)
+    const settled = (since: Date) =>
+      waitFor(
+        async () => {
+          const [row] = await knex("pgs_webhook_event").select(
+            knex.raw("count(*) filter (where processed_at is null) as open"),
+            knex.raw("count(*) filter (where received_at >= ?) as new", [since]),
+          )
+          return Number(row.open) === 0 && Number(row.new) > 0
+        },
+        { what: "the checkout's webhook processed", timeoutMs: 30_000 },
+      )
+    const checkout = async (providerId: string): Promise<CheckoutCost> => {
       const cart = await s.createCart({ customerToken: token })
       const data = providerId === PGS_PROVIDER_ID ? { payment_method: { type: "saved_card", saved_card_id: card.id }, browser_info: BROWSER_INFO } : undefined
-      const started = performance.now()
-      await s.initiatePaymentSession(cart.id, providerId, data, token)
-      const done = await s.completeCart(cart.id, token)
-      const ms = performance.now() - started
-      if (done.data.type !== "order") throw new Error(`${providerId}: no order (${JSON.stringify(done.data.error ?? done.data).slice(0, 200)})`)
-      return ms
+      const since = new Date()
+      let done: Awaited<ReturnType<typeof s.completeCart>> | undefined
+      const cost = await meter.measure(async () => {
+        await s.initiatePaymentSession(cart.id, providerId, data, token)
+        done = await s.completeCart(cart.id, token)
+      })
+      if (done?.data.type !== "order") throw new Error(`${providerId}: no order (${JSON.stringify(done?.data.error ?? done?.data).slice(0, 200)})`)
+      if (providerId === PGS_PROVIDER_ID) await settled(since)
+      return cost
     }
-    const pgs: number[] = []
-    const system: number[] = []
+    const pgs: CheckoutCost[] = []
+    const system: CheckoutCost[] = []
     for (let i = 0; i < 10; i++) await checkout(i % 2 ? PGS_PROVIDER_ID : SYSTEM_PROVIDER_ID) // warm-up
     for (let i = 0; i < CHECKOUTS; i++) {
       pgs.push(await checkout(PGS_PROVIDER_ID))
       system.push(await checkout(SYSTEM_PROVIDER_ID))
     }
-    pgs.sort((a, b) => a - b)
-    system.sort((a, b) => a - b)
+    meter.stop()
+    const costs = checkoutCosts(pgs, system)
 
     // Webhooks: tokenization events for this shopper's gateway customer, signed with the sandbox's webhook key, sent
     // to the dedicated receiver (option webhookReceiver; the endpoint the goal is for) and then, as the baseline in
     // the same run, to the Medusa route — each burst once the previous one's events are all applied.
-    const sign = (body: string) => s.sandbox.sandbox.context.webhooks.sign(body)
-    const knex = s.container().resolve(ContainerRegistrationKeys.PG_CONNECTION)
+    const sign = (body: string) => s.sandbox.signWebhook(body)
     const signedBurst = async (tag: string, distinct: number, duplicates: number) => {
       const bodies = Array.from({ length: distinct }, (_, i) =>
         JSON.stringify({
@@ -175,9 +196,7 @@ pgsStoreSuite("checkout benchmark", (s) => {
     const summary = {
       bench: "checkout",
       checkouts_per_provider: CHECKOUTS,
-      pgs_p50_ms: round(percentile(pgs, 50), 1),
-      system_p50_ms: round(percentile(system, 50), 1),
-      p50_ratio: round(percentile(pgs, 50) / percentile(system, 50)),
+      ...costs,
       webhook_endpoint: "receiver",
       webhook_ack_p50_ms: receiver.ack_p50_ms,
       webhook_ack_p99_ms: receiver.ack_p99_ms,
@@ -196,6 +215,7 @@ pgsStoreSuite("checkout benchmark", (s) => {
       answer_only_server: answerOnly,
     }
     // Straight to stdout (jest writes its own report to stderr), so this is the last line.
+    process.stdout.write(costTable(costs))
     process.stdout.write(`checkout: pgs p50 ${summary.pgs_p50_ms} ms vs system p50 ${summary.system_p50_ms} ms; webhook ack (receiver) p50 ${receiver.ack_p50_ms} ms, p99 ${receiver.ack_p99_ms} ms; (Medusa route) p50 ${route.ack_p50_ms} ms, p99 ${route.ack_p99_ms} ms\n`)
     const st = receiver.stages
     if (st) process.stdout.write(`webhook ack (receiver) stages p50/p99 ms: read ${st.read.p50}/${st.read.p99}, verify ${st.verify.p50}/${st.verify.p99}, record ${st.record.p50}/${st.record.p99}, outside the receiver ${st.outside.p50}/${st.outside.p99}; p99 ${summary.ack_p99_ratio_to_answer_only}× the answer-only server's (goal ≤ ${summary.ack_p99_ratio_goal}×)\n`)
@@ -206,4 +226,4 @@ pgsStoreSuite("checkout benchmark", (s) => {
       expect(endpoint.non_2xx).toBe(0)
     }
   }, 1_200_000)
-}, { env: { PGS_WEBHOOK_RECEIVER_PORT: "0", PGS_WEBHOOK_RECEIVER_HOST: "127.0.0.1" } })
+}, { startSandbox: startSandboxHarnessProcess, env: { PGS_WEBHOOK_RECEIVER_PORT: "0", PGS_WEBHOOK_RECEIVER_HOST: "127.0.0.1" } })

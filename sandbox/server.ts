@@ -87,14 +87,20 @@ async function readBody(req: http.IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks)
 }
 
-function write(res: http.ServerResponse, reply: Reply, requestId: string): void {
+/**
+ * Every answer says how long the sandbox spent on it (`Server-Timing: app;dur=<ms>`, from reading the request to
+ * writing the answer), so a benchmark can tell the gateway's own work from the round trip and the caller's.
+ */
+function write(res: http.ServerResponse, reply: Reply, requestId: string, startedAt: number): void {
   if (res.destroyed) return
-  res.writeHead(reply.status, { "x-request-id": requestId, ...reply.headers })
+  const dur = (performance.now() - startedAt).toFixed(2)
+  res.writeHead(reply.status, { "x-request-id": requestId, "server-timing": `app;dur=${dur}`, ...reply.headers })
   res.end(reply.body)
 }
 
 export function handler(ctx: SandboxContext, router: Router) {
   return async (incoming: http.IncomingMessage, res: http.ServerResponse) => {
+    const startedAt = performance.now()
     const requestId = newId("req")
     const url = new URL(incoming.url ?? "/", ctx.urls.base || "http://localhost")
     const method = incoming.method ?? "GET"
@@ -102,8 +108,8 @@ export function handler(ctx: SandboxContext, router: Router) {
     try {
       const rawBody = await readBody(incoming)
       const found = router.match(method, url.pathname)
-      if (!found) return write(res, json(404, { error: "Not Found", path: url.pathname }), requestId)
-      if (!("route" in found)) return write(res, json(405, { error: "Method Not Allowed", allowed: found.allowed }), requestId)
+      if (!found) return write(res, json(404, { error: "Not Found", path: url.pathname }), requestId, startedAt)
+      if (!("route" in found)) return write(res, json(405, { error: "Method Not Allowed", allowed: found.allowed }), requestId, startedAt)
       const { route, params } = found
       const req: SandboxRequest = {
         method,
@@ -120,12 +126,12 @@ export function handler(ctx: SandboxContext, router: Router) {
       if (route.kind !== "public") {
         checkHygiene(req, route.kind === "auth" ? "application/x-www-form-urlencoded" : "application/json")
         const before = ctx.faults.take(target, "before")
-        if (before && (await applyFault(before, res, incoming.socket, requestId))) return
+        if (before && (await applyFault(before, res, incoming.socket, requestId, startedAt))) return
       }
       reply = await route.handler(req)
       if (route.kind !== "public") {
         const after = ctx.faults.take(target, "after")
-        if (after && (await applyFault(after, res, incoming.socket, requestId))) return
+        if (after && (await applyFault(after, res, incoming.socket, requestId, startedAt))) return
       }
     } catch (error) {
       if (error instanceof ReplyError) reply = error.reply
@@ -134,7 +140,7 @@ export function handler(ctx: SandboxContext, router: Router) {
         reply = json(500, { error: "Internal Server Error" })
       }
     }
-    write(res, reply, requestId)
+    write(res, reply, requestId, startedAt)
   }
 }
 
@@ -151,20 +157,21 @@ async function applyFault(
   res: http.ServerResponse,
   socket: Socket,
   requestId: string,
+  startedAt: number,
 ): Promise<boolean> {
   switch (rule.kind) {
     case "latency":
       await sleep(rule.latency_ms)
       return false
     case "status":
-      write(res, faultReply(rule.status), requestId)
+      write(res, faultReply(rule.status), requestId, startedAt)
       return true
     case "drop":
       socket.destroy()
       return true
     case "garble":
       // A 2xx whose body matches nothing in the spec: the client must not read it as success or failure.
-      write(res, json(200, { unexpected: true }), requestId)
+      write(res, json(200, { unexpected: true }), requestId, startedAt)
       return true
     case "timeout":
       // Hold the connection without answering; the client's timeout should fire first.

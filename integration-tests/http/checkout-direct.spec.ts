@@ -8,6 +8,7 @@
 import { pgsStoreSuite } from "./support/store"
 import { BROWSER_INFO, ledger, storePost } from "./support/checkout"
 import { waitFor } from "../support/sandbox"
+import { processedEvent } from "./support/webhooks"
 import {
   authenticationCompleted,
   currentSession,
@@ -30,6 +31,20 @@ pgsStoreSuite("card checkout with the Direct API", (s) => {
     const tx = (await ledger(s.sandbox)).filter((e) => e.reference === session.data.reference && !e.replay)
     expect(tx).toHaveLength(1)
     expect(tx[0]).toMatchObject({ transaction_type: "AUTHORIZE", amount: 2550, status: "APPROVED" })
+  })
+
+  it("finds the gateway's approval of a Direct API checkout already recorded: the webhook changes nothing", async () => {
+    const { cart } = await directCart(s, walletPayment(s.sandbox.testCard("frictionless_approved")))
+    // The approval is sent only once the order is placed (the one sent during completion may be processed first).
+    await s.sandbox.control("DELETE", "/_sandbox/webhooks")
+    try {
+      expect((await s.completeCart(cart.id)).data.type).toBe("order")
+    } finally {
+      await s.sandbox.control("POST", "/_sandbox/webhooks", { url: s.webhookUrl })
+    }
+    const { data } = await currentSession(s, cart.id)
+    await s.sandbox.control("POST", `/_sandbox/transactions/${data.transaction_id}/webhook`)
+    expect(await processedEvent(s, data.transaction_id)).toMatchObject({ outcome: "ignored:already_recorded", error: null })
   })
 
   it("authorizes a network token with a cryptogram (encrypted on the server with the merchant key)", async () => {

@@ -110,6 +110,11 @@ export class SandboxHarness {
     return card.number
   }
 
+  /** The Bearer JWT the sandbox would sign this webhook body with. */
+  signWebhook(body: string): Promise<string> {
+    return this.sandbox.context.webhooks.sign(body)
+  }
+
   async close() {
     await this.sandbox.close()
   }

@@ -17,6 +17,7 @@ import { fromStorableJson, fromStorableText } from "../modules/pgs/storable"
 import { nextAttemptAt } from "../modules/pgs/webhook-queue"
 import { isApplied, isDeferred, type EventContext } from "./pgs-events/context"
 import { dispatchEvent } from "./pgs-events/dispatch"
+import { RECORDED_AT_CHECKOUT } from "./pgs-events/approval"
 import { inSpan } from "../lib/tracing"
 
 export type ProcessPgsEventInput = { id: string }
@@ -24,8 +25,11 @@ export type ProcessPgsEventResult = { id: string; outcome: string | null; alread
 
 const LOCK_TIMEOUT_SECONDS = 60
 
-async function runOne(ctx: EventContext, id: string): Promise<string> {
-  const row = await ctx.pgs.retrievePgsWebhookEvent(id)
+type EventRow = Awaited<ReturnType<PgsModuleService["retrievePgsWebhookEvent"]>>
+
+/** `read`: the row as just read under the lock, so it is not read a second time. */
+async function runOne(ctx: EventContext, id: string, read?: EventRow): Promise<string> {
+  const row = read ?? (await ctx.pgs.retrievePgsWebhookEvent(id))
   // A span per event run (src/lib/tracing.ts): the event's name and outcome, never its payload.
   const event = fromStorableText(row.event).slice(0, 100)
   return inSpan(`pgs.event ${event}`, { "pgs.event": event, "pgs.attempt": row.attempts + 1 }, async (span) => {
@@ -35,7 +39,7 @@ async function runOne(ctx: EventContext, id: string): Promise<string> {
   })
 }
 
-async function applyOne(ctx: EventContext, id: string, row: Awaited<ReturnType<PgsModuleService["retrievePgsWebhookEvent"]>>): Promise<string> {
+async function applyOne(ctx: EventContext, id: string, row: EventRow): Promise<string> {
   const parsed = webhookEvent.safeParse({ event: fromStorableText(row.event), payload: fromStorableJson(row.payload) })
   if (!parsed.success) {
     await ctx.pgs.updatePgsWebhookEvents({ id, processed_at: new Date(), outcome: "ignored:unsupported" })
@@ -129,8 +133,10 @@ export const processPgsEventStep = createStep(
             await runOther(ctx, id)
             continue
           }
-          result = await runOne(ctx, id)
-          if (isApplied(result) && row.reference) await runDeferred(ctx, row.reference)
+          result = await runOne(ctx, id, current)
+          // An approval applied now, or found already recorded by the checkout: the payment exists, so management
+          // events that arrived before it can be applied.
+          if ((isApplied(result) || result === RECORDED_AT_CHECKOUT) && row.reference) await runDeferred(ctx, row.reference)
         }
         return result ?? (await ctx.pgs.retrievePgsWebhookEvent(row.id)).outcome
       },

@@ -51,12 +51,17 @@ function pointAtSandbox(sandbox: SandboxHarness) {
 export function pgsStoreSuite(
   name: string,
   body: (s: StoreSuite) => void,
-  options: { sandbox?: Parameters<typeof startHarness>[0]; env?: Record<string, string> } = {},
+  options: {
+    sandbox?: Parameters<typeof startHarness>[0]
+    /** Starts the sandbox another way (a benchmark runs it in its own process, as a real gateway is). */
+    startSandbox?: () => Promise<SandboxHarness>
+    env?: Record<string, string>
+  } = {},
 ) {
   const s = {} as StoreSuite
   // Registered before the runner's own beforeAll, so the sandbox is up and PGS_* are set when medusa-config loads.
   beforeAll(async () => {
-    s.sandbox = await startHarness(options.sandbox)
+    s.sandbox = await (options.startSandbox ? options.startSandbox() : startHarness(options.sandbox))
     pointAtSandbox(s.sandbox)
     // Options of this suite's store only: removed again after the suite.
     Object.assign(process.env, options.env ?? {})

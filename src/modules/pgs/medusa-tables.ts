@@ -10,7 +10,9 @@ import { toMinorUnits } from "../../gateway"
 /** Keep in step with the queries below: the boot check reads only this list. */
 export const MEDUSA_COLUMNS = {
   capture: ["id", "raw_amount", "payment_id", "deleted_at"],
-  payment: ["id", "raw_amount"],
+  payment: ["id", "raw_amount", "payment_session_id", "payment_collection_id", "captured_at", "canceled_at", "deleted_at"],
+  order_payment_collection: ["order_id", "payment_collection_id", "deleted_at"],
+  order: ["id", "status"],
   refund: ["id", "metadata"],
   customer_account_holder: ["account_holder_id", "customer_id", "deleted_at"],
   payment_session: ["id", "data", "status", "updated_at"],
@@ -60,6 +62,23 @@ export async function externalRefundOf(knex: Knex, refundId: string): Promise<st
 export async function customerOfAccountHolder(knex: Knex, accountHolderId: string): Promise<string | null> {
   const row = await knex("customer_account_holder").where({ account_holder_id: accountHolderId }).whereNull("deleted_at").first("customer_id")
   return row?.customer_id ?? null
+}
+
+export type RecordedPayment = { captured: boolean; canceled: boolean; order_status: string | null }
+
+/**
+ * The payment Medusa made for a session, and the status of the order its collection paid (null: no order), in one
+ * read; null when the session has no payment. An approval webhook a checkout already recorded reads only this
+ * (workflows/pgs-events/approval.ts), where the query graph would take four queries and a workflow.
+ */
+export async function recordedPaymentOfSession(knex: Knex, sessionId: string): Promise<RecordedPayment | null> {
+  const row = await knex("payment as p")
+    .leftJoin("order_payment_collection as opc", (on) => on.on("opc.payment_collection_id", "p.payment_collection_id").andOnNull("opc.deleted_at"))
+    .leftJoin("order as o", "o.id", "opc.order_id")
+    .where("p.payment_session_id", sessionId)
+    .whereNull("p.deleted_at")
+    .first("p.captured_at", "p.canceled_at", "o.status as order_status")
+  return row ? { captured: !!row.captured_at, canceled: !!row.canceled_at, order_status: row.order_status ?? null } : null
 }
 
 /** Saves a session's data and status (see providers/pgs/session-records.ts, reportUnauthorized, for why). */

@@ -3,21 +3,29 @@
  * gateway (the body is not trusted beyond naming it), then hand it to Medusa's processPaymentWorkflow, which
  * authorizes the session and completes the cart if the shopper never came back. It is idempotent: an order that
  * already exists is not created again. A collection without a cart goes through applyCollectionPayment (once,
- * under its own lock). Money no order will keep (late-money.ts) goes back.
+ * under its own lock). Money no order will keep (late-money.ts) goes back. An approval the checkout had already
+ * recorded (a Direct API payment, answered at once) is only checked against Medusa's records (recordedAtCheckout).
  */
 import { processPaymentWorkflow } from "@medusajs/core-flows"
 import { ContainerRegistrationKeys, PaymentActions } from "@medusajs/framework/utils"
 import { fromMinorUnits, type TransactionEventPayload } from "../../gateway"
 import type { EventContext, EventOutcome } from "./context"
-import { findCartIdForCollection, findOrderIdForCollection, orderStatus, sameMoney, sessionAndTransaction } from "./lookup"
+import { findCartIdForCollection, findOrderIdForCollection, orderStatus, sameMoney, sessionAndTransaction, sessionOfEvent, type SessionView } from "./lookup"
 import { applyCollectionPayment } from "../order-payments/apply-collection-payment"
 import { giveBackLateMoney } from "./late-money"
 import { findRetiredSession } from "../../modules/pgs/retired-sessions"
 import { sessionIdFromReference } from "../../payments/reference"
 import { needsAttach, recordTransaction } from "./attach"
+import { recordedPaymentOfSession } from "../../modules/pgs/medusa-tables"
+import { isSingleStep, type GatewayTransactionType } from "../../payments/session-data"
+
+/** The outcome of an approval the checkout had already recorded (see recordedAtCheckout). */
+export const RECORDED_AT_CHECKOUT = "ignored:already_recorded"
 
 export async function handleApproval(ctx: EventContext, payload: TransactionEventPayload): Promise<EventOutcome> {
-  const found = await sessionAndTransaction(ctx, payload)
+  const known = await sessionOfEvent(ctx, payload)
+  if (typeof known !== "string" && (await recordedAtCheckout(ctx, known, payload))) return RECORDED_AT_CHECKOUT
+  const found = await sessionAndTransaction(ctx, payload, known)
   if (found === "ignored:unknown_session") return approvalForDeletedSession(ctx, payload)
   if (typeof found === "string") return found
   const { session, tx } = found
@@ -50,6 +58,25 @@ export async function handleApproval(ctx: EventContext, payload: TransactionEven
     input: { action, data: { session_id: session.id, amount: fromMinorUnits(tx.amount, tx.currency) } },
   })
   return `applied:${action}`
+}
+
+/**
+ * The checkout recorded this very transaction itself (a Direct API authorize is answered at once): the session
+ * data names it for this attempt, Medusa made the session's payment (captured, when the gateway took the money in
+ * one step) and the order it paid is placed and not canceled. Nothing in the event can change that, so the gateway
+ * is not read again and processPaymentWorkflow is not run (it would find the payment and the order in place and
+ * only take the cart's lock). Anything else, or a failed read, goes the full way.
+ */
+async function recordedAtCheckout(ctx: EventContext, session: SessionView, payload: TransactionEventPayload): Promise<boolean> {
+  if (session.data.transaction_id !== payload.id || session.data.reference !== payload.reference) return false
+  try {
+    const recorded = await recordedPaymentOfSession(ctx.container.resolve(ContainerRegistrationKeys.PG_CONNECTION), session.id)
+    if (!recorded || recorded.canceled || !recorded.order_status || recorded.order_status === "canceled") return false
+    return recorded.captured || !isSingleStep(session.data.transaction_type as GatewayTransactionType)
+  } catch (error) {
+    ctx.logger.warn(`PGS: could not read the payment of session ${session.id} (${(error as Error).message}); applying the approval in full`)
+    return false
+  }
 }
 
 /**

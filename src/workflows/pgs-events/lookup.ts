@@ -76,19 +76,25 @@ export function sameMoney(session: SessionView, tx: { amount: number; currency: 
   return session.currency_code.toLowerCase() === tx.currency.toLowerCase()
 }
 
+/** Our payment session a transaction event's reference names, or why the event is ignored. */
+export async function sessionOfEvent(ctx: EventContext, payload: TransactionEventPayload): Promise<SessionView | EventOutcome> {
+  const sessionId = sessionIdFromReference(payload.reference)
+  if (!sessionId) return "ignored:foreign_reference"
+  return (await findPgsSession(ctx.container, sessionId)) ?? "ignored:unknown_session"
+}
+
 /**
  * The two things a transaction event is about, each checked before anything is applied: our payment session (by
- * the reference we made) and the transaction as the gateway reads it now (the body only names it). An outcome
- * string says why the event is ignored.
+ * the reference we made; `known` when the caller has read it already) and the transaction as the gateway reads it
+ * now (the body only names it). An outcome string says why the event is ignored.
  */
 export async function sessionAndTransaction(
   ctx: EventContext,
   payload: TransactionEventPayload,
+  known?: SessionView | EventOutcome,
 ): Promise<{ session: SessionView; tx: Transaction; outcome: Outcome } | EventOutcome> {
-  const sessionId = sessionIdFromReference(payload.reference)
-  if (!sessionId) return "ignored:foreign_reference"
-  const session = await findPgsSession(ctx.container, sessionId)
-  if (!session) return "ignored:unknown_session"
+  const session = known ?? (await sessionOfEvent(ctx, payload))
+  if (typeof session === "string") return session
   const read = await ctx.client.status.transaction(payload.id)
   if (!read) return "ignored:unknown_transaction"
   if (read.transaction.reference !== payload.reference) return "ignored:reference_mismatch"
