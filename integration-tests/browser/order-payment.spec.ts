@@ -14,6 +14,9 @@ import { startStorefront, type RunningStorefront } from "../../scripts/demo/stor
 import { pgsStoreSuite } from "../http/support/store"
 import { ledger } from "../http/support/checkout"
 import { adminOrder, orderOwingMore } from "../http/support/order-payments"
+import { capturedOrder } from "../http/support/pay-link"
+import { drillOrderChange } from "../http/support/order-change-drill"
+import { claimOwingMore, exchangeOwingMore } from "../http/support/order-changes"
 import { waitFor } from "../http/support/webhooks"
 import { CHROMIUM, describeBrowser, screenshot } from "./support"
 
@@ -221,6 +224,23 @@ describeBrowser("money after checkout: the payment-collection page", () => {
       expect(order.summary.pending_difference).toBe(0)
       await waitFor(async () => ((await adminOrder(s, orderId)).payment_status === "captured" ? true : null), { what: "the order captured" })
       await context.close()
+    })
+
+    it.each([
+      ["an exchange", exchangeOwingMore],
+      ["a claim", claimOwingMore],
+    ])("pays the difference of %s that sends out more than it takes back on the page, by card", async (what, change) => {
+      const { orderId } = await capturedOrder(s)
+      await drillOrderChange(s, orderId, change, async (collectionId) => {
+        const { page, context } = await open(linkOf(collectionId, orderId), 360, 1150)
+        await cardReady(page)
+        expect(await page.locator(".pgs-owed").textContent()).toBe("Amount due: €25.50")
+        await fillCard(page, s.sandbox.testCard("frictionless_approved"))
+        await page.getByRole("button", { name: /^Pay / }).press("Enter")
+        await state(page, "done")
+        await screenshot(page, `order-payment-${what === "a claim" ? "claim" : "exchange"}-paid-360`)
+        await context.close()
+      })
     })
 
     it("pays through the React binding (PgsCollectionPayment), as a React storefront's page would", async () => {
