@@ -8,14 +8,19 @@ const { rmSync } = require("node:fs")
 const { execFileSync } = require("node:child_process")
 
 /**
- * The return page runs on a page of its own (after the redirect): it is a bundle of its own (dist/return.js), which
- * the core's `mountReturn` loads when called, so nothing of it, nor code shared with it, weighs on the checkout.
- * Its locale chunks are the core's (same content, same file).
+ * What the core loads with import() only when it is used, each a bundle of its own (dist/{name}.js) carrying its own
+ * copy of the few helpers it needs: so no chunk is shared with the core, and the first paint stays one file.
+ * The return page runs on a page of its own (after the redirect; `mountReturn` loads it), 3-D Secure's steps and
+ * dialog when a payment needs them, the method panels (wallet, code, voucher, saved card) when the shopper opens
+ * such a method. The return page's locale chunks are the core's (same content, same file).
  */
-const returnPageIsExternal = {
-  name: "return-page-external",
+const OWN_BUNDLES = { "./return-page": "return", "./three-ds": "three-ds", "./panels": "panels" }
+const ownBundlesAreExternal = {
+  name: "own-bundles-external",
   setup(b) {
-    b.onResolve({ filter: /^\.\/return-page$/ }, (args) => (args.kind === "dynamic-import" ? { path: "./return.js", external: true } : undefined))
+    b.onResolve({ filter: /^\.\/(return-page|three-ds|panels)$/ }, (args) =>
+      args.kind === "dynamic-import" ? { path: `./${OWN_BUNDLES[args.path]}.js`, external: true } : undefined,
+    )
   },
 }
 
@@ -31,14 +36,14 @@ const coreIsExternal = {
 async function buildWidget(outdir = path.join(__dirname, "dist")) {
   rmSync(outdir, { recursive: true, force: true }) // no stale locale chunks
   const common = { bundle: true, format: "esm", minify: true, target: "es2020", platform: "browser", logLevel: "silent", legalComments: "none" }
-  // Splitting: what a dynamic import loads (each locale but English, 3-D Secure's steps, the return page) becomes a
-  // chunk of its own, fetched only when used; code both sides need goes into a shared chunk.
-  await build({ ...common, entryPoints: { index: path.join(__dirname, "src/core/index.ts") }, outdir, splitting: true, chunkNames: "[name]-[hash]", plugins: [returnPageIsExternal] })
-  await build({ ...common, entryPoints: { return: path.join(__dirname, "src/core/return-page.ts") }, outdir, splitting: true, chunkNames: "[name]-[hash]" })
+  // Splitting: each locale pack a dynamic import loads becomes a chunk of its own, fetched only when used.
+  const split = { ...common, outdir, splitting: true, chunkNames: "[name]-[hash]", plugins: [ownBundlesAreExternal] }
+  await build({ ...split, entryPoints: { index: path.join(__dirname, "src/core/index.ts") } })
+  for (const [file, name] of Object.entries(OWN_BUNDLES)) await build({ ...split, entryPoints: { [name]: path.join(__dirname, "src/core", `${file}.ts`) } })
   await build({ ...common, entryPoints: [path.join(__dirname, "src/react/index.ts")], outfile: path.join(outdir, "react.js"), external: ["react"], plugins: [coreIsExternal] })
   // The payment-collection entry (money after checkout) is its own bundle: the cart checkout's first paint never
   // loads it. It bundles the core modules it uses; its locale chunks are the same files as the core's.
-  await build({ ...common, entryPoints: { collection: path.join(__dirname, "src/collection/index.ts") }, outdir, splitting: true, chunkNames: "[name]-[hash]", plugins: [returnPageIsExternal] })
+  await build({ ...split, entryPoints: { collection: path.join(__dirname, "src/collection/index.ts") } })
   await build({ ...common, entryPoints: [path.join(__dirname, "src/react/collection.ts")], outfile: path.join(outdir, "react-collection.js"), external: ["react"], plugins: [coreIsExternal] })
   return { core: path.join(outdir, "index.js"), react: path.join(outdir, "react.js"), collection: path.join(outdir, "collection.js") }
 }

@@ -4,6 +4,7 @@
  * declines in the shopper's language, saved cards (asked for only for a logged-in shopper; this store asks the
  * consent to later charges by the shop, option savedCardConsent), field validation and switching the language.
  */
+import path from "node:path"
 import type { Locator, Page } from "playwright-core"
 import { waitFor } from "../support/sandbox"
 import { currentSession, PLAIN_VISA, walletPayment } from "../http/support/checkout-direct"
@@ -12,6 +13,7 @@ import { cardFrame, chargesFor, fillCardFields, orderOf, payByCard, widgetState,
 
 /** The save checkbox's words in English when the store asks consent to later charges (the test store's name). */
 const CONSENT_WORDS = "Save this card and allow Medusa Store to charge it for amounts I still owe on my orders"
+const SHOTS = path.resolve(__dirname, "../../artifacts/screenshots")
 
 widgetSuite("storefront widget: cards", (s, shop) => {
   const alertText = (page: Page) => page.locator(".pgs-error").textContent()
@@ -247,22 +249,44 @@ widgetSuite("storefront widget: cards", (s, shop) => {
     await three.context.close()
   })
 
-  it("keeps the card row's height with a placeholder while the fields load, then shows the fields in its place", async () => {
-    // The gateway takes 2 s to open the card session: the shopper sees the row hold its place, not a gap.
-    await s.sandbox.control("POST", "/_sandbox/faults", { target: "POST /api/sessions", kind: "latency", latency_ms: 2000, count: 1 })
-    try {
-      const { page, context } = await shop().checkout()
-      const placeholder = page.locator('.pgs-card[aria-busy="true"]')
-      await placeholder.waitFor({ timeout: 15_000 })
-      expect((await placeholder.boundingBox())!.height).toBeGreaterThanOrEqual(200)
-      await screenshot(page, "widget-card-loading-placeholder")
-      await cardFrame(page).locator("input").first().waitFor({ timeout: 30_000 })
-      expect(await page.locator('.pgs-card[aria-busy="true"]').count()).toBe(0)
-      await context.close()
-    } finally {
-      await s.sandbox.control("DELETE", "/_sandbox/faults")
-    }
-  })
+  // The card row while the gateway opens the card session (held 2 s here) and after its fields mount, at a phone's and
+  // a desktop's width, light and dark: a placeholder of the fields' height, busy for assistive technology, then the
+  // fields in its place with nothing on the page moved (the browser's own layout-shift record, not a guess).
+  for (const [width, theme] of [[360, "light"], [1280, "light"], [360, "dark"], [1280, "dark"]] as const)
+    it(`keeps the card row's height with a placeholder while the fields load, then shows them in its place without moving anything (${width} px, ${theme})`, async () => {
+      await s.sandbox.control("POST", "/_sandbox/faults", { target: "POST /api/sessions", kind: "latency", latency_ms: 2000, count: 1 })
+      try {
+        // Tall enough for the whole page: a viewport capture, not a full-page one (that relayouts the gateway's frame).
+        const { page, context } = await shop().checkout({ appearance: { theme } }, {}, { width, height: 1200 })
+        const placeholder = page.locator('.pgs-card[aria-busy="true"]')
+        await placeholder.waitFor({ timeout: 15_000 })
+        // From here on, every layout shift on the page is recorded.
+        await page.evaluate(() => {
+          const w = window as any
+          w.shopShift = 0
+          w.shopShifts = new PerformanceObserver((l) => l.getEntries().forEach((e: any) => (w.shopShift += e.value)))
+          w.shopShifts.observe({ type: "layout-shift" })
+        })
+        const before = { row: (await page.locator(".pgs-row.pgs-open").boundingBox())!, pay: (await page.locator(".pgs-pay").boundingBox())! }
+        expect(await placeholder.getAttribute("aria-busy")).toBe("true")
+        await page.screenshot({ path: path.join(SHOTS, `widget-card-loading-${width}-${theme}.png`) })
+        await cardFrame(page).locator("input").first().waitFor({ timeout: 30_000 })
+        await page.locator('.pgs-card:not([aria-busy="true"]) iframe').waitFor({ timeout: 30_000 })
+        const after = { row: (await page.locator(".pgs-row.pgs-open").boundingBox())!, pay: (await page.locator(".pgs-pay").boundingBox())! }
+        const shift = await page.evaluate(() => {
+          const w = window as any
+          w.shopShifts.takeRecords().forEach((e: any) => (w.shopShift += e.value))
+          return w.shopShift as number
+        })
+        await page.screenshot({ path: path.join(SHOTS, `widget-card-loaded-${width}-${theme}.png`) })
+        expect(Math.abs(after.row.height - before.row.height)).toBeLessThanOrEqual(2)
+        expect(Math.abs(after.pay.y - before.pay.y)).toBeLessThanOrEqual(2)
+        expect(shift).toBeLessThan(0.01)
+        await context.close()
+      } finally {
+        await s.sandbox.control("DELETE", "/_sandbox/faults")
+      }
+    })
 
   it("mounts a fresh card session when the gateway no longer knows the cart's one (lost or expired), and the shopper only pays", async () => {
     const first = await shop().checkout()

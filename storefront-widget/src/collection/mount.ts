@@ -10,22 +10,22 @@
  * render/run loop; the two differ in where the amount, methods and sessions come from and what "completing" does.
  */
 import { connect, statusOf, wait, type Connection } from "../core/api"
-import { browserInfo } from "../core/browser-info"
 import { sessionRoute, type PaymentSession } from "../core/cart"
 import { mountCardFields, type CardFields } from "../core/card-fields"
 import { h, resolveTarget, shell, type ShellOptions } from "../core/dom"
 import { delayOf, initialFlow, next, type Event, type Flow, type State } from "../core/flow"
-import { english, resolveLocale, translator, type Locale, type Translate } from "../core/i18n"
+import { english, loadTexts, resolveLocale, type Locale, type Translate } from "../core/i18n"
 import { providerLabel, type Method } from "../core/methods"
 import { buildRow, paintRow, type Row } from "../core/rows"
 import { listSavedCards, savedCardText } from "../core/saved-cards"
 import { cardVars } from "../core/theme"
 import type { CheckoutOptions } from "../core/options"
-import { postForm, runChallenge, runFingerprint } from "../core/three-ds"
+import { panel as methodPanel, type Panel, type Start } from "../core/panels"
+import { CARD_PROVIDER } from "../core/store-types"
+import { dialog, postForm, secureCall } from "../core/three-ds"
 import { applyPayment, readCollection, startSession, type CollectionSummary, type Served } from "./api"
 import { collectionText, type CollectionText } from "./texts"
 
-const CARD_PROVIDER = "pp_pgs_pgs"
 const RETURN_KEY = "pgs:return-collection"
 
 export type CollectionPaid = { status: "approved" | "pending"; collection: CollectionSummary }
@@ -77,7 +77,9 @@ export function mountCollectionPayment(target: Element | string, o: CollectionOp
   let flow: Flow = initialFlow
   let fields: CardFields | null = null
   let cardSession: PaymentSession | null = null
-  let start: { provider: string; data?: Record<string, unknown> } = { provider: CARD_PROVIDER }
+  let start: Start | undefined
+  let extra: Panel | null = null
+  const made: Record<string, Panel> = {}
   let challenge: { cancel(): void } | null = null
   let closed: CollectionText | null = null
   let pending = false
@@ -92,15 +94,8 @@ export function mountCollectionPayment(target: Element | string, o: CollectionOp
   const error = h("p", { className: "pgs-error", role: "alert" })
   const status = h("p", { className: "pgs-status", role: "status" })
   const pay = h("button", { type: "button", className: "pgs-pay", onclick: () => void onPay() })
-  const acsTitle = h("h2", { id: "pgs-acs-title" })
-  const acsFrame = h("div")
-  const cancel = h("button", { type: "button", className: "pgs-cancel", onclick: () => (challenge?.cancel(), dispatch({ type: "cancel" })) })
-  const acs = h("div", { className: "pgs-3ds", role: "dialog", "aria-modal": "true", "aria-labelledby": "pgs-acs-title", hidden: true }, acsTitle, acsFrame, cancel)
-  const code = h("input", { type: "text", inputMode: "numeric", autocomplete: "one-time-code", maxLength: 6 })
-  const codeText = h("span")
-  const voucher = h("select")
-  const voucherText = h("span")
-  box.append(heading, owed, acs, fieldset, error, status, pay)
+  box.append(heading, owed, fieldset, error, status, pay)
+  const acs = dialog(fieldset, () => (challenge?.cancel(), dispatch({ type: "cancel" })))
   if (o.styles !== false) box.before(h("style", {}, ".pgs-order{font-weight:600}.pgs-owed{font-size:1.25em}.pgs-order:empty,.pgs-owed:empty{display:none}"))
 
   const methodOf = (key: string) => methods.find((m) => m.key === key)
@@ -141,11 +136,8 @@ export function mountCollectionPayment(target: Element | string, o: CollectionOp
     error.textContent = closed && closed !== "settled" ? ct(closed) : f.note?.alert ? t(f.note.key) : ""
     status.textContent =
       closed === "settled" ? ct("settled") : f.state === "done" ? ct(pending ? "pending" : "received") : f.note && !f.note.alert && !asking ? t(f.note.key) : ""
-    acs.hidden = !asking
-    acsTitle.textContent = t("challenge")
-    cancel.textContent = t("cancel")
-    codeText.textContent = t("code")
-    voucherText.textContent = t("voucherPick")
+    acs.paint(asking, t)
+    extra?.paint(t)
     for (const r of rows) paintRow(r, label(r.method), r.method.key === selected, t)
   }
 
@@ -182,22 +174,25 @@ export function mountCollectionPayment(target: Element | string, o: CollectionOp
     fields = null
     panel.replaceChildren()
     rows.find((r) => r.method.key === key)?.body.append(panel, error)
-    render()
     const m = methodOf(key)
+    extra = m && m.kind !== "card" ? (made[key] ??= methodPanel(m, o, false, panel, () => locale)) : null
+    render()
     if (m?.kind === "card") await mountCard()
-    else if (m?.kind === "redirect" && m.family === "provider-instant") panel.replaceChildren(h("label", { className: "pgs-field" }, codeText, code))
-    else if (m?.kind === "redirect" && m.vouchers) {
-      voucher.replaceChildren(...m.vouchers.map((v) => h("option", { value: v }, v.toUpperCase())))
-      panel.replaceChildren(h("label", { className: "pgs-field" }, voucherText, voucher))
-    }
+    else if (extra) panel.replaceChildren(...extra.nodes)
   }
 
   async function mountCard() {
-    cardSession = await startSession(api, o.collectionId, CARD_PROVIDER)
-    const d = cardSession.data
-    const slot = h("div", { className: "pgs-card" })
+    // The card row keeps its height while the session and the gateway's fields load, as at checkout.
+    const slot = h("div", { className: "pgs-card", "aria-busy": "true" })
     panel.replaceChildren(slot)
-    fields = await mountCardFields(slot, d, locale, cardVars(o.appearance, d.css_variables, o.cssVariables), o.customerConfig)
+    try {
+      cardSession = await startSession(api, o.collectionId, CARD_PROVIDER)
+      const d = cardSession.data
+      fields = await mountCardFields(slot, d, locale, cardVars(o.appearance, d.css_variables, o.cssVariables), o.customerConfig)
+    } catch (e) {
+      panel.replaceChildren()
+      throw e
+    }
   }
 
   async function onPay() {
@@ -210,18 +205,10 @@ export function mountCollectionPayment(target: Element | string, o: CollectionOp
       if (!fields) return
       return fields.validate() ? dispatch({ type: "pay", card: true }) : dispatch({ type: "note", key: "checkFields", alert: true })
     }
-    if (m.kind === "saved") start = { provider: CARD_PROVIDER, data: { payment_method: { type: "saved_card", saved_card_id: m.card.id }, browser_info: browserInfo(), ...o.sessionData } }
-    else if (m.kind === "redirect") {
-      const instant = m.family === "provider-instant"
-      const bad = instant && !!code.value && !/^\d{6}$/.test(code.value)
-      code.setAttribute("aria-invalid", String(bad))
-      if (bad) {
-        code.focus()
-        return dispatch({ type: "note", key: "codeInvalid", alert: true })
-      }
-      const extra = instant && code.value ? { scheme_code: code.value } : m.vouchers ? { voucher_code: voucher.value } : {}
-      start = { provider: m.id, data: { ...o.methodData?.[m.id], ...extra } }
-    }
+    const s = await extra?.start()
+    if (!s) return
+    if (typeof s === "string") return dispatch({ type: "note", key: s, alert: true })
+    start = s
     dispatch({ type: "pay", card: false })
   }
 
@@ -278,21 +265,15 @@ export function mountCollectionPayment(target: Element | string, o: CollectionOp
       case "attaching":
         return { type: "session", session: await sessionRoute(api, cardSession!.id, "transaction", { transaction_id: f.tx }) }
       case "starting": {
-        const s = await startSession(api, o.collectionId, start.provider, start.data)
-        await sessionRoute(api, s.id, "client-info", { browser_info: browserInfo() })
+        const s = await startSession(api, o.collectionId, start!.provider, start!.data)
+        await sessionRoute(api, s.id, "client-info", { browser_info: start!.info })
         return { type: "session", session: s }
       }
       case "completing":
         return applied(session!)
       case "fingerprint":
-        if (f.posted === undefined && f.step?.type === "fingerprint") return { type: "fingerprinted", posted: await runFingerprint(f.step, acsFrame) }
-        return { type: "session", session: await sessionRoute(api, session!.id, "three-ds/request-authentication", { method_completed: f.posted }) }
       case "challenge":
-        if (f.trans === undefined && f.step?.type === "challenge") {
-          const c = (challenge = runChallenge(f.step, acsFrame, t("challenge"), "baseUrl" in o ? new URL(o.baseUrl).origin : null))
-          return { type: "challenged", trans: await c.result }
-        }
-        return { type: "session", session: await sessionRoute(api, session!.id, "three-ds/authentication-completed", { trans_status: f.trans }) }
+        return secureCall(f, api, acs.host, t("challenge"), "baseUrl" in o ? new URL(o.baseUrl).origin : null, (c) => (challenge = c))
       case "leaving":
         rememberCollection(session!.id)
         if (f.step?.type === "redirect") location.assign(f.step.url)
@@ -330,9 +311,12 @@ export function mountCollectionPayment(target: Element | string, o: CollectionOp
   }
 
   async function setLocale(l: string) {
-    locale = resolveLocale(l)
-    t = await translator(locale)
-    render()
+    const chosen = (locale = resolveLocale(l))
+    await loadTexts(chosen, (texts) => {
+      if (locale !== chosen) return // another language was chosen meanwhile
+      t = texts
+      render()
+    })
     fields?.changeLocale(locale)
   }
 

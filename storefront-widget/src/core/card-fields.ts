@@ -24,7 +24,16 @@ export async function mountCardFields(
     componentListeners: { onError: () => {} },
   })
   await c.mount(host)
-  host.removeAttribute("aria-busy")
+  // The placeholder stays until the gateway has sized its frame to its fields: the frame reports its empty page's
+  // few pixels before the fields' height, and a row collapsing to those in between jumps the page twice. No card
+  // form is shorter than one input (48 px). A gateway without a frame ends the placeholder at once.
+  const frame = host.querySelector("iframe")
+  const sized = new ResizeObserver(() => {
+    if (frame && frame.offsetHeight < 48) return
+    host.removeAttribute("aria-busy")
+    sized.disconnect()
+  })
+  sized.observe(frame ?? host)
   return {
     // Whatever the answer, the server decides what it means once told of the transaction (flow.ts).
     pay: (customer) =>
@@ -38,6 +47,7 @@ export async function mountCardFields(
     validate: () => c.validate(),
     changeLocale: (l) => c.changeLocale(l),
     destroy() {
+      sized.disconnect()
       c.unmount()
       core.destroy()
     },

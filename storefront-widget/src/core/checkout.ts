@@ -7,22 +7,26 @@
  * every piece would need the same closure (connection, translator, root and the current flow) handed to it.
  */
 import { connect, statusOf, unavailableOf, wait, type Connection } from "./api"
-import { browserInfo } from "./browser-info"
 import { initiateSession, payerOf, readCart, sessionOf, sessionRoute, type Cart, type PaymentSession } from "./cart"
 import { mountCardFields, type CardFields } from "./card-fields"
 import { h, resolveTarget, shell } from "./dom"
 import { delayOf, initialFlow, next, type Event, type Flow, type State } from "./flow"
-import { english, resolveLocale, translator, type Locale, type TextKey, type Translate } from "./i18n"
+import { english, loadTexts, resolveLocale, type Locale, type TextKey, type Translate } from "./i18n"
 import { listMethods, providerLabel, type Method } from "./methods"
 import { rememberReturn } from "./return-key"
 import { buildRow, paintRow, type Row } from "./rows"
-import { CONSENT_WORDING, deleteSavedCard, saveLabel, savedCardText, type SavedCard } from "./saved-cards"
+import { deleteSavedCard, savedCardText, type SavedCard } from "./saved-cards"
 import type { CheckoutOptions } from "./options"
+import type { Dialog } from "./three-ds"
+import type { Panel, Start } from "./panels"
+import { CARD_PROVIDER } from "./store-types"
 import { cardVars } from "./theme"
-// 3-D Secure's browser steps load only when a payment needs them (a chunk of their own, like the locales).
+// Loaded only when used (bundles of their own, like the locales): 3-D Secure's steps and dialog when a payment needs
+// them, the panels of the methods other than the card when the shopper opens (or points at) one.
 const threeDs = () => import("./three-ds")
+const panels = () => import("./panels")
 
-export const CARD_PROVIDER = "pp_pgs_pgs"
+export { CARD_PROVIDER }
 export type { CheckoutOptions }
 
 export type Checkout = { ready: Promise<void>; setLocale(locale: string): Promise<void>; state(): State; destroy(): void }
@@ -42,8 +46,12 @@ export function mountCheckout(target: Element | string, o: CheckoutOptions): Che
   let fields: CardFields | null = null
   let cardSession: PaymentSession | null = null
   /** What the next "starting" state creates: provider and session data, read when Pay was pressed. */
-  let start: { provider: string; data?: Record<string, unknown> } = { provider: CARD_PROVIDER }
+  let start: Start | undefined
+  /** The open method's panel (not the card's), and every panel made so far: reopening keeps what was typed. */
+  let extra: Panel | null = null
+  const made: Record<string, Panel> = {}
   let challenge: { cancel(): void } | null = null
+  let acs: Dialog | null = null
   let gone = false
 
   const legend = h("legend")
@@ -53,18 +61,7 @@ export function mountCheckout(target: Element | string, o: CheckoutOptions): Che
   const error = h("p", { className: "pgs-error", role: "alert" })
   const status = h("p", { className: "pgs-status", role: "status" })
   const pay = h("button", { type: "button", className: "pgs-pay", onclick: () => void onPay() })
-  const acsTitle = h("h2", { id: "pgs-acs-title" })
-  const acsFrame = h("div")
-  const cancel = h("button", { type: "button", className: "pgs-cancel", onclick: () => (challenge?.cancel(), dispatch({ type: "cancel" })) })
-  const acs = h("div", { className: "pgs-3ds", role: "dialog", "aria-modal": "true", "aria-labelledby": "pgs-acs-title", hidden: true }, acsTitle, acsFrame, cancel)
-  const saveBox = h("input", { type: "checkbox" })
-  const saveText = h("span")
-  const save = h("label", { className: "pgs-check" }, saveBox, saveText)
-  const code = h("input", { type: "text", inputMode: "numeric", autocomplete: "one-time-code", maxLength: 6 })
-  const codeText = h("span")
-  const voucher = h("select")
-  const voucherText = h("span")
-  box.append(acs, fieldset, error, status, pay)
+  box.append(fieldset, error, status, pay)
 
   const methodOf = (key: string) => methods.find((m) => m.key === key)
 
@@ -100,13 +97,8 @@ export function mountCheckout(target: Element | string, o: CheckoutOptions): Che
     pay.textContent = cart?.total != null && cart.currency_code ? t("payAmount", { amount: money(cart.total, cart.currency_code, locale) }) : t("pay")
     error.textContent = f.note?.alert ? t(f.note.key) : ""
     status.textContent = f.note && !f.note.alert && !asking ? t(f.note.key) : ""
-    acs.hidden = !asking
-    acsTitle.textContent = t("challenge")
-    cancel.textContent = t("cancel")
-    const wallet = methodOf("wallet")
-    saveText.textContent = saveLabel(t, wallet?.kind === "wallet" ? wallet.consent : null)
-    codeText.textContent = t("code")
-    voucherText.textContent = t("voucherPick")
+    acs?.paint(asking, t)
+    extra?.paint(t)
     for (const r of rows) paintRow(r, label(r.method), r.method.key === selected, t)
   }
 
@@ -123,6 +115,9 @@ export function mountCheckout(target: Element | string, o: CheckoutOptions): Che
       ),
     )
     list.replaceChildren(...rows.map((r) => r.row))
+    // A method with a panel: its chunk loads as the shopper points at it or tabs to it.
+    const preload = () => void panels().catch(() => {})
+    for (const r of rows) if (r.method.kind !== "card") for (const on of ["pointerenter", "focusin"]) r.row.addEventListener(on, preload)
   }
 
   /** A problem outside the flow's calls (loading the card fields, deleting a card): told, and reported. */
@@ -155,18 +150,18 @@ export function mountCheckout(target: Element | string, o: CheckoutOptions): Che
   /** Opens the method's row: its fields go there (moved while empty: moving a loaded iframe reloads it). */
   async function open(key: string) {
     fields?.destroy()
-    fields = null
+    fields = extra = null
     panel.replaceChildren()
     rows.find((r) => r.method.key === key)?.body.append(panel, error)
     render()
     const m = methodOf(key)
-    if (m?.kind === "card") await mountCard()
-    else if (m?.kind === "wallet" && cards !== null) panel.replaceChildren(save)
-    else if (m?.kind === "redirect" && m.family === "provider-instant") panel.replaceChildren(h("label", { className: "pgs-field" }, codeText, code))
-    else if (m?.kind === "redirect" && m.vouchers) {
-      voucher.replaceChildren(...m.vouchers.map((v) => h("option", { value: v }, v.toUpperCase())))
-      panel.replaceChildren(h("label", { className: "pgs-field" }, voucherText, voucher))
-    }
+    if (m?.kind === "card") return mountCard()
+    if (!m) return
+    const p = (made[key] ??= (await panels()).panel(m, o, cards !== null, panel, () => locale))
+    if (key !== selected) return // the shopper chose another method meanwhile
+    extra = p
+    panel.replaceChildren(...p.nodes)
+    render()
   }
 
   async function mountCard(fresh?: boolean): Promise<void> {
@@ -202,25 +197,10 @@ export function mountCheckout(target: Element | string, o: CheckoutOptions): Che
       if (sessionOf(cart!, CARD_PROVIDER)?.id !== cardSession?.id) return select("card").then(() => dispatch({ type: "note", key: "expired", alert: true }))
       return fields.validate() ? dispatch({ type: "pay", card: true }) : dispatch({ type: "note", key: "checkFields", alert: true })
     }
-    const direct = { browser_info: browserInfo(), ...o.sessionData }
-    if (m.kind === "saved") start = { provider: CARD_PROVIDER, data: { payment_method: { type: "saved_card", saved_card_id: m.card.id }, ...direct } }
-    else if (m.kind === "wallet") {
-      const token = await o.wallet!.getToken().catch((e) => void problem(e))
-      if (!token) return
-      // The consent is recorded with the words the shopper read (the label), its version and language.
-      const consent = m.consent && { merchant_consent: { wording: CONSENT_WORDING, locale, text: saveText.textContent } }
-      start = { provider: CARD_PROVIDER, data: { payment_method: { type: "wallet-one", token }, ...(saveBox.checked ? { save_card: true, ...consent } : {}), ...direct } }
-    } else {
-      const instant = m.family === "provider-instant"
-      const bad = instant && !!code.value && !/^\d{6}$/.test(code.value)
-      code.setAttribute("aria-invalid", String(bad))
-      if (bad) {
-        code.focus()
-        return dispatch({ type: "note", key: "codeInvalid", alert: true })
-      }
-      const extra = instant && code.value ? { scheme_code: code.value } : m.vouchers ? { voucher_code: voucher.value } : {}
-      start = { provider: m.id, data: { ...o.methodData?.[m.id], ...extra } }
-    }
+    const s = await extra?.start().catch((e) => void problem(e))
+    if (!s) return
+    if (typeof s === "string") return dispatch({ type: "note", key: s, alert: true })
+    start = s
     dispatch({ type: "pay", card: false })
   }
 
@@ -256,9 +236,9 @@ export function mountCheckout(target: Element | string, o: CheckoutOptions): Che
       case "attaching":
         return { type: "session", session: await sessionRoute(api, cardSession!.id, "transaction", { transaction_id: f.tx }) }
       case "starting": {
-        const s = await initiateSession(api, cart!, start.provider, start.data)
+        const s = await initiateSession(api, cart!, start!.provider, start!.data)
         // Records the shopper's IP (and browser data) for the gateway; repeating it is harmless.
-        await sessionRoute(api, s.id, "client-info", { browser_info: browserInfo() })
+        await sessionRoute(api, s.id, "client-info", { browser_info: start!.info })
         return { type: "session", session: s }
       }
       case "completing": {
@@ -268,14 +248,8 @@ export function mountCheckout(target: Element | string, o: CheckoutOptions): Che
         return { type: "refused", session: sessionOf(cart, session!.provider_id) ?? session! }
       }
       case "fingerprint":
-        if (f.posted === undefined && f.step?.type === "fingerprint") return { type: "fingerprinted", posted: await (await threeDs()).runFingerprint(f.step, acsFrame) }
-        return { type: "session", session: await sessionRoute(api, session!.id, "three-ds/request-authentication", { method_completed: f.posted }) }
       case "challenge":
-        if (f.trans === undefined && f.step?.type === "challenge") {
-          const c = (challenge = (await threeDs()).runChallenge(f.step, acsFrame, t("challenge"), originOf(o)))
-          return { type: "challenged", trans: await c.result }
-        }
-        return { type: "session", session: await sessionRoute(api, session!.id, "three-ds/authentication-completed", { trans_status: f.trans }) }
+        return (await secure()).secureCall(f, api, acs!.host, t("challenge"), originOf(o), (c) => (challenge = c))
       case "leaving":
         rememberReturn({ cartId: cart!.id, sessionId: session!.id })
         if (f.step?.type === "redirect") location.assign(f.step.url)
@@ -284,6 +258,14 @@ export function mountCheckout(target: Element | string, o: CheckoutOptions): Che
       case "done":
         o.onOrder?.(f.order!)
     }
+  }
+
+  /** 3-D Secure's steps, and its dialog made the first time. */
+  async function secure() {
+    const m = await threeDs()
+    acs ??= m.dialog(fieldset, () => (challenge?.cancel(), dispatch({ type: "cancel" })))
+    render()
+    return m
   }
 
   async function load() {
@@ -297,9 +279,12 @@ export function mountCheckout(target: Element | string, o: CheckoutOptions): Che
   }
 
   async function setLocale(l: string) {
-    locale = resolveLocale(l)
-    t = await translator(locale)
-    render()
+    const chosen = (locale = resolveLocale(l))
+    await loadTexts(chosen, (texts) => {
+      if (locale !== chosen) return // another language was chosen meanwhile
+      t = texts
+      render()
+    })
     fields?.changeLocale(locale)
   }
 

@@ -40,3 +40,12 @@ export function shell(target: Element, o: ShellOptions): HTMLElement {
   target.replaceChildren(host)
   return box
 }
+
+/**
+ * The styles of what a lazy chunk adds (3-D Secure's dialog, a method's panel), next to the core's in the widget's
+ * shadow root, once; none when the store styles the widget itself (`styles: false`: no shadow root).
+ */
+export function addStyles(inside: Node, css: string): void {
+  const root = inside.getRootNode()
+  if (root instanceof ShadowRoot && ![...root.querySelectorAll("style")].some((s) => s.textContent === css)) root.append(h("style", {}, css))
+}

@@ -14,12 +14,15 @@ const KEYS = [
 ] as const
 export type TextKey = (typeof KEYS)[number]
 
-// "|"-separated in KEYS order. English is built in; the other locales load on first use, so a shopper downloads
-// only their own language. bench/size.mjs checks that every pack has one text per key.
+// "|"-separated in KEYS order. Every locale is a pack loaded on first use, so a shopper downloads only their own
+// language; English's first-paint texts (the method list, Pay, "Loading…") are also built in, so English paints at
+// once while its pack (messages, steps) loads. bench/size.mjs checks that every pack has one text per key and that
+// the built-in texts are the pack's.
 const EN =
-  "Payment method|Card|{brand} ending in {last4}, expires {exp}|Delete {card}|Card deleted|Save this card for next time|Pay|Processing payment…|Please check the card details.|Your payment was declined. Please try another payment method.|Your payment was declined: insufficient funds. Please use another card.|The payment was canceled.|The payment session expired. Please start again.|This saved card can no longer be used. Please enter your card again.|Something went wrong. Please try again.|Connection problem, retrying…|Your order is being completed…|Checking your card with your bank…|Confirm the payment with your bank|Taking you to complete the payment…|Payment approved. Thank you for your order!|Waiting for confirmation of your payment…|6-digit code from your banking app|Enter the 6 digits of the code.|Confirming your payment…|Loading payment methods…|Online banking|UPI|Other wallets (chosen on the next page)|Bank transfer|QR code|Instant payment with a code|Voucher|Bank payment|Card on a secure payment page|Wallet on this device|Back to checkout|Online banking on your bank's page|Pay {amount}|Cancel|Choose your voucher|Payments with this method are unavailable right now. Please try another method or again in a few minutes.|Thank you! Your order #{id} is placed. Your bank is still confirming the payment; we will let you know as soon as it is confirmed.|Save this card and allow {store} to charge it for amounts I still owe on my orders|the shop"
+  "Payment method|Card|{brand} ending in {last4}, expires {exp}|Delete {card}|||Pay|||||||||||||||||||Loading payment methods…|Online banking|UPI|Other wallets (chosen on the next page)|Bank transfer|QR code|Instant payment with a code|Voucher|Bank payment|Card on a secure payment page|Wallet on this device||Online banking on your bank's page|Pay {amount}||||||"
 
-const PACKS: Record<Exclude<Locale, "en-US">, () => Promise<{ default: string }>> = {
+const PACKS: Record<Locale, () => Promise<{ default: string }>> = {
+  "en-US": () => import("./locales/en-US"),
   "bs-BA": () => import("./locales/bs-BA"),
   "ro-RO": () => import("./locales/ro-RO"),
   "sv-SE": () => import("./locales/sv-SE"),
@@ -38,11 +41,23 @@ const translate = (pack: string): Translate => {
   return (key, vars = {}) => parts[KEYS.indexOf(key)].replace(/\{(\w+)\}/g, (_, k) => vars[k] ?? "")
 }
 
+/** English's first-paint texts (the others read "" until English's pack has loaded: see loadTexts). */
 export const english: Translate = translate(EN)
 
-/** The texts of a locale (English at once, the others after loading their pack). */
-export const translator = (locale: Locale): Promise<Translate> =>
-  locale === "en-US" ? Promise.resolve(english) : PACKS[locale]().then((m) => translate(m.default))
+/** Every text of a locale, once its pack has loaded. */
+export const translator = (locale: Locale): Promise<Translate> => PACKS[locale]().then((m) => translate(m.default))
+
+/**
+ * Hands `use` the texts of `locale` as they come: English's first-paint texts at once and every text once its pack
+ * has loaded; another language's once its pack has loaded. Resolves when the widget can paint in that language.
+ */
+export function loadTexts(locale: Locale, use: (t: Translate) => void): Promise<void> {
+  const all = translator(locale).then(use)
+  if (locale !== "en-US") return all
+  use(english)
+  all.catch(() => {}) // its messages stay empty: a network too broken to load them fails the payment calls too
+  return Promise.resolve()
+}
 
 /** A gateway code (processing code or TRX_STATUS_* name) or a Medusa session status → the shopper's text. */
 export function declineKey(code?: string | null, status?: string | null): TextKey {

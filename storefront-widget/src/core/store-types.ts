@@ -1,6 +1,9 @@
 /** What the store API answers that both the cart calls (cart.ts) and the flow (flow.ts) read: in a file of its own so neither imports the other. */
 import type { NextAction } from "./three-ds"
 
+/** The card provider's id (registration id `pgs`): cards, saved cards and the wallet pay through it. */
+export const CARD_PROVIDER = "pp_pgs_pgs"
+
 /** The session data the widget reads (public by design: the provider never puts a secret there). */
 export type SessionData = {
   integration?: string

@@ -75,10 +75,9 @@ export const CSS =
   "button{cursor:pointer;min-height:44px;border-radius:var(--pgs-borderRadius);border:1px solid var(--pgs-colorBorder);background:none;padding:0 12px}button:disabled{opacity:.6;cursor:default}" +
   ".pgs-pay{width:100%;min-height:48px;border:0;background:var(--pgs-colorPrimary);color:var(--pgs-colorPrimaryText);font-weight:600}" +
   ":focus-visible{outline:2px solid var(--pgs-colorPrimary);outline-offset:2px}" +
-  `.pgs-field{display:grid;gap:${u(1)}}.pgs-check{display:flex;gap:${u(2)};align-items:center}` +
-  "[type=text],select{background:var(--pgs-colorBackground);min-height:44px;padding:0 10px;border:1px solid var(--pgs-colorBorder);border-radius:var(--pgs-borderRadius);width:100%}" +
-  // The card row's placeholder while the session and the gateway's fields load (card-fields.ts clears aria-busy).
-  ".pgs-card[aria-busy=true]{min-height:200px;border-radius:var(--pgs-borderRadius);background:linear-gradient(90deg,#8881 30%,#8883 50%,#8881 70%) 0 0/300% 100%;animation:pgs-wait 1.5s infinite}@keyframes pgs-wait{to{background-position:-150% 0}}@media (prefers-reduced-motion:reduce){.pgs-card{animation:none}}" +
-  ".pgs-dark{color-scheme:dark}.pgs-dark .pgs-card{background:#fff;color:#1d1d1f;padding:8px;border-radius:var(--pgs-borderRadius)}" +
-  `.pgs-3ds{display:grid;gap:${u(3)};padding:${u(3)};border:2px solid var(--pgs-colorPrimary);border-radius:var(--pgs-borderRadius);background:var(--pgs-colorBackground)}.pgs-3ds h2{font-size:1em;font-weight:600}` +
-  ".pgs-acs{display:block;width:100%;height:min(600px,80vh);border:0;border-radius:var(--pgs-borderRadius);background:#fff}"
+  // The method panels' inputs and 3-D Secure's dialog bring their own styles (panels.ts, three-ds.ts).
+  // The card row's placeholder while the session and the gateway's fields load (card-fields.ts clears aria-busy once
+  // the frame has its height): as tall as the gateway's fields with a holder name (195 px at any width), so nothing
+  // moves when they mount; in the dark theme it shimmers on the fields' own white surface (padding outside it).
+  ".pgs-card[aria-busy=true]{box-sizing:content-box;min-height:195px;border-radius:var(--pgs-borderRadius);background-image:linear-gradient(90deg,#8881 30%,#8883 50%,#8881 70%);background-size:300% 100%;animation:pgs-wait 1.5s infinite}@keyframes pgs-wait{to{background-position:-150% 0}}@media (prefers-reduced-motion:reduce){.pgs-card[aria-busy=true]{animation:none}}" +
+  ".pgs-dark{color-scheme:dark}.pgs-dark .pgs-card{background-color:#fff;color:#1d1d1f;padding:8px;border-radius:var(--pgs-borderRadius)}"

@@ -3,6 +3,12 @@
  * fingerprint (hidden iframe posting threeDSMethodData, then the fixed 5 s wait or the method page's completion),
  * challenge (iframe posting creq; only the ACS origin's CHALLENGE_RESPONSE is listened to), redirect, form_submit.
  */
+import type { Api } from "./api"
+import { sessionRoute } from "./cart"
+import { addStyles, h } from "./dom"
+import type { Event, Flow } from "./flow"
+import type { Translate } from "./i18n"
+
 export type NextAction =
   | { type: "fingerprint"; method_url: string | null; three_ds_method_data: string | null }
   | { type: "challenge"; acs_url: string; creq: string; challenge_window_size?: string }
@@ -10,6 +16,31 @@ export type NextAction =
   | { type: "form_submit"; url: string; fields: Record<string, string> }
 
 let frames = 0
+
+const CSS =
+  ".pgs-3ds{display:grid;gap:calc(var(--pgs-spacingUnit)*3);padding:calc(var(--pgs-spacingUnit)*3);border:2px solid var(--pgs-colorPrimary);border-radius:var(--pgs-borderRadius);background:var(--pgs-colorBackground)}.pgs-3ds h2{font-size:1em;font-weight:600}" +
+  ".pgs-acs{display:block;width:100%;height:min(600px,80vh);border:0;border-radius:var(--pgs-borderRadius);background:#fff}"
+
+/** The widget's 3-D Secure dialog (before the method list, which it locks); `host` holds the bank's frames. */
+export type Dialog = { host: HTMLElement; paint(open: boolean, t: Translate): void }
+
+/** Made when a payment first needs 3-D Secure: shown while the bank asks, with a Cancel that calls `cancel`. */
+export function dialog(before: Element, cancel: () => void): Dialog {
+  const title = h("h2", { id: "pgs-acs-title" })
+  const host = h("div")
+  const button = h("button", { type: "button", className: "pgs-cancel", onclick: cancel })
+  const box = h("div", { className: "pgs-3ds", role: "dialog", "aria-modal": "true", "aria-labelledby": "pgs-acs-title", hidden: true }, title, host, button)
+  addStyles(before, CSS)
+  before.before(box)
+  return {
+    host,
+    paint(open, t) {
+      box.hidden = !open
+      title.textContent = t("challenge")
+      button.textContent = t("cancel")
+    },
+  }
+}
 
 /**
  * A form posting `fields` to `url` in `target` (an iframe name, or the page itself). A frame's form goes next to
@@ -104,4 +135,29 @@ export function runChallenge(
   postForm(step.acs_url, { creq: step.creq }, f.name, host)
   f.focus()
   return { result, cancel }
+}
+
+/**
+ * The call a 3-D Secure state of the flow (flow.ts) asks for: the browser's step (the method form, the challenge)
+ * first, then telling the store how it went. `challenged` gets the running challenge, so Cancel can end it.
+ */
+export async function secureCall(
+  f: Flow,
+  api: Api,
+  host: Element,
+  title: string,
+  backendOrigin: string | null,
+  challenged: (c: { cancel(): void }) => void,
+): Promise<Event> {
+  const session = (f.session ?? f.unsettled)!
+  if (f.state === "fingerprint") {
+    if (f.posted === undefined && f.step?.type === "fingerprint") return { type: "fingerprinted", posted: await runFingerprint(f.step, host) }
+    return { type: "session", session: await sessionRoute(api, session.id, "three-ds/request-authentication", { method_completed: f.posted }) }
+  }
+  if (f.trans === undefined && f.step?.type === "challenge") {
+    const c = runChallenge(f.step, host, title, backendOrigin)
+    challenged(c)
+    return { type: "challenged", trans: await c.result }
+  }
+  return { type: "session", session: await sessionRoute(api, session.id, "three-ds/authentication-completed", { trans_status: f.trans }) }
 }

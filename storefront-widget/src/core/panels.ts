@@ -1,0 +1,73 @@
+/**
+ * What a method other than the card needs when the shopper opens it: its inputs under the method's name (the
+ * wallet's "save this card", the instant payment's code, the voucher picker; nothing for the others) and the payment
+ * session Pay starts. A chunk of its own (like 3-D Secure's steps), loaded when such a method is opened or hovered:
+ * the card's path never loads it. The payment-collection entry uses it as well.
+ */
+import { browserInfo } from "./browser-info"
+import { addStyles, h } from "./dom"
+import type { TextKey, Translate } from "./i18n"
+import type { Method } from "./methods"
+import type { CheckoutOptions } from "./options"
+import { CONSENT_WORDING, saveLabel } from "./saved-cards"
+import { CARD_PROVIDER } from "./store-types"
+
+const CSS =
+  ".pgs-field{display:grid;gap:var(--pgs-spacingUnit)}.pgs-check{display:flex;gap:calc(var(--pgs-spacingUnit)*2);align-items:center}" +
+  "[type=text],select{background:var(--pgs-colorBackground);min-height:44px;padding:0 10px;border:1px solid var(--pgs-colorBorder);border-radius:var(--pgs-borderRadius);width:100%}"
+
+/** A payment session to start: provider and session data, and the browser data the store records for the gateway. */
+export type Start = { provider: string; data?: Record<string, unknown>; info: ReturnType<typeof browserInfo> }
+
+export type Panel = {
+  /** What the row shows under the method's name (none for most methods). */
+  nodes: Node[]
+  paint(t: Translate): void
+  /** Pay: the session to start; a note's key when an input is wrong; null when there is nothing to pay with. */
+  start(): Promise<Start | TextKey | null>
+}
+
+/**
+ * `canSave`: a customer is logged in, so a wallet's card may be saved. `inside`: where the panel goes (for its
+ * styles). `locale`: the shopper's language now, recorded with a consent to later charges by the shop.
+ */
+export function panel(m: Method, o: Pick<CheckoutOptions, "wallet" | "methodData" | "sessionData">, canSave: boolean, inside: Node, locale: () => string): Panel {
+  addStyles(inside, CSS)
+  const direct = () => ({ browser_info: browserInfo(), ...o.sessionData })
+  const text = h("span")
+  if (m.kind === "saved")
+    return { nodes: [], paint() {}, start: async () => ({ provider: CARD_PROVIDER, data: { payment_method: { type: "saved_card", saved_card_id: m.card.id }, ...direct() }, info: browserInfo() }) }
+  if (m.kind === "wallet") {
+    const save = h("input", { type: "checkbox" })
+    return {
+      nodes: canSave ? [h("label", { className: "pgs-check" }, save, text)] : [],
+      paint: (t) => (text.textContent = saveLabel(t, m.consent)),
+      async start() {
+        const token = await o.wallet!.getToken()
+        if (!token) return null
+        // The consent is recorded with the words the shopper read (the label), its version and language.
+        const consent = m.consent && { merchant_consent: { wording: CONSENT_WORDING, locale: locale(), text: text.textContent } }
+        return { provider: CARD_PROVIDER, data: { payment_method: { type: "wallet-one", token }, ...(save.checked ? { save_card: true, ...consent } : {}), ...direct() }, info: browserInfo() }
+      },
+    }
+  }
+  if (m.kind !== "redirect") throw new Error(`pgs widget: no panel for ${m.kind}`)
+  const instant = m.family === "provider-instant"
+  const code = h("input", { type: "text", inputMode: "numeric", autocomplete: "one-time-code", maxLength: 6 })
+  const voucher = h("select", {}, ...(m.vouchers ?? []).map((v) => h("option", { value: v }, v.toUpperCase())))
+  const input = instant ? code : m.vouchers && voucher
+  return {
+    nodes: input ? [h("label", { className: "pgs-field" }, text, input)] : [],
+    paint: (t) => (text.textContent = t(instant ? "code" : "voucherPick")),
+    async start() {
+      const bad = instant && !!code.value && !/^\d{6}$/.test(code.value)
+      code.setAttribute("aria-invalid", String(bad))
+      if (bad) {
+        code.focus()
+        return "codeInvalid"
+      }
+      const extra = instant && code.value ? { scheme_code: code.value } : m.vouchers ? { voucher_code: voucher.value } : {}
+      return { provider: m.id, data: { ...o.methodData?.[m.id], ...extra }, info: browserInfo() }
+    },
+  }
+}
