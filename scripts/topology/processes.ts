@@ -30,6 +30,8 @@ export type Topology = {
   url: string
   /** The balancer in front of the servers' webhook receivers: the gateway's webhooks go here. */
   webhookUrl: string
+  /** Webhooks each server's receiver acknowledged through the webhook balancer, by receiver URL. */
+  webhooksAnswered: Record<string, number>
   /** SIGKILL, as the OOM killer or a pulled plug does: no shutdown hook runs. */
   kill9(p: MedusaProcess): Promise<void>
   /** Starts a stopped or killed process again with the same ports and waits until it answers. */
@@ -106,6 +108,7 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
     workers: processes.filter((p) => p.role === "worker"),
     url: balancers[0]!.url.replace("127.0.0.1", "localhost"),
     webhookUrl: `${balancers[1]!.url}/hooks/pgs/webhooks`,
+    webhooksAnswered: balancers[1]!.answered,
     kill9: async (p) => {
       const child = p.child
       if (!child || child.exitCode !== null || child.signalCode !== null) return

@@ -7,17 +7,22 @@
 import http from "node:http"
 import net, { type AddressInfo } from "node:net"
 
-export type RoundRobin = { url: string; port: number; close(): Promise<void> }
+/** `answered`: 2xx answers per upstream (its URL), so a drill can tell which servers did the work. */
+export type RoundRobin = { url: string; port: number; answered: Record<string, number>; close(): Promise<void> }
 
 export function startRoundRobin(upstreams: () => string[], port = 0, host = "127.0.0.1"): Promise<RoundRobin> {
   let turn = 0
+  const answered: Record<string, number> = {}
   const server = http.createServer((req, res) => {
     const list = upstreams()
-    const target = new URL(list[turn++ % list.length]!)
+    const upstream = list[turn++ % list.length]!
+    const target = new URL(upstream)
     const forward = http.request(
       { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } },
       (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers)
+        const status = answer.statusCode ?? 502
+        if (status >= 200 && status < 300) answered[upstream] = (answered[upstream] ?? 0) + 1
+        res.writeHead(status, answer.headers)
         answer.pipe(res)
       },
     )
@@ -47,6 +52,7 @@ export function startRoundRobin(upstreams: () => string[], port = 0, host = "127
       resolve({
         url: `http://${host === "0.0.0.0" ? "localhost" : host}:${got}`,
         port: got,
+        answered,
         close: () => new Promise<void>((done) => (server.closeAllConnections(), server.close(() => done()))),
       })
     }),

@@ -13,6 +13,9 @@ const WORDS = { CAPTURE: "capture", REFUND: "refund", VOID: "void" } as Record<s
 
 export const lostAnswerKey = (idempotencyKey: string) => `manage:${idempotencyKey}`
 
+/** A Medusa capture row whose call died with its process and that the gateway never confirmed (reconciliation). */
+export const unconfirmedCaptureKey = (captureId: string) => `capture:${captureId}`
+
 export async function rememberLostAnswer(knex: Knex | null, logger: Logger, error: GatewayOutcomeUnknownError): Promise<void> {
   if (!knex) return
   const a = error.attempt

@@ -9,8 +9,8 @@ import { toMinorUnits } from "../../gateway"
 
 /** Keep in step with the queries below: the boot check reads only this list. */
 export const MEDUSA_COLUMNS = {
-  capture: ["id", "raw_amount", "payment_id", "deleted_at"],
-  payment: ["id", "raw_amount", "payment_session_id", "payment_collection_id", "captured_at", "canceled_at", "deleted_at"],
+  capture: ["id", "raw_amount", "payment_id", "deleted_at", "created_at", "created_by"],
+  payment: ["id", "raw_amount", "data", "provider_id", "currency_code", "payment_session_id", "payment_collection_id", "captured_at", "canceled_at", "deleted_at"],
   order_payment_collection: ["order_id", "payment_collection_id", "deleted_at"],
   order: ["id", "status"],
   refund: ["id", "metadata"],
@@ -49,6 +49,38 @@ export async function capturesComplete(knex: Knex, captureId: string, currency: 
   if (authorized === undefined) return null
   const captured = rows.reduce((sum, r) => sum + toMinorUnits({ value: json(r.raw_amount).value }, currency), 0)
   return captured >= toMinorUnits({ value: authorized }, currency)
+}
+
+export type UnfinishedCapture = { id: string; payment_id: string; amount_minor: number; currency_code: string; created_at: Date; data: Record<string, unknown> }
+
+/**
+ * Capture rows of PGS payments that the provider never recorded: Medusa writes the row before calling the provider
+ * and the provider adds the row's id (its idempotency key) to the payment's data when the gateway answers, so a row
+ * older than `before` without its key is a capture whose call died with its process (or is still hanging). Rows made
+ * for captures at the gateway (created_by "pgs:<transaction>") are not Medusa's calls and are left out.
+ */
+export async function unfinishedCaptures(knex: Knex, before: Date, since: Date, limit: number): Promise<UnfinishedCapture[]> {
+  const rows: Array<{ id: string; payment_id: string; raw_amount: unknown; currency_code: string; created_at: Date; data: unknown }> = await knex("capture as c")
+    .join("payment as p", "p.id", "c.payment_id")
+    .whereNull("c.deleted_at")
+    .whereNull("p.deleted_at")
+    .whereNull("p.canceled_at")
+    .where("p.provider_id", "like", "pp_pgs%")
+    .where("c.created_at", "<", before)
+    .where("c.created_at", ">", since)
+    .where((q) => q.whereNull("c.created_by").orWhere("c.created_by", "not like", "pgs:%"))
+    .whereRaw("not coalesce(p.data->'captures', '[]'::jsonb) @> jsonb_build_array(jsonb_build_object('key', c.id))")
+    .orderBy("c.created_at", "asc")
+    .limit(limit)
+    .select("c.id", "c.payment_id", "c.raw_amount", "c.created_at", "p.currency_code", "p.data")
+  return rows.map((r) => ({
+    id: r.id,
+    payment_id: r.payment_id,
+    amount_minor: toMinorUnits({ value: json(r.raw_amount).value }, r.currency_code),
+    currency_code: r.currency_code,
+    created_at: r.created_at,
+    data: (json(r.data) ?? {}) as Record<string, unknown>,
+  }))
 }
 
 /** The gateway refund a refund row records (see EXTERNAL_REFUND_METADATA_KEY), or null for Medusa's own. */

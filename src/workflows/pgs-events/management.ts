@@ -19,7 +19,7 @@ import { findPaymentForSession, type PaymentView } from "./lookup"
 import { recordExternalVoidWorkflow } from "./external-void"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { followUpByKey, updateFollowUp } from "../../modules/pgs/follow-ups"
-import { lostAnswerKey } from "../../payments/lost-answers"
+import { lostAnswerKey, unconfirmedCaptureKey } from "../../payments/lost-answers"
 import { EXTERNAL_REFUND_METADATA_KEY } from "../../modules/pgs/medusa-tables"
 
 /** `captured_by` (the capture's `created_by`) of a capture recorded from the gateway. */
@@ -55,6 +55,7 @@ export async function handleManagement(ctx: EventContext, eventName: string, pay
     case "CAPTURE":
       if (payment.captures.some((c) => c.created_by === externalCaptureBy(tx.id))) return "ignored:already_recorded"
       if (payment.captured_at) return "ignored:already_captured"
+      await replaceUnconfirmedCaptures(ctx, payment, tx.id)
       const earlier = new Set(payment.captures.map((c) => c.id))
       await capturePaymentWorkflow(ctx.container).run({
         // is_captured is read by the payment module but missing from the workflow's input type.
@@ -140,6 +141,22 @@ async function markExternalCapture(ctx: EventContext, paymentId: string, earlier
   const captures = await paymentModule.listCaptures({ payment_id: paymentId })
   const recorded = captures.find((c) => !earlier.has(c.id) && !c.created_by)
   if (recorded) await paymentModule.updateCaptures({ id: recorded.id, created_by: by })
+}
+
+/**
+ * Medusa capture rows reconciliation put on Needs attention as never confirmed by the gateway (their call died with
+ * its process): a capture made at the gateway is what a person does about them, so it takes their place — the rows
+ * are removed as Medusa removes a capture whose call failed, and their items are closed.
+ */
+async function replaceUnconfirmedCaptures(ctx: EventContext, payment: PaymentView, transactionId: string): Promise<void> {
+  const knex = ctx.container.resolve(ContainerRegistrationKeys.PG_CONNECTION)
+  for (const capture of payment.captures) {
+    const row = await followUpByKey(knex, unconfirmedCaptureKey(capture.id))
+    if (row?.state !== "needs_person") continue
+    await ctx.container.resolve<IPaymentModuleService>(Modules.PAYMENT).deleteCaptures([capture.id])
+    const note = `${row.note ?? ""} The gateway's capture ${transactionId} took its place.`.trim()
+    await updateFollowUp(knex, row.id, { state: "done", resolved_at: new Date(), note })
+  }
 }
 
 async function settleLostAnswer(ctx: EventContext, idempotencyKey: string, transactionId: string): Promise<void> {

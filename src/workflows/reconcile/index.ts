@@ -1,6 +1,6 @@
 /**
  * Reconciliation, one run: watch what is unsettled, re-read what is due (bounded per run), give up orders abandoned
- * at the bank. Run by the scheduled job (src/jobs/reconcile-pgs-transactions.ts) and the admin's "Re-read" action.
+ * at the bank, settle captures a process died in the middle of (unfinished-captures.ts). Run by the scheduled job (src/jobs/reconcile-pgs-transactions.ts) and the admin's "Re-read" action.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
@@ -11,9 +11,10 @@ import { checkTransaction, type CheckDeps, type CheckResult } from "./check"
 import { giveUpAbandonedOrders } from "./give-up"
 import { isOverload, GatewayPace, runPaced } from "./pace"
 import { RECONCILE } from "./policy"
+import { reconcileUnfinishedCaptures } from "./unfinished-captures"
 import { watchUnsettled } from "./watch"
 
-export type ReconcileSummary = { watched: number; checked: number; applied: number; gave_up: number }
+export type ReconcileSummary = { watched: number; checked: number; applied: number; gave_up: number; captures_repaired: number; captures_told: number }
 
 export function checkDeps(container: MedusaContainer): CheckDeps {
   const pgs = container.resolve<PgsModuleService>(PGS_MODULE)
@@ -55,8 +56,9 @@ export async function reconcileWithGateway(container: MedusaContainer, now: Date
     if (!claimed) break
   }
   const gaveUp = settings.giveUpRedirectOrdersAfterHours > 0 ? await giveUpAbandonedOrders(deps, now, settings.giveUpRedirectOrdersAfterHours) : 0
-  const summary = { watched, checked, applied, gave_up: gaveUp }
-  if (applied || gaveUp) deps.logger.info(`PGS reconciliation: ${JSON.stringify(summary)}`)
+  const captures = await reconcileUnfinishedCaptures(deps, now)
+  const summary = { watched, checked, applied, gave_up: gaveUp, captures_repaired: captures.repaired, captures_told: captures.told }
+  if (applied || gaveUp || captures.repaired || captures.told) deps.logger.info(`PGS reconciliation: ${JSON.stringify(summary)}`)
   if (pace.stopped) deps.logger.warn("PGS reconciliation: the gateway is overloaded (429/5xx); the next run goes on")
   return summary
 }
