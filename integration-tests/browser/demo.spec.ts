@@ -10,7 +10,8 @@ import { chromium, type Browser, type Page } from "playwright-core"
 import { dropDatabase } from "../../scripts/demo/database"
 import { parseFlags } from "../../scripts/demo/flags"
 import { waitFor } from "../support/sandbox"
-import { CHROMIUM, demoStorefrontPayByCard, demoStorefrontToPayment, describeBrowser, screenshot } from "./support"
+import { CHROMIUM, demoStorefrontPayByCard, demoStorefrontToPayment, describeBrowser, hasChromium, screenshot } from "./support"
+import { signIn } from "./admin-support"
 
 jest.setTimeout(600_000)
 
@@ -209,15 +210,15 @@ const redisUp = (() => {
 })()
 const describeWithRedis = (name: string, fn: () => void) => (redisUp ? describe(name, fn) : describe.skip(`${name} — skipped: no Redis at ${REDIS_URL}`, fn))
 
-describeWithRedis("npm run demo -- --split (server and worker processes over Redis)", () => {
+describeWithRedis("npm run demo -- --servers 2 --workers 1 (server and worker processes over Redis)", () => {
   let demo: Demo | undefined
   beforeAll(async () => {
-    demo = await startDemo("split", ["--split", "--quiet"], { REDIS_URL })
+    demo = await startDemo("split", ["--servers", "2", "--workers", "1", "--quiet"], { REDIS_URL })
   })
   afterAll(() => stopDemo(demo))
 
-  it("has the worker process a redirect payment's webhook while the server answers the shopper", async () => {
-    expect(demo!.output()).toContain("Medusa: 1 server(s) and 1 worker(s)")
+  it("has the worker process a redirect payment's webhook while a server answers the shopper", async () => {
+    expect(demo!.output()).toContain("Medusa: 2 server(s) and 1 worker(s)")
     const store = demo!.output().match(/store API\s+(\S+)\s+\(publishable key (\S+)\)/)!
     const [base, key] = [store[1]!, store[2]!]
     const api = async (p: string, body?: unknown) => {
@@ -248,5 +249,19 @@ describeWithRedis("npm run demo -- --split (server and worker processes over Red
     const { deliveries } = (await (await fetch(`${demo!.sandbox}/_sandbox/webhooks/deliveries`)).json()) as { deliveries: Array<{ url: string; state: string }> }
     expect(new Set(deliveries.map((d) => d.url))).toEqual(new Set([demo!.webhooks]))
     expect(deliveries.some((d) => d.state === "delivered")).toBe(true)
+  })
+
+  ;(hasChromium ? it : it.skip)("opens the dashboard through the balancer in front of two servers and lists the order placed through it", async () => {
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"] })
+    try {
+      const page = await signIn(browser, new URL(demo!.admin).origin, { email: "admin@pgs.demo", password: "pgs-demo-admin" })
+      await page.goto(`${new URL(demo!.admin).origin}/app/orders`)
+      await page.getByRole("heading", { name: "Orders" }).waitFor({ timeout: 60_000 })
+      // The order the test above placed, read through the balancer (the list's API calls go to both servers).
+      await page.getByText("split@example.com").first().waitFor({ timeout: 60_000 })
+      await screenshot(page, "demo-two-servers-dashboard-orders")
+    } finally {
+      await browser.close()
+    }
   })
 })

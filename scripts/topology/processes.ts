@@ -96,7 +96,8 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
     processes.forEach(launch)
     await Promise.all(processes.map(ready))
     const servers = processes.filter((p) => p.role === "server")
-    balancers.push(await startRoundRobin(() => servers.map((p) => p.url), options.port ?? 0))
+    const dashboard = (path: string) => path === "/app" || path.startsWith("/app/")
+    balancers.push(await startRoundRobin(() => servers.map((p) => p.url), options.port ?? 0, undefined, dashboard))
     balancers.push(await startRoundRobin(() => servers.map((p) => p.receiverUrl!), options.webhookPort ?? 0))
   } catch (error) {
     await stop()
