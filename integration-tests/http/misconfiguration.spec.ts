@@ -23,6 +23,26 @@ pgsStoreSuite(
       expect(JSON.stringify(h)).not.toContain(WRONG_SECRET)
     })
 
+    it("warns once at boot, naming PGS_CLIENT_ID and PGS_CLIENT_SECRET, never the secret, and the boot goes on", async () => {
+      // The module's start hook, as Medusa ran it when this store booted (the suite's log level hides warnings),
+      // watched through Medusa's own logger.
+      const pgs = s.container().resolve<any>("pgs")
+      const logger = s.container().resolve<any>("logger")
+      const warned: string[] = []
+      const warn = logger.warn
+      logger.warn = (message: string) => void warned.push(String(message))
+      try {
+        await pgs.__hooks.onApplicationStart()
+        const [line] = await waitFor(async () => (warned.length ? warned : null), { what: "the boot warning" })
+        expect(warned).toHaveLength(1)
+        expect(line).toMatch(/^medusa-payment-pgs: the gateway's identity provider refused the credentials: check PGS_CLIENT_ID and PGS_CLIENT_SECRET/)
+        expect(line).not.toContain(WRONG_SECRET)
+      } finally {
+        logger.warn = warn
+      }
+      expect((await s.api.get("/health")).status).toBe(200) // the store is up and serving
+    })
+
     it("answers a shopper starting a card payment with a 4xx they can act on (code pgs_gateway_unavailable), not a 500", async () => {
       const cart = await s.createCart()
       const collection = await s.api.post("/store/payment-collections", { cart_id: cart.id }, { headers: s.storeHeaders })
