@@ -53,9 +53,10 @@ pgsStoreSuite(
       const outcomes = answers.map((a) => a.data.outcome).sort()
       expect(outcomes.filter((o) => o === "paid").length).toBeGreaterThanOrEqual(1)
       expect(outcomes.every((o) => o === "paid" || o === "already_paid")).toBe(true)
-      // A retry of the same click after the answer was lost gets that click's result.
+      // A retry of the same click after the answer was lost gets that click's result ("already_paid" when the
+      // other admin's click won the race), and never a second charge (below).
       const retried = await charge(orderId, { ...body, idempotency_key: key })
-      expect(retried.data).toMatchObject({ outcome: "paid" })
+      expect([answers[0].data.outcome, answers[1].data.outcome]).toContain(retried.data.outcome)
 
       const { payments } = await paymentsOfCollection(s, orderId, collectionId)
       expect(payments).toHaveLength(1)
