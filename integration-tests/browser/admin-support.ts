@@ -7,7 +7,7 @@
  */
 import { execFileSync } from "node:child_process"
 import { createHash } from "node:crypto"
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs"
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs"
 import http from "node:http"
 import type { AddressInfo } from "node:net"
 import path from "node:path"
@@ -33,12 +33,18 @@ export function buildAdmin(): string {
   for (const file of filesUnder(ADMIN_SRC).sort()) hash.update(file).update(readFileSync(file))
   const outDir = path.join(ROOT, ".medusa/pgs-admin-test", hash.digest("hex").slice(0, 16))
   if (existsSync(path.join(outDir, "index.html"))) return outDir
+  // Built beside it and renamed into place: two suites building at once (jest runs two workers) must not empty
+  // the folder the other already serves (vite empties its outDir first).
+  const building = `${outDir}.building-${process.pid}`
   // A child process: the bundler (vite) is ESM and the runner's jest environment is not the place for a build.
   const script = `import { build } from "@medusajs/admin-bundler"
-await build({ ...${JSON.stringify(options)}, outDir: ${JSON.stringify(outDir)} })`
+await build({ ...${JSON.stringify(options)}, outDir: ${JSON.stringify(building)} })`
   execFileSync(process.execPath, ["--input-type=module", "-e", script], { cwd: ROOT, stdio: "inherit", env: { ...process.env, NODE_ENV: "production" } })
-  // Only the current build is kept (each is ≈11 MB).
-  for (const old of readdirSync(path.dirname(outDir))) if (old !== path.basename(outDir)) rmSync(path.join(path.dirname(outDir), old), { recursive: true, force: true })
+  if (existsSync(path.join(outDir, "index.html"))) rmSync(building, { recursive: true, force: true })
+  else renameSync(building, outDir)
+  // Only the current build is kept (each is ≈11 MB); another suite's build in progress is left alone.
+  for (const old of readdirSync(path.dirname(outDir)))
+    if (!old.startsWith(path.basename(outDir))) rmSync(path.join(path.dirname(outDir), old), { recursive: true, force: true })
   return outDir
 }
 

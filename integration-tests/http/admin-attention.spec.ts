@@ -120,12 +120,13 @@ pgsStoreSuite("admin: needs attention", (s) => {
     expect(await list()).toMatchObject({ items: [], next_cursor: null })
   })
 
-  it("processes a recorded event again through the same workflow, without a second payment", async () => {
+  it("processes a recorded event again through the same workflow, finding the payment recorded: no second payment", async () => {
     const { orderId, transactionId } = await paidOrder(s)
     const event = await processedEvent(s, transactionId)
     const res = await admin(s, "post", `/admin/pgs/events/${event.id}/process`)
     expect(res.status).toBe(200)
-    expect(res.data).toMatchObject({ id: event.id, previous_outcome: event.outcome, outcome: expect.stringMatching(/^applied:/), error: null })
+    // The checkout's payment and order are in place: the approval is checked against them, not applied again.
+    expect(res.data).toMatchObject({ id: event.id, previous_outcome: event.outcome, outcome: "ignored:already_recorded", error: null })
     const [after] = await eventRows(s, { subject_id: transactionId })
     expect(after.processed_at).not.toBeNull()
     expect(new Date(after.processed_at!).getTime()).toBeGreaterThan(new Date(event.processed_at!).getTime())

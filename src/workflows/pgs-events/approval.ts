@@ -62,14 +62,17 @@ export async function handleApproval(ctx: EventContext, payload: TransactionEven
 
 /**
  * The checkout recorded this very transaction itself (a Direct API authorize is answered at once): the session
- * data names it for this attempt, Medusa made the session's payment (captured, when the gateway took the money in
- * one step) and the order it paid is placed and not canceled. Nothing in the event can change that, so the gateway
- * is not read again and processPaymentWorkflow is not run (it would find the payment and the order in place and
- * only take the cart's lock). Anything else, or a failed read, goes the full way.
+ * data names it for this attempt, the collection is a cart's, Medusa made the session's payment (captured, when
+ * the gateway took the money in one step) and the order it paid is placed and not canceled. Nothing in the event
+ * can change that, so the gateway is not read again and processPaymentWorkflow is not run (it would find the
+ * payment and the order in place and only take the cart's lock). Anything else, or a failed read, goes the full way.
  */
 async function recordedAtCheckout(ctx: EventContext, session: SessionView, payload: TransactionEventPayload): Promise<boolean> {
   if (session.data.transaction_id !== payload.id || session.data.reference !== payload.reference) return false
   try {
+    // Only a cart's checkout: a payment of an order's collection goes the full way, whose "already applied" also
+    // writes an order transaction an interrupted apply left out.
+    if (!(await findCartIdForCollection(ctx.container, session.payment_collection_id))) return false
     const recorded = await recordedPaymentOfSession(ctx.container.resolve(ContainerRegistrationKeys.PG_CONNECTION), session.id)
     if (!recorded || recorded.canceled || !recorded.order_status || recorded.order_status === "canceled") return false
     return recorded.captured || !isSingleStep(session.data.transaction_type as GatewayTransactionType)

@@ -41,7 +41,7 @@ export async function mountCardFields(
         c.submitPayment({
           customer,
           callback: (r, e) =>
-            resolve({ type: "submitted", transaction_id: r?.transaction_id, busy: e?.code === "IN_PROGRESS", gone: e?.status === 404 || /EXPIRED|NOT_FOUND/.test(e?.code ?? "") }),
+            resolve({ type: "submitted", transaction_id: r?.transaction_id, busy: e?.code === "IN_PROGRESS", gone: e?.status === 404 || e?.code === "SESSION_EXPIRED" }),
         }),
       ),
     validate: () => c.validate(),

@@ -228,8 +228,13 @@ export function mountCheckout(target: Element | string, o: CheckoutOptions): Che
         if (selected) await select(selected).catch(problem)
         return
       case "idle":
-        // The attempt ended without payment: a card needs a fresh session (and fields) for the next try.
-        if (f.renew && methodOf(selected)?.kind === "card") await select("card").catch(problem)
+        // The attempt ended without payment: a card needs a fresh session (and fields) for the next try, never the
+        // one that just ended (a session the gateway forgot may still look unpaid here).
+        if (f.renew && methodOf(selected)?.kind === "card") {
+          fields?.destroy()
+          fields = null
+          await mountCard(true).catch(problem)
+        }
         return
       case "submitting":
         return fields!.pay(payerOf(cart!))
