@@ -4,7 +4,7 @@
  */
 import type { PaymentSession } from "../../storefront-widget/src/core/cart"
 import { delayOf, initialFlow, MAX_TRIES, next, type Event, type Flow, type State } from "../../storefront-widget/src/core/flow"
-import type { NextAction } from "../../storefront-widget/src/core/three-ds"
+import type { NextAction } from "../../storefront-widget/src/core/store-types"
 
 const session = (status: string, data: PaymentSession["data"] = {}, provider_id = "pp_pgs_pgs"): PaymentSession => ({ id: "payses_1", provider_id, status, data })
 const FINGERPRINT: NextAction = { type: "fingerprint", method_url: "https://acs.example/method", three_ds_method_data: "e30" }

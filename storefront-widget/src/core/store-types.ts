@@ -1,5 +1,4 @@
 /** What the store API answers that both the cart calls (cart.ts) and the flow (flow.ts) read: in a file of its own so neither imports the other. */
-import type { NextAction } from "./three-ds"
 
 /** The card provider's id (registration id `pgs`): cards, saved cards and the wallet pay through it. */
 export const CARD_PROVIDER = "pp_pgs_pgs"
@@ -29,3 +28,10 @@ export type Order = {
   shipping_address?: { country_code?: string | null } | null
   [field: string]: unknown
 }
+
+/** The step a payment session asks of the shopper's browser (the store's session data, `next_action`). */
+export type NextAction =
+  | { type: "fingerprint"; method_url: string | null; three_ds_method_data: string | null }
+  | { type: "challenge"; acs_url: string; creq: string; challenge_window_size?: string }
+  | { type: "redirect"; url: string }
+  | { type: "form_submit"; url: string; fields: Record<string, string> }

@@ -8,12 +8,8 @@ import { sessionRoute } from "./cart"
 import { addStyles, h } from "./dom"
 import type { Event, Flow } from "./flow"
 import type { Translate } from "./i18n"
+import type { NextAction } from "./store-types"
 
-export type NextAction =
-  | { type: "fingerprint"; method_url: string | null; three_ds_method_data: string | null }
-  | { type: "challenge"; acs_url: string; creq: string; challenge_window_size?: string }
-  | { type: "redirect"; url: string }
-  | { type: "form_submit"; url: string; fields: Record<string, string> }
 
 let frames = 0
 
