@@ -8,7 +8,6 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import path from "node:path"
-import { build } from "esbuild"
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core"
 import { startStorefront, type RunningStorefront } from "../../scripts/demo/storefront"
 import { pgsStoreSuite } from "../http/support/store"
@@ -19,18 +18,18 @@ import { drillOrderChange } from "../http/support/order-change-drill"
 import { claimOwingMore, exchangeOwingMore } from "../http/support/order-changes"
 import { waitFor } from "../http/support/webhooks"
 import { CHROMIUM, describeBrowser, screenshot } from "./support"
+import { bundleReactPage } from "./widget-support"
 
 // Medusa reads STORE_CORS "*" literally: the shop's localhost origin, set before the store boots.
 process.env.STORE_CORS = "/^http:\\/\\/localhost(:\\d+)?$/"
 
 const SCREENSHOTS = path.resolve(__dirname, "../../artifacts/screenshots")
-const ROOT = path.resolve(__dirname, "../..")
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { buildWidget } = require("../../storefront-widget/build.cjs") as { buildWidget(outdir: string): Promise<unknown> }
 
 /**
- * A React storefront's page behind "Copy payment link", bundled as a storefront would bundle it: react, react-dom
- * and the built package's "./react/collection" export with <PgsCollectionPayment>.
+ * A React storefront's page behind "Copy payment link": the built package's "./react/collection" export with
+ * <PgsCollectionPayment>.
  */
 async function reactCollectionPage(): Promise<string> {
   const dist = mkdtempSync(path.join(tmpdir(), "pgs-react-collection-"))
@@ -44,18 +43,7 @@ async function reactCollectionPage(): Promise<string> {
       const orderId = new URLSearchParams(location.search).get("order_id") || undefined
       createRoot(document.getElementById("app")).render(
         h(PgsCollectionPayment, { ...window.shopConnection, id: "payment", collectionId, orderId, onPaid: (p) => { window.shopPaid = p.collection.order.id } }))`
-    const out = await build({
-      stdin: { contents: entry, resolveDir: ROOT, loader: "js" },
-      bundle: true,
-      format: "esm",
-      minify: true,
-      write: false,
-      alias: { "medusa-payment-pgs-storefront/react/collection": path.join(dist, "react-collection.js") },
-      nodePaths: [path.join(ROOT, "node_modules")], // the built binding lives in a temp folder
-      define: { "process.env.NODE_ENV": '"production"' },
-      logLevel: "silent",
-    })
-    return out.outputFiles[0].text
+    return await bundleReactPage(entry, { "medusa-payment-pgs-storefront/react/collection": path.join(dist, "react-collection.js") })
   } finally {
     rmSync(dist, { recursive: true, force: true })
   }

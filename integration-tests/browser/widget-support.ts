@@ -5,7 +5,7 @@
  * widget exactly as a storefront would: a checkout page calling mountCheckout, a return page calling mountReturn.
  */
 import { execFileSync } from "node:child_process"
-import { existsSync, mkdtempSync, readFileSync } from "node:fs"
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
 import { build } from "esbuild"
@@ -168,17 +168,26 @@ async function buildReactShop(dist: string) {
         h(PgsCheckout, { ...c.connection, id: "payment", cartId: c.cartId, locale, onOrder: (o) => { window.shopOrder = o } }))
     }
     createRoot(document.getElementById("app")).render(h(Payment))`
-  await build({
+  writeFileSync(path.join(dist, "shop-react.js"), await bundleReactPage(entry, { "medusa-payment-pgs-storefront/react": path.join(dist, "react.js") }))
+}
+
+/**
+ * A React storefront page's script, bundled as a storefront would bundle it: react and react-dom from this
+ * checkout, the package's exports (`alias`) from a built dist.
+ */
+export async function bundleReactPage(entry: string, alias: Record<string, string>): Promise<string> {
+  const out = await build({
     stdin: { contents: entry, resolveDir: ROOT, loader: "js" },
     bundle: true,
     format: "esm",
     minify: true,
-    outfile: path.join(dist, "shop-react.js"),
-    alias: { "medusa-payment-pgs-storefront/react": path.join(dist, "react.js") },
+    write: false,
+    alias,
     nodePaths: [path.join(ROOT, "node_modules")], // the built bindings live in a temp folder
     define: { "process.env.NODE_ENV": '"production"' },
     logLevel: "silent",
   })
+  return out.outputFiles[0]!.text
 }
 
 function reactCheckoutPage(connection: Record<string, string>, c: ShopConfig): string {
