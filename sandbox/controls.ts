@@ -36,6 +36,7 @@ export function sandboxConfig(ctx: SandboxContext) {
       tokenization_payload: ctx.options.tokenizationPayload,
       fingerprint_wait_ms: ctx.options.fingerprintWaitMs,
       payout_settle_after_ms: ctx.options.payoutSettleAfterMs,
+      webhooks_held: ctx.webhooks.isHeld,
     },
   }
 }
@@ -74,6 +75,7 @@ const settings = z.object({
   tokenization_payload: z.enum(["nested", "flat"]).optional(),
   fingerprint_wait_ms: z.int().min(0).max(10_000).optional(),
   payout_settle_after_ms: z.int().min(0).max(86_400_000).optional(),
+  webhooks_held: z.boolean().optional(),
 })
 
 export function registerControlRoutes(router: Router, ctx: SandboxContext): void {
@@ -178,6 +180,7 @@ export function registerControlRoutes(router: Router, ctx: SandboxContext): void
       ctx.options.payoutSettleAfterMs = s.payout_settle_after_ms
       ctx.payouts.rescheduleAll()
     }
+    if (s.webhooks_held !== undefined) ctx.webhooks.setHeld(s.webhooks_held)
     return json(200, sandboxConfig(ctx).settings)
   })
   router.add("GET", "/_sandbox/stats", () => json(200, ctx.stats))

@@ -78,6 +78,27 @@ describe("sandbox webhooks", () => {
     }
   })
 
+  it("keeps webhooks queued while held and sends each of them once released", async () => {
+    const receiver = await startWebhookReceiver()
+    try {
+      await h.control("POST", "/_sandbox/webhooks", { url: receiver.url })
+      expect((await h.control("POST", "/_sandbox/settings", { webhooks_held: true })).body.webhooks_held).toBe(true)
+      const first = await refusedPurchase(h)
+      const second = await refusedPurchase(h)
+      const queued = async (id: string) => (await h.control("GET", `/_sandbox/webhooks/deliveries?subject_id=${id}`)).body.deliveries
+      // Both transactions are final and their deliveries exist, yet nothing has been sent.
+      expect((await queued(first.id)).map((d: any) => [d.state, d.attempts.length])).toEqual([["scheduled", 0]])
+      expect((await queued(second.id)).map((d: any) => [d.state, d.attempts.length])).toEqual([["scheduled", 0]])
+      expect(receiver.received).toHaveLength(0)
+      expect((await h.control("POST", "/_sandbox/settings", { webhooks_held: false })).body.webhooks_held).toBe(false)
+      const hits = await waitFor(() => (receiver.received.length >= 2 ? receiver.received : null), { what: "both held webhooks" })
+      expect(hits.map((hit) => hit.body.payload.id).sort()).toEqual([first.id, second.id].sort())
+    } finally {
+      await h.control("POST", "/_sandbox/settings", { webhooks_held: false })
+      await receiver.close()
+    }
+  })
+
   it("retries a failed delivery with growing delays until the endpoint answers 2xx", async () => {
     const receiver = await startWebhookReceiver((_hit, i) => (i < 3 ? 500 : 204))
     try {

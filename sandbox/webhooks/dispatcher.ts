@@ -49,6 +49,8 @@ export class WebhookDispatcher {
   private held: Delivery[] = []
   /** What to do once a delivery's first attempt has been answered (releasing held deliveries). */
   private readonly afterFirstAttempt = new Map<string, () => void>()
+  /** While held (control `webhooks_held`), new deliveries wait here and go out when released. */
+  private onHold: Delivery[] | null = null
   private closed = false
 
   constructor(
@@ -69,11 +71,27 @@ export class WebhookDispatcher {
     else this.endpoints.clear()
   }
 
+  /** Hold new deliveries (a gateway whose queue runs behind), or release every one held so far. */
+  setHeld(held: boolean): void {
+    if (held) {
+      this.onHold ??= []
+      return
+    }
+    const waiting = this.onHold ?? []
+    this.onHold = null
+    for (const delivery of waiting) this.dispatch(delivery)
+  }
+
+  get isHeld(): boolean {
+    return this.onHold !== null
+  }
+
   reset(): void {
     for (const t of this.timers) clearTimeout(t)
     this.timers.clear()
     this.deliveries.length = 0
     this.held = []
+    this.onHold = null
     this.afterFirstAttempt.clear()
   }
 
@@ -101,7 +119,8 @@ export class WebhookDispatcher {
         fault: null,
       }
       this.deliveries.push(delivery)
-      this.dispatch(delivery)
+      if (this.onHold) this.onHold.push(delivery)
+      else this.dispatch(delivery)
     }
   }
 
