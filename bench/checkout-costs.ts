@@ -10,6 +10,9 @@
  */
 import diagnostics_channel from "node:diagnostics_channel"
 
+/** A comment the bench puts in its own polling queries, so the meter leaves them out of the count. */
+export const UNCOUNTED = "/* bench: uncounted */"
+
 export type CheckoutCost = { ms: number; cpuMs: number; gatewayCalls: number; gatewayMs: number; roundTripMs: number; dbQueries: number }
 
 type Window = Omit<CheckoutCost, "ms" | "cpuMs">
@@ -19,8 +22,9 @@ export function startCostMeter(gatewayOrigin: string) {
   const started = new WeakMap<object, number>()
 
   const onCreate = (message: unknown) => {
-    const { request } = message as { request: { origin?: unknown } }
-    if (open && String(request.origin) === gatewayOrigin) started.set(request, performance.now())
+    const { request } = message as { request: { origin?: unknown; path?: unknown } }
+    // The bench's own calls to the sandbox's test controls (/_sandbox/*) are not the plugin's gateway calls.
+    if (open && String(request.origin) === gatewayOrigin && !String(request.path).startsWith("/_sandbox/")) started.set(request, performance.now())
   }
   const onHeaders = (message: unknown) => {
     const { request, response } = message as { request: object; response: { headers: Buffer[] } }
@@ -39,7 +43,7 @@ export function startCostMeter(gatewayOrigin: string) {
   const { Client } = require("pg") as { Client: { prototype: { query: (...args: unknown[]) => unknown } } }
   const query = Client.prototype.query
   Client.prototype.query = function (this: unknown, ...args: unknown[]) {
-    if (open) open.dbQueries++
+    if (open && !isUncounted(args[0])) open.dbQueries++
     return query.apply(this, args)
   }
 
@@ -64,6 +68,11 @@ export function startCostMeter(gatewayOrigin: string) {
       Client.prototype.query = query
     },
   }
+}
+
+const isUncounted = (query: unknown) => {
+  const text = typeof query === "string" ? query : (query as { text?: unknown } | null)?.text
+  return typeof text === "string" && text.includes(UNCOUNTED)
 }
 
 /** `app;dur=1.23` from raw undici headers ([name, value, …] as Buffers); 0 when the answer has none. */

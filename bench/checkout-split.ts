@@ -13,7 +13,7 @@ const sorted = (values: number[]) => [...values].sort((a, b) => a - b)
 const at = (values: number[], p: number) => percentile(sorted(values), p)
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length
 
-export function checkoutCosts(pgs: CheckoutCost[], system: CheckoutCost[]) {
+export function checkoutCosts(pgs: CheckoutCost[], system: CheckoutCost[], approvals: CheckoutCost[]) {
   const total = pgs.map((c) => c.ms)
   const systemTotal = system.map((c) => c.ms)
   const net = pgs.map((c) => c.ms - c.gatewayMs - c.roundTripMs)
@@ -36,6 +36,11 @@ export function checkoutCosts(pgs: CheckoutCost[], system: CheckoutCost[]) {
     db_queries_per_checkout: round(mean(pgs.map((c) => c.dbQueries)), 1),
     system_db_queries_per_checkout: round(mean(system.map((c) => c.dbQueries)), 1),
     gateway_calls_per_checkout: round(mean(pgs.map((c) => c.gatewayCalls)), 2),
+    // The gateway's approval webhook for each pp_pgs_pgs checkout, received and applied after the shopper's wait.
+    approval_webhook_p50_ms: round(at(approvals.map((c) => c.ms), 50), 1),
+    approval_webhook_cpu_p50_ms: round(at(approvals.map((c) => c.cpuMs), 50), 1),
+    approval_webhook_db_queries: round(mean(approvals.map((c) => c.dbQueries)), 1),
+    approval_webhook_gateway_calls: round(mean(approvals.map((c) => c.gatewayCalls)), 2),
   }
 }
 
@@ -49,6 +54,7 @@ export function costTable(c: ReturnType<typeof checkoutCosts>): string {
     row("  plugin's own (beyond system)", c.plugin_own_p50_ms, c.plugin_own_p99_ms) +
     row("pp_system_default total", c.system_p50_ms, c.system_p99_ms) +
     `  store CPU per checkout (p50): pgs ${c.pgs_cpu_p50_ms} ms, system ${c.system_cpu_p50_ms} ms (plugin's own ${c.plugin_own_cpu_p50_ms} ms)\n` +
-    `  database queries per checkout: pgs ${c.db_queries_per_checkout}, system ${c.system_db_queries_per_checkout}; gateway calls per pgs checkout: ${c.gateway_calls_per_checkout}\n`
+    `  database queries per checkout: pgs ${c.db_queries_per_checkout}, system ${c.system_db_queries_per_checkout}; gateway calls per pgs checkout: ${c.gateway_calls_per_checkout}\n` +
+    `  its approval webhook, after the shopper's wait: p50 ${c.approval_webhook_p50_ms} ms until applied, CPU ${c.approval_webhook_cpu_p50_ms} ms, ${c.approval_webhook_db_queries} database queries, ${c.approval_webhook_gateway_calls} gateway calls\n`
   )
 }
