@@ -14,7 +14,7 @@ import { webhookEvent } from "../gateway"
 import { PGS_MODULE } from "../modules/pgs"
 import type PgsModuleService from "../modules/pgs/service"
 import { fromStorableJson, fromStorableText } from "../modules/pgs/storable"
-import { nextAttemptAt } from "../modules/pgs/webhook-queue"
+import { nextAttemptAt, writeEventOutcome } from "../modules/pgs/webhook-queue"
 import { isApplied, isDeferred, type EventContext } from "./pgs-events/context"
 import { dispatchEvent } from "./pgs-events/dispatch"
 import { RECORDED_AT_CHECKOUT } from "./pgs-events/approval"
@@ -40,25 +40,19 @@ async function runOne(ctx: EventContext, id: string, read?: EventRow): Promise<s
 }
 
 async function applyOne(ctx: EventContext, id: string, row: EventRow): Promise<string> {
+  const knex = ctx.container.resolve(ContainerRegistrationKeys.PG_CONNECTION)
   const parsed = webhookEvent.safeParse({ event: fromStorableText(row.event), payload: fromStorableJson(row.payload) })
   if (!parsed.success) {
-    await ctx.pgs.updatePgsWebhookEvents({ id, processed_at: new Date(), outcome: "ignored:unsupported" })
+    await writeEventOutcome(knex, id, { processed_at: new Date(), outcome: "ignored:unsupported", error: null, next_attempt_at: null })
     return "ignored:unsupported"
   }
   try {
     const outcome = await dispatchEvent(ctx, parsed.data)
-    await ctx.pgs.updatePgsWebhookEvents({ id, processed_at: new Date(), outcome, error: null, next_attempt_at: null })
+    await writeEventOutcome(knex, id, { processed_at: new Date(), outcome, error: null, next_attempt_at: null })
     return outcome
   } catch (error) {
-    const message = errorText(error)
     const attempts = row.attempts + 1
-    await ctx.pgs.updatePgsWebhookEvents({
-      id,
-      outcome: "error",
-      error: message.slice(0, 2000),
-      attempts,
-      next_attempt_at: nextAttemptAt(attempts, new Date()),
-    })
+    await writeEventOutcome(knex, id, { outcome: "error", error: errorText(error).slice(0, 2000), attempts, next_attempt_at: nextAttemptAt(attempts, new Date()) })
     throw error
   }
 }
@@ -76,29 +70,49 @@ function errorText(error: unknown): string {
   return String(error)
 }
 
-/** This event and the unprocessed ones received before it for the same reference, oldest first. */
-async function waitingUpTo(ctx: EventContext, row: { id: string; reference: string | null; received_at: Date }): Promise<string[]> {
-  if (!row.reference) return [row.id]
-  const rows = await ctx.pgs.listPgsWebhookEvents(
-    { reference: row.reference, processed_at: null, outcome: null, received_at: { $lte: row.received_at } },
-    { order: { received_at: "ASC" }, select: ["id"] },
+/**
+ * Read once, under the lock: this event's row, the unprocessed events received before it for the same reference
+ * (run first, so processing follows delivery order) and the ones deferred until a payment exists. Oldest first.
+ */
+async function rowsUnderLock(ctx: EventContext, row: { id: string; reference: string | null; received_at: Date }): Promise<EventRow[]> {
+  if (!row.reference) return ctx.pgs.listPgsWebhookEvents({ id: row.id })
+  return ctx.pgs.listPgsWebhookEvents(
+    {
+      reference: row.reference,
+      $or: [{ id: row.id }, { processed_at: null, outcome: null, received_at: { $lte: row.received_at } }, { outcome: { $like: "deferred:%" } }],
+    },
+    { order: { received_at: "ASC" } },
   )
-  const ids = rows.map((r) => r.id).filter((id) => id !== row.id)
-  return [...ids, row.id]
-}
-
-async function runDeferred(ctx: EventContext, reference: string): Promise<void> {
-  const waiting = await ctx.pgs.listPgsWebhookEvents({ reference }, { order: { received_at: "ASC" } })
-  for (const row of waiting.filter((r) => isDeferred(r.outcome))) await runOther(ctx, row.id)
 }
 
 /** Another event run on the way: its failure is kept on its own log row and must not stop this one. */
-async function runOther(ctx: EventContext, id: string): Promise<void> {
+async function runOther(ctx: EventContext, id: string): Promise<string | null> {
   try {
-    await runOne(ctx, id)
+    return await runOne(ctx, id)
   } catch (error) {
     ctx.logger.error(`PGS webhook event ${id} failed: ${(error as Error).message}`)
+    return null
   }
+}
+
+/** Runs this event (after those waiting before it) and, once it created the payment, the events deferred until then. */
+async function runInOrder(ctx: EventContext, row: EventRow): Promise<string | null> {
+  const rows = await rowsUnderLock(ctx, row)
+  const own = rows.find((r) => r.id === row.id)
+  const deferred = rows.filter((r) => r.id !== row.id && isDeferred(r.outcome))
+  for (const earlier of rows.filter((r) => r.id !== row.id && !r.processed_at && !r.outcome)) {
+    // One that is deferred now (a capture before its approval) runs again once the payment exists.
+    if (isDeferred(await runOther(ctx, earlier.id))) deferred.push(earlier)
+  }
+  if (!own || (own.processed_at && !isDeferred(own.outcome))) return own?.outcome ?? null
+  const result = await runOne(ctx, own.id, own)
+  // An approval applied now, or found already recorded by the checkout: the payment exists, so management events
+  // that arrived before it can be applied.
+  if ((isApplied(result) || result === RECORDED_AT_CHECKOUT) && row.reference) {
+    deferred.sort((a, b) => new Date(a.received_at).getTime() - new Date(b.received_at).getTime())
+    for (const waiting of deferred) await runOther(ctx, waiting.id)
+  }
+  return result
 }
 
 export const processPgsEventStep = createStep(
@@ -122,24 +136,8 @@ export const processPgsEventStep = createStep(
     const locking = container.resolve(Modules.LOCKING)
     const outcome = await locking.execute(
       `pgs-event:${row.reference ?? row.subject_id ?? row.id}`,
-      async () => {
-        // Subscribers may start in any order: under the lock, first run what arrived earlier for this reference
-        // and is still waiting, so processing follows delivery order.
-        let result: string | null = null
-        for (const id of await waitingUpTo(ctx, row)) {
-          const current = await ctx.pgs.retrievePgsWebhookEvent(id)
-          if (current.processed_at && !isDeferred(current.outcome)) continue
-          if (id !== row.id) {
-            await runOther(ctx, id)
-            continue
-          }
-          result = await runOne(ctx, id, current)
-          // An approval applied now, or found already recorded by the checkout: the payment exists, so management
-          // events that arrived before it can be applied.
-          if ((isApplied(result) || result === RECORDED_AT_CHECKOUT) && row.reference) await runDeferred(ctx, row.reference)
-        }
-        return result ?? (await ctx.pgs.retrievePgsWebhookEvent(row.id)).outcome
-      },
+      // Subscribers may start in any order: under the lock, what arrived earlier for this reference runs first.
+      () => runInOrder(ctx, row),
       { timeout: LOCK_TIMEOUT_SECONDS },
     )
     return new StepResponse({ id: row.id, outcome, already_processed: false })

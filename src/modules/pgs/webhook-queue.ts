@@ -75,6 +75,20 @@ export async function markDeliveryUnsupported(knex: Knex, id: string): Promise<v
   await knex(WEBHOOK_EVENT_TABLE).update({ processed_at: now, outcome: "unsupported", updated_at: now }).where({ id })
 }
 
+/** What processing an event wrote on its row: its outcome, or its error and when it may run again. */
+export type EventOutcomeWrite =
+  | { processed_at: Date; outcome: string; error: null; next_attempt_at: null }
+  | { outcome: "error"; error: string; attempts: number; next_attempt_at: Date | null }
+
+/**
+ * One UPDATE by id (the module service's update reads the row first, in a transaction of its own: four statements
+ * on every event processed). The error text is stored reversibly like every other text (storable.ts).
+ */
+export async function writeEventOutcome(knex: Knex, id: string, write: EventOutcomeWrite): Promise<void> {
+  const patch = write.error === null ? write : { ...write, error: toStorableText(write.error) }
+  await knex(WEBHOOK_EVENT_TABLE).update({ ...patch, updated_at: new Date() }).where({ id })
+}
+
 export const WEBHOOK_RETRY = {
   /** Processing runs that may fail before the event is left with its error for good. */
   maxAttempts: 6,
