@@ -311,13 +311,16 @@ topologySuite("production topology: 2 servers + 1 worker on one PostgreSQL and R
     expect(await moneyState(payment.id, parent)).toEqual(capturedState(cart.amountMinor))
   })
 
-  it("puts a capture the gateway never made on Needs attention when a server is killed before the gateway acts, until a capture at the gateway takes its place", async () => {
+  /**
+   * A capture whose server is killed before the gateway acted on it (the gateway holds the request), then a
+   * reconciliation run past the capture's grace: Medusa keeps its row, and a person is told what to do.
+   */
+  const captureKilledBeforeTheGatewayActs = async () => {
     const cart = await s.readyCart()
     expect((await s.store().post(`/store/carts/${cart.cartId}/complete`)).body.type).toBe("order")
     const [payment] = await paymentOf(cart.sessionId)
     const parent = payment.data.transaction_id as string
     const server = s.server(1)
-    // The gateway holds the capture request without acting on it: the kill lands before anything happened there.
     const route = "POST /api/transactions/manage"
     const requests = async () => (await s.sandbox.control("GET", "/_sandbox/stats")).body.requests?.[route] ?? 0
     const before = await requests()
@@ -328,13 +331,27 @@ topologySuite("production topology: 2 servers + 1 worker on one PostgreSQL and R
     expect((await first).status).toBe(0)
     await s.sandbox.control("DELETE", "/_sandbox/faults")
     const restarted = s.topology.restart(server)
-
     const run = await s.runJob("reconcile", new Date(Date.now() + 10 * MINUTE)).result
     await restarted // the admin's page is read through the balancer, which still sends some requests to server 1
+    expect(run.reconcile.captures_told).toBeGreaterThanOrEqual(1)
+    return { cart, payment, parent, run }
+  }
+  /** What the person does in the gateway's dashboard about such a capture. */
+  const atTheDashboard = (payment: any, parent: string, transaction_type: "CAPTURE" | "VOID", amount: number) =>
+    s.sandbox.api("POST", "/api/transactions/manage", {
+      terminal_id: payment.data.terminal_id,
+      reference: payment.data.reference,
+      parent_transaction_id: parent,
+      transaction_type,
+      amount,
+      currency: String(payment.currency_code).toUpperCase(),
+    })
+
+  it("puts a capture the gateway never made on Needs attention when a server is killed before the gateway acts, until a capture at the gateway takes its place", async () => {
+    const { cart, payment, parent, run } = await captureKilledBeforeTheGatewayActs()
     const held = await moneyState(payment.id, parent)
     console.log(`[drill] kill before the gateway's capture: run ${JSON.stringify(run)}; held ${JSON.stringify(held)}`)
     // Medusa keeps its row (no money invented, none removed); a person is told, in words, what to do.
-    expect(run.reconcile.captures_told).toBeGreaterThanOrEqual(1)
     expect(held).toEqual({ ...capturedState(cart.amountMinor), gateway_captures: [], captured_at_set: false, collection: { status: "authorized", captured: 0 }, order_captures: [] })
     const money = fromMinorUnits(cart.amountMinor, payment.currency_code)
     expect(await attentionFor([parent], "open")).toEqual([
@@ -349,14 +366,7 @@ topologySuite("production topology: 2 servers + 1 worker on one PostgreSQL and R
     expect((await s.runJob("reconcile", new Date(Date.now() + 20 * MINUTE)).result).reconcile.captures_told).toBe(0)
 
     // The person captures in the gateway's dashboard: its webhook records that capture in place of Medusa's.
-    const dashboard = await s.sandbox.api("POST", "/api/transactions/manage", {
-      terminal_id: payment.data.terminal_id,
-      reference: payment.data.reference,
-      parent_transaction_id: parent,
-      transaction_type: "CAPTURE",
-      amount: cart.amountMinor,
-      currency: String(payment.currency_code).toUpperCase(),
-    })
+    const dashboard = await atTheDashboard(payment, parent, "CAPTURE", cart.amountMinor)
     expect(dashboard.body.status).toBe("APPROVED")
     // Medusa's capture workflow writes the payment, then the order's transaction: read until both are there.
     const expected = capturedState(cart.amountMinor)
@@ -365,6 +375,24 @@ topologySuite("production topology: 2 servers + 1 worker on one PostgreSQL and R
     expect(after).toEqual(expected)
     expect(await attentionFor([parent], "open")).toEqual([])
     expect(await attentionFor([parent], "all")).toEqual([expect.objectContaining({ kind: "unknown_management", needs_person: false, sentence: expect.stringMatching(/took its place\.$/) })])
+  })
+
+  it("removes a capture the gateway never made and closes its item when the person voids the payment at the gateway instead", async () => {
+    const { cart, payment, parent } = await captureKilledBeforeTheGatewayActs()
+    expect(await attentionFor([parent], "open")).toHaveLength(1)
+    const dashboard = await atTheDashboard(payment, parent, "VOID", cart.amountMinor)
+    expect(dashboard.body.status).toBe("APPROVED")
+    // The void's webhook: Medusa's payment canceled, its unconfirmed capture gone, nothing captured anywhere.
+    const voided = { ...capturedState(cart.amountMinor), gateway_captures: [], medusa_captures: [], captured_at_set: false, collection: { status: "canceled", captured: 0 }, order_captures: [] }
+    let after = await moneyState(payment.id, parent)
+    await waitFor(async () => JSON.stringify((after = await moneyState(payment.id, parent))) === JSON.stringify(voided), { timeoutMs: 120_000, intervalMs: 500, what: "the dashboard void recorded" }).catch(() => null)
+    expect(after).toEqual(voided)
+    const [row] = await s.sql("select canceled_at from payment where id = $1", [payment.id])
+    expect(row.canceled_at).not.toBeNull()
+    expect(await attentionFor([parent], "open")).toEqual([])
+    expect(await attentionFor([parent], "all")).toEqual([
+      expect.objectContaining({ kind: "unknown_management", needs_person: false, sentence: expect.stringMatching(/voided at the gateway .*no money was captured\.$/) }),
+    ])
   })
 
   describe("reconciliation", () => {

@@ -55,7 +55,7 @@ export async function handleManagement(ctx: EventContext, eventName: string, pay
     case "CAPTURE":
       if (payment.captures.some((c) => c.created_by === externalCaptureBy(tx.id))) return "ignored:already_recorded"
       if (payment.captured_at) return "ignored:already_captured"
-      await replaceUnconfirmedCaptures(ctx, payment, tx.id)
+      await removeUnconfirmedCaptures(ctx, payment, `The gateway's capture ${tx.id} took its place.`)
       const earlier = new Set(payment.captures.map((c) => c.id))
       await capturePaymentWorkflow(ctx.container).run({
         // is_captured is read by the payment module but missing from the workflow's input type.
@@ -79,6 +79,8 @@ export async function handleManagement(ctx: EventContext, eventName: string, pay
       return "applied:external_refund"
     case "VOID": {
       if (payment.canceled_at) return "ignored:already_canceled"
+      // The gateway voids only an authorization nothing was captured from: a capture row it never confirmed goes too.
+      await removeUnconfirmedCaptures(ctx, payment, `The payment was voided at the gateway (transaction ${tx.id}): no money was captured.`)
       await recordExternalVoidWorkflow(ctx.container).run({ input: { paymentId: payment.id, collectionId: payment.payment_collection_id } })
       return "applied:external_void"
     }
@@ -145,16 +147,18 @@ async function markExternalCapture(ctx: EventContext, paymentId: string, earlier
 
 /**
  * Medusa capture rows reconciliation put on Needs attention as never confirmed by the gateway (their call died with
- * its process): a capture made at the gateway is what a person does about them, so it takes their place — the rows
- * are removed as Medusa removes a capture whose call failed, and their items are closed.
+ * its process): a capture or a void made at the gateway is what a person does about them, so the rows are removed as
+ * Medusa removes a capture whose call failed, and their items are closed with `note` added.
+ * (A capture the gateway did make, whose webhook is still being retried, is recorded when that webhook comes: its key
+ * then names no Medusa row, so it is recorded as made at the gateway.)
  */
-async function replaceUnconfirmedCaptures(ctx: EventContext, payment: PaymentView, transactionId: string): Promise<void> {
+async function removeUnconfirmedCaptures(ctx: EventContext, payment: PaymentView, settledBy: string): Promise<void> {
   const knex = ctx.container.resolve(ContainerRegistrationKeys.PG_CONNECTION)
   for (const capture of payment.captures) {
     const row = await followUpByKey(knex, unconfirmedCaptureKey(capture.id))
     if (row?.state !== "needs_person") continue
     await ctx.container.resolve<IPaymentModuleService>(Modules.PAYMENT).deleteCaptures([capture.id])
-    const note = `${row.note ?? ""} The gateway's capture ${transactionId} took its place.`.trim()
+    const note = `${row.note ?? ""} ${settledBy}`.trim()
     await updateFollowUp(knex, row.id, { state: "done", resolved_at: new Date(), note })
   }
 }
