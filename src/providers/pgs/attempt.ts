@@ -93,7 +93,9 @@ export function applyStep(deps: ProviderDeps, current: PgsSessionData, outcome: 
   let sealed = current.sealed
   if (current.integration === "direct_api") {
     const secrets = deps.sealer.open(current.sealed, current.session_id)
-    sealed = deps.sealer.seal({ ...secrets, payment_data: outcome.paymentData ?? undefined }, current.session_id)
+    const paymentData = outcome.paymentData ?? undefined
+    // Sealed again only when the 3-D Secure payment_data it keeps changes (a finished payment usually has none).
+    if (paymentData !== secrets.payment_data) sealed = deps.sealer.seal({ ...secrets, payment_data: paymentData }, current.session_id)
   }
   return { status: outcome.status, data: { ...current, ...patch, ...(sealed ? { sealed } : {}) } }
 }

@@ -17,6 +17,7 @@ import type { ProviderDeps } from "./deps"
 import { checkFamilyInput } from "./family-input"
 import { describeIssues, initiateInput, type InitiateInput } from "./initiate-input"
 import { directApi, embeddedFields, hostedPage, integrationOf, redirect } from "./integrations"
+import { prepareDirectMethod } from "./integrations/direct-api/payment-method"
 import type { TerminalChoice } from "./terminal"
 
 /** The card provider's family: one provider, three integrations. */
@@ -78,6 +79,10 @@ async function startCardAttempt(
   context: PaymentProviderContext | undefined,
   previous?: Previous,
 ): Promise<PgsSessionData> {
+  // A payment method sent with the session (the Direct API) is checked while the terminal is read: a saved card's
+  // read and the terminal's go to the database together. The integration awaits it after its own checks.
+  const directMethod = !previous && input.payment_method !== undefined ? prepareDirectMethod(deps, input.payment_method, context) : undefined
+  directMethod?.catch(() => undefined) // its failure is the integration's to throw, in its turn
   const start = await attemptStart(deps, input.session_id, attempt, amount, currencyCode)
   // A terminal set to the hosted payment page takes the card there (nothing is sent before cart completion).
   const integration = previous
@@ -90,7 +95,7 @@ async function startCardAttempt(
   if (input.simulated_flow && deps.options.environment !== "test")
     throw new MedusaError(MedusaError.Types.INVALID_DATA, "data.simulated_flow is accepted only when the provider's environment is \"test\"")
   const choice = { kind: "card" as const, input }
-  return integration.start(deps, { start, transactionType: start.terminal.transaction_type, choice, context, previous })
+  return integration.start(deps, { start, transactionType: start.terminal.transaction_type, choice, context, previous, directMethod })
 }
 
 async function startFamilyAttempt(

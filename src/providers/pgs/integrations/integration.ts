@@ -12,6 +12,7 @@ import type { GatewayTransactionType, PgsSessionData } from "../../../payments/s
 import type { ProviderDeps } from "../deps"
 import type { InitiateInput } from "../initiate-input"
 import type { TerminalChoice } from "../terminal"
+import type { PreparedMethod } from "./direct-api/payment-method"
 
 /** A new attempt before its integration adds anything: who pays how much, at which terminal, as which transaction. */
 export type AttemptStart = {
@@ -35,6 +36,8 @@ export type NewAttempt = {
   context: PaymentProviderContext | undefined
   /** A restart (the amount or currency changed): the attempt before, and its opened secrets. */
   previous?: { data: PgsSessionData; secrets: SealedSecrets }
+  /** Direct API: the shopper's payment method, checked (a saved card read) while the terminal was read. */
+  directMethod?: Promise<PreparedMethod>
 }
 
 /** The 3-D Secure steps our store and hook routes send for the Direct API. */

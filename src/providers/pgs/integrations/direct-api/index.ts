@@ -36,7 +36,7 @@ export const directApi: Integration = {
     } else {
       if (!input.browser_info)
         throw new MedusaError(MedusaError.Types.INVALID_DATA, "data.browser_info is required for card payments through the Direct API (3-D Secure needs it)")
-      const prepared = await prepareDirectMethod(deps, input.payment_method!, context)
+      const prepared = await (attempt.directMethod ?? prepareDirectMethod(deps, input.payment_method!, context))
       publicMethod = prepared.publicMethod
       secrets = { payment_method: prepared.gatewayMethod }
       gatewayCustomerId = prepared.gatewayCustomerId
