@@ -37,6 +37,16 @@ describe("secrets stay out of logs and errors", () => {
     await client.close()
   })
 
+  it("sends a logger that asked for no debug entries only its warnings and errors", async () => {
+    const entries: GatewayLogEntry[] = []
+    const client = clientFor(h, { logger: (e) => entries.push(e), logDebug: false })
+    const body = cardAuthorize(h, client, "frictionless_approved")
+    await fault(h, { target: "POST /api/transactions/authorize", kind: "status", status: 503 })
+    expect((await client.payments.authorize(body)).kind).toBe("finished")
+    expect(entries.map((e) => e.level)).toEqual(["warn"])
+    await client.close()
+  })
+
   it("keeps the secret and the token out of every object reachable from the client", async () => {
     const client = clientFor(h)
     await client.status.retrieve("trx_none")

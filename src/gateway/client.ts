@@ -40,6 +40,11 @@ export type PgsClientOptions = {
   connections?: number
   /** Receives redacted log entries. */
   logger?: GatewayLogger
+  /**
+   * Also send the logger a debug entry for every successful call, with its redacted body (default true). A logger
+   * that drops debug entries should say false: redacting the body is work on every call.
+   */
+  logDebug?: boolean
   /** Wraps each call in the store's tracing (a span per call: operation pattern, status code, attempts). */
   tracer?: GatewayTracer
 }
@@ -64,14 +69,16 @@ export class PgsClient {
     const retry = { ...DEFAULT_RETRY, ...options.retry }
     const userAgent = options.userAgentSuffix ? `${DEFAULT_USER_AGENT} ${options.userAgentSuffix}` : DEFAULT_USER_AGENT
     this.transport = new Transport({ userAgent, timeouts: options.timeouts, connections: options.connections })
+    const logDebug = options.logDebug ?? true
+    const { logger } = options
     this.auth = new TokenProvider(
       this.transport,
       { authUrl: options.authUrl, realm: options.realm, clientId: options.clientId, clientSecret: options.clientSecret },
       retry,
-      options.logger,
+      logger && !logDebug ? (entry) => entry.level !== "debug" && logger(entry) : logger,
     )
     const base = new URL(options.baseUrl.endsWith("/") ? options.baseUrl : `${options.baseUrl}/`)
-    const requester = new Requester(base, this.transport, this.auth, retry, options.logger, options.tracer)
+    const requester = new Requester(base, this.transport, this.auth, retry, logger, options.tracer, logDebug)
     this.payments = new Payments(requester)
     this.threeDS = new ThreeDS(requester)
     this.status = new Status(requester)

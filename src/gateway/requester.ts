@@ -44,6 +44,7 @@ export class Requester {
     private readonly retry: RetryPolicy,
     private readonly logger?: GatewayLogger,
     private readonly tracer?: GatewayTracer,
+    private readonly logDebug = true,
   ) {}
 
   /** Validate with the operation's schema: returns what will be sent, or throws a local GatewayValidationError. */
@@ -110,7 +111,7 @@ export class Requester {
             body: body.value,
           })
         }
-        if (this.logger) this.log("debug", "ok", operation, attempt, res.statusCode, res.requestId, performance.now() - started, opts.body)
+        if (this.logger && this.logDebug) this.log("debug", "ok", operation, attempt, res.statusCode, res.requestId, performance.now() - started, opts.body)
         done?.({ statusCode: res.statusCode, attempts: attempt })
         return parsed.data
       } catch (error) {

@@ -35,6 +35,8 @@ export function newGatewayClient(options: PgsProviderOptions, logger?: ClientLog
     tracer: traceGatewayCall,
     ...(logger
       ? {
+          // Only warnings and errors reach Medusa's log, so the client is spared the debug entries' redaction.
+          logDebug: false,
           logger: (entry) => {
             if (entry.level === "error") logger.error(`[pgs] ${entry.operation}: ${entry.message}`)
             else if (entry.level === "warn") logger.warn(`[pgs] ${entry.operation}: ${entry.message}`)
