@@ -26,6 +26,7 @@ import { ackRatio, ackStages } from "./webhook-stages"
 import { startCostMeter, UNCOUNTED, type CheckoutCost } from "./checkout-costs"
 import { checkoutCosts, costTable } from "./checkout-split"
 import { startSandboxHarnessProcess } from "./sandbox-process"
+import { profileCheckouts } from "./checkout-profile"
 
 const CHECKOUTS = Number(process.env.BENCH_CHECKOUTS ?? 200)
 const DISTINCT_WEBHOOKS = 1000
@@ -100,7 +101,7 @@ pgsStoreSuite("checkout benchmark", (s) => {
         done = await s.completeCart(cart.id, token)
       })
       if (done?.data.type !== "order") throw new Error(`${providerId}: no order (${JSON.stringify(done?.data.error ?? done?.data).slice(0, 200)})`)
-      if (providerId === PGS_PROVIDER_ID) {
+      if (providerId === PGS_PROVIDER_ID && !process.env.BENCH_PROFILE) {
         // The bench's polling is marked UNCOUNTED; its CPU (a fraction of a millisecond a poll) stays in the window.
         approvals.push(await meter.measure(async () => {
           await holdWebhooks(false)
@@ -111,6 +112,8 @@ pgsStoreSuite("checkout benchmark", (s) => {
       return cost
     }
     await holdWebhooks(true)
+    // BENCH_PROFILE=<dir>: CPU profiles of each provider's checkouts instead of the figures (where the time goes).
+    if (process.env.BENCH_PROFILE) return profileCheckouts(process.env.BENCH_PROFILE, [PGS_PROVIDER_ID, SYSTEM_PROVIDER_ID], checkout)
     const pgs: CheckoutCost[] = []
     const system: CheckoutCost[] = []
     for (let i = 0; i < 10; i++) await checkout(i % 2 ? PGS_PROVIDER_ID : SYSTEM_PROVIDER_ID) // warm-up
@@ -164,6 +167,11 @@ pgsStoreSuite("checkout benchmark", (s) => {
       return applied
     }
     const WARMUP = 100
+    // This process's CPU (the sender's thread and the receiving side's, not PostgreSQL's) per delivery of a burst.
+    const withCpuPerDelivery = <T extends { ms: number; process_cpu_share: number }>(load: T, deliveries: number) => ({
+      ...load,
+      cpu_ms_per_delivery: round((load.ms * load.process_cpu_share) / deliveries, 3),
+    })
     const ackPercentiles = (acks: number[]) => {
       acks.sort((a, b) => a - b)
       return { ack_p50_ms: round(percentile(acks, 50), 1), ack_p99_ms: round(percentile(acks, 99), 1) }
@@ -176,7 +184,7 @@ pgsStoreSuite("checkout benchmark", (s) => {
       const probes = startProbes(knex)
       const started = performance.now()
       const { acks, non2xx, timings } = await send(url, sends)
-      const load = { ms: round(performance.now() - started, 0), ...probes.stop() }
+      const load = withCpuPerDelivery({ ms: round(performance.now() - started, 0), ...probes.stop() }, sends.length)
       const stages = ackStages(acks, timings)
       const applied = await allApplied(tag, DISTINCT_WEBHOOKS)
       return {
@@ -198,9 +206,12 @@ pgsStoreSuite("checkout benchmark", (s) => {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/pgs/webhooks`
       const sends = await signedBurst("floor", DISTINCT_WEBHOOKS, DUPLICATE_WEBHOOKS)
       await send(url, sends.slice(0, WARMUP))
+      const probes = startProbes(knex)
+      const started = performance.now()
       const { acks } = await send(url, sends)
+      const load = withCpuPerDelivery({ ms: round(performance.now() - started, 0), ...probes.stop() }, sends.length)
       server.close()
-      return ackPercentiles(acks)
+      return { ...ackPercentiles(acks), cpu_ms_per_delivery: load.cpu_ms_per_delivery }
     }
     const receiver = await burst(receiverUrl(s), "receiver")
     const route = await burst(s.webhookUrl, "route")
@@ -232,6 +243,7 @@ pgsStoreSuite("checkout benchmark", (s) => {
     process.stdout.write(`checkout: pgs p50 ${summary.pgs_p50_ms} ms vs system p50 ${summary.system_p50_ms} ms; webhook ack (receiver) p50 ${receiver.ack_p50_ms} ms, p99 ${receiver.ack_p99_ms} ms; (Medusa route) p50 ${route.ack_p50_ms} ms, p99 ${route.ack_p99_ms} ms\n`)
     const st = receiver.stages
     if (st) process.stdout.write(`webhook ack (receiver) stages p50/p99 ms: read ${st.read.p50}/${st.read.p99}, verify ${st.verify.p50}/${st.verify.p99}, record ${st.record.p50}/${st.record.p99}, outside the receiver ${st.outside.p50}/${st.outside.p99}; p99 ${summary.ack_p99_ratio_to_answer_only}× the answer-only server's (goal ≤ ${summary.ack_p99_ratio_goal}×)\n`)
+    process.stdout.write(`CPU of this process per delivery (sender included): receiver ${receiver.burst.cpu_ms_per_delivery} ms, Medusa route ${route.burst.cpu_ms_per_delivery} ms, answer-only server ${answerOnly.cpu_ms_per_delivery} ms\n`)
     process.stdout.write(`${JSON.stringify(summary)}\n`)
     for (const endpoint of [receiver, route]) {
       expect(endpoint.applied).toBe(DISTINCT_WEBHOOKS)
