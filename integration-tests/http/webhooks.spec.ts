@@ -527,6 +527,28 @@ pgsStoreSuite("gateway webhooks", (s) => {
       expect((await adminPayment(s, payment.id)).canceled_at).not.toBeNull()
     })
 
+    it("leaves a paid order's payment alone when the gateway's void of a late payment for another attempt of its session arrives", async () => {
+      const { session, payment } = await orderPaidByWebhook()
+      // The same session's other attempt ("<session>-2", made when an amount changed) is paid late at the gateway.
+      const late = await authorizeCard(s.sandbox, {
+        reference: `${session.data.session_id}-2`,
+        terminal_id: session.data.terminal_id,
+        transaction_type: "AUTHORIZE",
+        currency: String(session.data.currency_code).toUpperCase(),
+        amount: session.data.amount_minor,
+      })
+      expect(late.body.result.status).toBe("APPROVED")
+      // The plugin gives that money back (a void), and the void's own webhook is then not this payment's.
+      expect((await processedEvent(s, late.body.result.id)).outcome).toBe("applied:late_money_void")
+      const children = (await s.sandbox.control("GET", `/_sandbox/transactions/${late.body.result.id}`)).body.children as Array<{ id: string; transaction_type: string }>
+      const voided = children.find((c) => c.transaction_type === "VOID")!
+      expect(voided).toBeDefined()
+      expect((await processedEvent(s, voided.id)).outcome).toBe("ignored:other_attempt")
+      const after = await adminPayment(s, payment.id)
+      expect(after.canceled_at).toBeNull()
+      expect(after.captures).toHaveLength(0)
+    })
+
     it("records a refund made at the gateway as one refund of the payment, without refunding again at the gateway", async () => {
       const { session, transactionId, payment } = await orderPaidByWebhook()
       await manageAtGateway(s, session, transactionId, "CAPTURE", session.data.amount_minor)

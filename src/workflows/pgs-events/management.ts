@@ -35,11 +35,15 @@ export async function handleManagement(ctx: EventContext, eventName: string, pay
   if (tx.status !== "APPROVED") return `ignored:gateway_status_${tx.status.toLowerCase()}`
   if (tx.transaction_type.toUpperCase() !== operation) return "ignored:operation_mismatch"
 
-  const sessionId = sessionIdFromReference(tx.reference) ?? (await parentSessionId(ctx, payload.parent_id))
+  const reference = sessionIdFromReference(tx.reference) ? tx.reference : await parentReference(ctx, payload.parent_id)
+  const sessionId = reference ? sessionIdFromReference(reference) : null
   if (!sessionId) return "ignored:foreign_reference"
   let payment = await findPaymentForSession(ctx.container, sessionId)
   // Out of order: the approval that creates the payment has not been applied yet; it re-runs this event.
   if (!payment) return "deferred:no_medusa_payment"
+  // Another attempt of the same session (an earlier amount, "<session>" vs "<session>-2"): not this payment's
+  // transaction. The late money given back for it (late-money.ts) is its void or refund, and must not touch this one.
+  if (typeof payment.data?.reference === "string" && payment.data.reference !== reference) return "ignored:other_attempt"
 
   const key = payload.metadata?.[IDEMPOTENCY_METADATA_KEY]
   // A call whose answer was lost is settled now: the gateway says it happened (payments/lost-answers.ts).
@@ -124,11 +128,11 @@ function madeByMedusa(payment: PaymentView, key: string): boolean {
   return payment.id === key || payment.captures.some((c) => c.id === key) || payment.refunds.some((r) => r.id === key)
 }
 
-/** Management transactions normally carry the original's reference; if not, the parent's tells the session. */
-async function parentSessionId(ctx: EventContext, parentId: string | null): Promise<string | null> {
+/** Management transactions normally carry the original's reference; if not, the parent's tells the attempt. */
+async function parentReference(ctx: EventContext, parentId: string | null): Promise<string | null> {
   if (!parentId) return null
   const parent = await ctx.client.status.transaction(parentId)
-  return parent ? sessionIdFromReference(parent.transaction.reference) : null
+  return parent ? parent.transaction.reference : null
 }
 
 type CaptureWriter = IPaymentModuleService & { updateCaptures(data: { id: string; created_by: string }): Promise<unknown> }
