@@ -4,6 +4,11 @@
  */
 export const UNPAIRED_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
 
+const UNPAIRED_SURROGATES = new RegExp(UNPAIRED_SURROGATE.source, "g")
+
+/** The string with what no text column can hold (U+0000, an unpaired surrogate) replaced by U+FFFD: for text a person reads. */
+export const storableForReading = (value: string): string => value.replaceAll("\u0000", "\uFFFD").replace(UNPAIRED_SURROGATES, "\uFFFD")
+
 /** Why a string cannot be taken, in a person's words; null when it can. */
 export function unacceptableText(value: string): string | null {
   if (value.includes("\u0000")) return "must not contain a NUL character (U+0000)"

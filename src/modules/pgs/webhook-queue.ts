@@ -8,6 +8,7 @@ import type { Knex } from "@medusajs/framework/mikro-orm/knex"
 import { factory } from "ulid"
 import { WEBHOOK_EVENT_TABLE } from "./models/table-names"
 import { toStorableJson, toStorableText } from "./storable"
+import { storableForReading } from "../../gateway/text"
 import type { NewWebhookEvent, RecordedWebhookEvent } from "./webhook-event-record"
 
 /**
@@ -82,11 +83,12 @@ export type EventOutcomeWrite =
 
 /**
  * One UPDATE by id (the module service's update reads the row first, in a transaction of its own: four statements
- * on every event processed). The error text is stored reversibly like every other text (storable.ts).
+ * on every event processed). The error is text for a person, shown as it is: what PostgreSQL cannot hold (U+0000,
+ * a broken surrogate pair, also one the length cut made) becomes U+FFFD.
  */
 export async function writeEventOutcome(knex: Knex, id: string, write: EventOutcomeWrite): Promise<void> {
-  const patch = write.error === null ? write : { ...write, error: toStorableText(write.error) }
-  await knex(WEBHOOK_EVENT_TABLE).update({ ...patch, updated_at: new Date() }).where({ id })
+  const patch = write.error === null ? write : { ...write, error: storableForReading(write.error) }
+  await knex(WEBHOOK_EVENT_TABLE).update({ ...patch, updated_at: new Date() }).where({ id }).whereNull("deleted_at")
 }
 
 export const WEBHOOK_RETRY = {
