@@ -9,7 +9,7 @@ import type { Knex } from "@medusajs/framework/mikro-orm/knex"
 import { eventsFor, authenticationStatusOf, openAttentionFor, eventsNeedingAPerson, countEventsNeedingAPerson } from "../../src/modules/pgs/admin-queries"
 import { followUpPage, countNeedingAPerson, dueChecks, claimDueCheck, existingKeys, followUpByKey } from "../../src/modules/pgs/follow-ups"
 import { findRetiredSession } from "../../src/modules/pgs/retired-sessions"
-import { dueWebhookEventIds } from "../../src/modules/pgs/webhook-queue"
+import { dueWebhookEventIds, eventToRun, eventsToRunWith, writeEventOutcome } from "../../src/modules/pgs/webhook-queue"
 import { retiredWithTransaction } from "../../src/workflows/reconcile/watch"
 import { payoutPage } from "../../src/api/admin/pgs/payouts/page"
 import { pruneHistory } from "../../src/modules/pgs/retention"
@@ -97,6 +97,15 @@ describe("query plans on a grown store", () => {
     expect(timeline[0]!.nodes.filter((n) => /Gather/.test(n["Node Type"]))).toEqual([])
     expectIndexed(await plansOf(() => authenticationStatusOf(knex, "trx_hist_1234")))
     expectIndexed(await plansOf(() => openAttentionFor(knex, { order_id: "order_hist_9", ...input })))
+  })
+
+  it("processes an event with reads and a write on indexes: its row, its reference's waiting and deferred events, its outcome", async () => {
+    const event = { id: "pgswh_hist000004936", reference: "ref_hist_1234", received_at: new Date("2025-06-01T12:00:00Z") }
+    expectIndexed(await plansOf(() => eventToRun(knex, event.id)))
+    const underLock = await plansOf(() => eventsToRunWith(knex, event))
+    expectIndexed(underLock)
+    expect(underLock[0]!.nodes.some((n) => n["Index Name"] === "IDX_pgs_webhook_event_reference")).toBe(true)
+    expectIndexed(await plansOf(() => writeEventOutcome(knex, event.id, { processed_at: new Date(), outcome: "applied:test", error: null, next_attempt_at: null })))
   })
 
   it("pages Needs attention by keyset on its own indexes, with cheap counts of the open items", async () => {

@@ -14,7 +14,7 @@ import { webhookEvent } from "../gateway"
 import { PGS_MODULE } from "../modules/pgs"
 import type PgsModuleService from "../modules/pgs/service"
 import { fromStorableJson, fromStorableText } from "../modules/pgs/storable"
-import { nextAttemptAt, writeEventOutcome } from "../modules/pgs/webhook-queue"
+import { eventToRun, eventsToRunWith, nextAttemptAt, writeEventOutcome, type EventToRun } from "../modules/pgs/webhook-queue"
 import { isApplied, isDeferred, type EventContext } from "./pgs-events/context"
 import { dispatchEvent } from "./pgs-events/dispatch"
 import { RECORDED_AT_CHECKOUT } from "./pgs-events/approval"
@@ -25,11 +25,12 @@ export type ProcessPgsEventResult = { id: string; outcome: string | null; alread
 
 const LOCK_TIMEOUT_SECONDS = 60
 
-type EventRow = Awaited<ReturnType<PgsModuleService["retrievePgsWebhookEvent"]>>
+type EventRow = EventToRun
 
 /** `read`: the row as just read under the lock, so it is not read a second time. */
 async function runOne(ctx: EventContext, id: string, read?: EventRow): Promise<string> {
-  const row = read ?? (await ctx.pgs.retrievePgsWebhookEvent(id))
+  const row = read ?? (await eventToRun(knexOf(ctx), id))
+  if (!row) throw new Error(`PGS webhook event ${id} is no longer in the event log`)
   // A span per event run (src/lib/tracing.ts): the event's name and outcome, never its payload.
   const event = fromStorableText(row.event).slice(0, 100)
   return inSpan(`pgs.event ${event}`, { "pgs.event": event, "pgs.attempt": row.attempts + 1 }, async (span) => {
@@ -39,8 +40,10 @@ async function runOne(ctx: EventContext, id: string, read?: EventRow): Promise<s
   })
 }
 
+const knexOf = (ctx: EventContext) => ctx.container.resolve(ContainerRegistrationKeys.PG_CONNECTION)
+
 async function applyOne(ctx: EventContext, id: string, row: EventRow): Promise<string> {
-  const knex = ctx.container.resolve(ContainerRegistrationKeys.PG_CONNECTION)
+  const knex = knexOf(ctx)
   const parsed = webhookEvent.safeParse({ event: fromStorableText(row.event), payload: fromStorableJson(row.payload) })
   if (!parsed.success) {
     await writeEventOutcome(knex, id, { processed_at: new Date(), outcome: "ignored:unsupported", error: null, next_attempt_at: null })
@@ -70,21 +73,6 @@ function errorText(error: unknown): string {
   return String(error)
 }
 
-/**
- * Read once, under the lock: this event's row, the unprocessed events received before it for the same reference
- * (run first, so processing follows delivery order) and the ones deferred until a payment exists. Oldest first.
- */
-async function rowsUnderLock(ctx: EventContext, row: { id: string; reference: string | null; received_at: Date }): Promise<EventRow[]> {
-  if (!row.reference) return ctx.pgs.listPgsWebhookEvents({ id: row.id })
-  return ctx.pgs.listPgsWebhookEvents(
-    {
-      reference: row.reference,
-      $or: [{ id: row.id }, { processed_at: null, outcome: null, received_at: { $lte: row.received_at } }, { outcome: { $like: "deferred:%" } }],
-    },
-    { order: { received_at: "ASC" } },
-  )
-}
-
 /** Another event run on the way: its failure is kept on its own log row and must not stop this one. */
 async function runOther(ctx: EventContext, id: string): Promise<string | null> {
   try {
@@ -97,7 +85,7 @@ async function runOther(ctx: EventContext, id: string): Promise<string | null> {
 
 /** Runs this event (after those waiting before it) and, once it created the payment, the events deferred until then. */
 async function runInOrder(ctx: EventContext, row: EventRow): Promise<string | null> {
-  const rows = await rowsUnderLock(ctx, row)
+  const rows = await eventsToRunWith(knexOf(ctx), row)
   const own = rows.find((r) => r.id === row.id)
   const deferred = rows.filter((r) => r.id !== row.id && isDeferred(r.outcome))
   for (const earlier of rows.filter((r) => r.id !== row.id && !r.processed_at && !r.outcome)) {
@@ -119,7 +107,7 @@ export const processPgsEventStep = createStep(
   "process-pgs-event-step",
   async (input: ProcessPgsEventInput, { container }): Promise<StepResponse<ProcessPgsEventResult>> => {
     const pgs = container.resolve<PgsModuleService>(PGS_MODULE)
-    const [row] = await pgs.listPgsWebhookEvents({ id: input.id })
+    const row = await eventToRun(container.resolve(ContainerRegistrationKeys.PG_CONNECTION), input.id)
     if (!row) {
       container.resolve(ContainerRegistrationKeys.LOGGER).warn(`PGS webhook event ${input.id} is no longer in the event log; nothing to process`)
       return new StepResponse({ id: input.id, outcome: null, already_processed: true })

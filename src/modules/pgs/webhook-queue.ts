@@ -76,6 +76,45 @@ export async function markDeliveryUnsupported(knex: Knex, id: string): Promise<v
   await knex(WEBHOOK_EVENT_TABLE).update({ processed_at: now, outcome: "unsupported", updated_at: now }).where({ id })
 }
 
+/** An event-log row as processing reads it (texts and payload in their stored form, see storable.ts). */
+export type EventToRun = {
+  id: string
+  event: string
+  reference: string | null
+  subject_id: string | null
+  payload: unknown
+  attempts: number
+  received_at: Date
+  processed_at: Date | null
+  outcome: string | null
+}
+
+const EVENT_TO_RUN_COLUMNS = ["id", "event", "reference", "subject_id", "payload", "attempts", "received_at", "processed_at", "outcome"]
+
+/** One event's row, for processing; null when it is not (or no longer) in the log. */
+export async function eventToRun(knex: Knex, id: string): Promise<EventToRun | null> {
+  return (await knex(WEBHOOK_EVENT_TABLE).select(EVENT_TO_RUN_COLUMNS).where({ id }).whereNull("deleted_at").first()) ?? null
+}
+
+/**
+ * Read once, under processing's lock on the reference: this event's row, the unprocessed events received before it
+ * for the same reference (run first, so processing follows delivery order) and the ones deferred until a payment
+ * exists. Oldest first; one statement on the reference's index.
+ */
+export async function eventsToRunWith(knex: Knex, event: Pick<EventToRun, "id" | "reference" | "received_at">): Promise<EventToRun[]> {
+  const rows = knex(WEBHOOK_EVENT_TABLE).select(EVENT_TO_RUN_COLUMNS).whereNull("deleted_at")
+  if (!event.reference) return rows.where({ id: event.id })
+  return rows
+    .where({ reference: event.reference })
+    .where((which) =>
+      which
+        .where({ id: event.id })
+        .orWhere((waiting) => waiting.whereNull("processed_at").whereNull("outcome").where("received_at", "<=", event.received_at))
+        .orWhere("outcome", "like", "deferred:%"),
+    )
+    .orderBy("received_at", "asc")
+}
+
 /** What processing an event wrote on its row: its outcome, or its error and when it may run again. */
 export type EventOutcomeWrite =
   | { processed_at: Date; outcome: string; error: null; next_attempt_at: null }
