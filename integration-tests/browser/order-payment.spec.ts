@@ -15,7 +15,7 @@ import { ledger } from "../http/support/checkout"
 import { adminOrder, orderOwingMore } from "../http/support/order-payments"
 import { capturedOrder } from "../http/support/pay-link"
 import { drillOrderChange } from "../http/support/order-change-drill"
-import { claimOwingMore, exchangeOwingMore } from "../http/support/order-changes"
+import { ORDER_CHANGES_OWING_MORE } from "../http/support/order-changes"
 import { waitFor } from "../http/support/webhooks"
 import { CHROMIUM, describeBrowser, screenshot } from "./support"
 import { bundleReactPage } from "./widget-support"
@@ -214,10 +214,7 @@ describeBrowser("money after checkout: the payment-collection page", () => {
       await context.close()
     })
 
-    it.each([
-      ["an exchange", exchangeOwingMore],
-      ["a claim", claimOwingMore],
-    ])("pays the difference of %s that sends out more than it takes back on the page, by card", async (what, change) => {
+    it.each(ORDER_CHANGES_OWING_MORE)("pays the difference of %s that sends out more than it takes back on the page, by card", async (what, change) => {
       const { orderId } = await capturedOrder(s)
       await drillOrderChange(s, orderId, change, async (collectionId) => {
         const { page, context } = await open(linkOf(collectionId, orderId), 360, 1150)

@@ -9,7 +9,7 @@ import { adminPost, BROWSER_INFO } from "./support/checkout"
 import { PLAIN_VISA, walletPayment } from "./support/checkout-direct"
 import { CONSENT_ASKED, orderFromDraft, orderOfCardSaver, orderOfCardSaverOwingMore, owedByOrder, owedCollection, paymentsOfCollection } from "./support/pay-link"
 import { drillOrderChange } from "./support/order-change-drill"
-import { claimOwingMore, exchangeOwingMore } from "./support/order-changes"
+import { ORDER_CHANGES_OWING_MORE } from "./support/order-changes"
 import { expectMedusaAndGatewayAgree } from "./support/agreement"
 import { pgsStoreSuite } from "./support/store"
 
@@ -84,10 +84,7 @@ pgsStoreSuite(
       expect(res.data).toMatchObject({ outcome: "paid" })
     }
 
-    it.each([
-      ["an exchange", exchangeOwingMore],
-      ["a claim", claimOwingMore],
-    ])("charges the saved card for what %s sending out more than it takes back owes", async (_, change) => {
+    it.each(ORDER_CHANGES_OWING_MORE)("charges the saved card for what %s sending out more than it takes back owes", async (_, change) => {
       const { orderId, card } = await orderOfCardSaver(s)
       await drillOrderChange(s, orderId, change, chargeTo(orderId, card))
     })

@@ -7,7 +7,7 @@ import { attachTransaction, payInFrame } from "./support/checkout"
 import { capturedOrder } from "./support/pay-link"
 import { drillOrderChange } from "./support/order-change-drill"
 import { adminOrder, applyPayment, collectionSession, collectionSummary, openCollection } from "./support/order-payments"
-import { adminStep as step, claimOwingMore, exchangeOwingMore } from "./support/order-changes"
+import { adminStep as step, ORDER_CHANGES_OWING_MORE } from "./support/order-changes"
 import { pgsStoreSuite, type StoreSuite } from "./support/store"
 
 /** Pays the collection by card through our routes, as the payment page does. */
@@ -23,10 +23,7 @@ async function payByCard(s: StoreSuite, collectionId: string) {
 }
 
 pgsStoreSuite("money after checkout: exchanges and draft orders", (s) => {
-  it.each([
-    ["an exchange", exchangeOwingMore],
-    ["a claim", claimOwingMore],
-  ])("pays the difference of %s that sends out more than it takes back", async (_, change) => {
+  it.each(ORDER_CHANGES_OWING_MORE)("pays the difference of %s that sends out more than it takes back", async (_, change) => {
     const { orderId } = await capturedOrder(s)
     await drillOrderChange(s, orderId, change, async (collectionId) => {
       const summary = await collectionSummary(s, collectionId, `?order_id=${orderId}`)

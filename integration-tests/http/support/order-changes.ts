@@ -60,6 +60,12 @@ export async function claimOwingMore(s: StoreSuite, orderId: string): Promise<Or
 }
 
 /** The dashboard receives a return's items and confirms it. */
+/** The order changes that make an order owe more, by name: each payment drill runs on both. */
+export const ORDER_CHANGES_OWING_MORE: ReadonlyArray<[string, (s: StoreSuite, orderId: string) => Promise<OrderChange>]> = [
+  ["an exchange", exchangeOwingMore],
+  ["a claim", claimOwingMore],
+]
+
 export async function receiveReturn(s: StoreSuite, returnId: string, items: Array<{ id: string; quantity: number }>) {
   await adminStep(s, `/admin/returns/${returnId}/receive`)
   await adminStep(s, `/admin/returns/${returnId}/receive-items`, { items })
