@@ -22,7 +22,7 @@ export function checkoutCosts(pgs: CheckoutCost[], system: CheckoutCost[], appro
   const own = (p: number) => round(at(net, p) - at(systemTotal, p), 1)
   // Checkouts alternate pp_pgs_pgs, pp_system_default: each pair ran back to back on the same machine state, so the
   // per-pair difference leaves out most of what the machine does to both (GC, neighbours, the store growing).
-  const paired = pgs.map((c, i) => c.ms - c.gatewayMs - c.roundTripMs - (system[i]?.ms ?? Number.NaN)).filter((d) => !Number.isNaN(d))
+  const paired = net.map((ms, i) => ms - system[i]!.ms)
   return {
     pgs_p50_ms: round(at(total, 50), 1),
     system_p50_ms: round(at(systemTotal, 50), 1),

@@ -97,7 +97,7 @@ async function runInOrder(ctx: EventContext, row: EventRow): Promise<string | nu
   // An approval applied now, or found already recorded by the checkout: the payment exists, so management events
   // that arrived before it can be applied.
   if ((isApplied(result) || result === RECORDED_AT_CHECKOUT) && row.reference) {
-    deferred.sort((a, b) => new Date(a.received_at).getTime() - new Date(b.received_at).getTime())
+    deferred.sort((a, b) => a.received_at.getTime() - b.received_at.getTime())
     for (const waiting of deferred) await runOther(ctx, waiting.id)
   }
   return result

@@ -71,9 +71,8 @@ export async function insertDeliveries(
 }
 
 /** An authentic delivery that is not an event we know: given its final outcome at once, never processed. */
-export async function markDeliveryUnsupported(knex: Knex, id: string): Promise<void> {
-  const now = new Date()
-  await knex(WEBHOOK_EVENT_TABLE).update({ processed_at: now, outcome: "unsupported", updated_at: now }).where({ id })
+export function markDeliveryUnsupported(knex: Knex, id: string): Promise<void> {
+  return writeEventOutcome(knex, id, { processed_at: new Date(), outcome: "unsupported", error: null, next_attempt_at: null })
 }
 
 /** An event-log row as processing reads it (texts and payload in their stored form, see storable.ts). */
