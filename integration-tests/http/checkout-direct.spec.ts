@@ -33,6 +33,22 @@ pgsStoreSuite("card checkout with the Direct API", (s) => {
     expect(tx[0]).toMatchObject({ transaction_type: "AUTHORIZE", amount: 2550, status: "APPROVED" })
   })
 
+  it("keeps no browser details, shopper IP or sealed credentials once the gateway approved the payment, and keeps them after a decline for the next try", async () => {
+    const declined = await directCart(s, walletPayment(s.sandbox.testCard("frictionless_insufficient_funds")))
+    expect((await s.completeCart(declined.cart.id)).data.type).not.toBe("order")
+    expect((await currentSession(s, declined.cart.id)).data).toMatchObject({ browser_info: BROWSER_INFO, sealed: expect.any(String) })
+
+    const { cart, session } = await directCart(s, walletPayment(s.sandbox.testCard("frictionless_approved")))
+    // The storefront's client-info call records the shopper's IP on the session, as a redirect method needs it.
+    const told = await storePost(s, `/store/pgs/payment-sessions/${session.id}/client-info`, { browser_info: BROWSER_INFO })
+    expect(told.data.payment_session.data).toMatchObject({ browser_info: BROWSER_INFO, customer_ip: expect.any(String), sealed: expect.any(String) })
+    expect((await s.completeCart(cart.id)).data.type).toBe("order")
+    const [payment] = await s.container().resolve<any>("payment").listPayments({ payment_session_id: session.id })
+    expect(payment.data).toMatchObject({ session_id: session.id, gateway_status: "APPROVED", transaction_id: expect.any(String), payment_method: { type: "wallet-one" } })
+    for (const gone of ["browser_info", "customer_ip", "sealed"]) expect(payment.data).not.toHaveProperty(gone)
+    expect(JSON.stringify(payment.data)).not.toContain(BROWSER_INFO.user_agent)
+  })
+
   it("finds the gateway's approval of a Direct API checkout already recorded: the webhook changes nothing", async () => {
     const { cart } = await directCart(s, walletPayment(s.sandbox.testCard("frictionless_approved")))
     // The approval is sent only once the order is placed (the one sent during completion may be processed first).

@@ -97,7 +97,22 @@ export function applyStep(deps: ProviderDeps, current: PgsSessionData, outcome: 
     // Sealed again only when the 3-D Secure payment_data it keeps changes (a finished payment usually has none).
     if (paymentData !== secrets.payment_data) sealed = deps.sealer.seal({ ...secrets, payment_data: paymentData }, current.session_id)
   }
-  return { status: outcome.status, data: { ...current, ...patch, ...(sealed ? { sealed } : {}) } }
+  const data: PgsSessionData = { ...current, ...patch, ...(sealed ? { sealed } : {}) }
+  return { status: outcome.status, data: MONEY_TAKEN.has(outcome.status) ? withoutSingleUseFields(data) : data }
+}
+
+const MONEY_TAKEN: ReadonlySet<PaymentSessionStatus> = new Set([PaymentSessionStatus.AUTHORIZED, PaymentSessionStatus.CAPTURED])
+
+/**
+ * Fields a session needs only until the gateway approves: the browser's details and the shopper's IP (3-D Secure)
+ * and the sealed credentials, payer details and 3-D Secure data. Once the money is authorized nothing reads them
+ * again (captures, refunds, voids and webhooks go by the transaction), so the payment keeps no personal data it no
+ * longer needs, and Medusa carries less data through every later workflow step (FRAMEWORK-NOTES 63). A declined or
+ * pending session keeps them: the shopper may try again.
+ */
+function withoutSingleUseFields(data: PgsSessionData): PgsSessionData {
+  const { browser_info: _browser, customer_ip: _ip, sealed: _sealed, ...kept } = data
+  return kept
 }
 
 /** A gateway refusal of the request (validation, bad request) is the shopper's failed payment; anything else is thrown. */
