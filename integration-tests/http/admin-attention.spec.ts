@@ -64,6 +64,9 @@ pgsStoreSuite("admin: needs attention", (s) => {
       expect(second.items.map((i) => i.id)).toEqual([all.items[1].id])
       const third = await list(`?limit=1&cursor=${second.next_cursor}`)
       expect(third).toMatchObject({ items: [expect.objectContaining({ id: all.items[2].id })], next_cursor: null })
+      const byOffset = await admin(s, "get", "/admin/pgs/attention?limit=1&offset=1")
+      expect(byOffset.status).toBe(400)
+      expect(byOffset.data.errors).toEqual([{ field: "offset", message: expect.stringMatching(/no longer taken.*next_cursor.*cursor/) }])
     })
 
     it("re-reads a transaction from the gateway: still pending, then approved and recorded", async () => {

@@ -289,6 +289,10 @@ pgsStoreSuite("payouts", (s) => {
       expect(first.data.payouts.map((p: any) => p.id)).toEqual([pending.id])
       const second = await s.api.get(`/admin/pgs/payouts?limit=1&cursor=${first.data.next_cursor}`, { headers })
       expect(second.data).toMatchObject({ payouts: [expect.objectContaining({ id: approved.id })], next_cursor: null })
+      // A script that still pages by offset (before keyset pages) is told what to send instead, not given page 1 again.
+      const byOffset = await s.api.get("/admin/pgs/payouts?limit=1&offset=1", { headers, validateStatus: () => true })
+      expect(byOffset.status).toBe(400)
+      expect(byOffset.data.errors).toEqual([{ field: "offset", message: expect.stringMatching(/no longer taken.*next_cursor.*cursor/) }])
       const onlyApproved = await s.api.get("/admin/pgs/payouts?status=APPROVED", { headers })
       expect(onlyApproved.data.payouts.map((p: any) => p.id)).toEqual([approved.id])
       expect(JSON.stringify(all.data)).not.toContain(ACCOUNT_NUMBER)

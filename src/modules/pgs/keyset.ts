@@ -29,6 +29,15 @@ export const cursorParam = z
   })
 
 /**
+ * `offset`, which these lists took before they became keyset pages: refused with a 400 that says what to send
+ * instead, so a script that pages by offset stops with a reason rather than reading the first page for ever.
+ */
+export const retiredOffsetParam = z
+  .unknown()
+  .refine((value) => value === undefined, "is no longer taken: these lists are keyset pages; send the next_cursor of the page before as cursor")
+  .optional()
+
+/**
  * One part of a list, newest first, after the cursor when the cursor is in this part. `column` is the time column;
  * rows come back with `_cursor_at`, its exact text.
  */
