@@ -33,20 +33,30 @@ pgsStoreSuite("card checkout with the Direct API", (s) => {
     expect(tx[0]).toMatchObject({ transaction_type: "AUTHORIZE", amount: 2550, status: "APPROVED" })
   })
 
-  it("keeps no browser details, shopper IP or sealed credentials once the gateway approved the payment, and keeps them after a decline for the next try", async () => {
+  it("keeps no browser details, shopper IP or sealed credentials on the payment or its session once the gateway approved it", async () => {
+    // Not approved: the session keeps them (a refused request may be sent again from them).
     const declined = await directCart(s, walletPayment(s.sandbox.testCard("frictionless_insufficient_funds")))
-    expect((await s.completeCart(declined.cart.id)).data.type).not.toBe("order")
-    expect((await currentSession(s, declined.cart.id)).data).toMatchObject({ browser_info: BROWSER_INFO, sealed: expect.any(String) })
+    expect((await s.completeCart(declined.cart.id)).data.type).toBe("cart")
+    const refused = await currentSession(s, declined.cart.id)
+    expect(refused.data.error.message).toMatch(/declined/i)
+    expect(refused.data).toMatchObject({ browser_info: BROWSER_INFO, sealed: expect.any(String) })
 
     const { cart, session } = await directCart(s, walletPayment(s.sandbox.testCard("frictionless_approved")))
     // The storefront's client-info call records the shopper's IP on the session, as a redirect method needs it.
     const told = await storePost(s, `/store/pgs/payment-sessions/${session.id}/client-info`, { browser_info: BROWSER_INFO })
     expect(told.data.payment_session.data).toMatchObject({ browser_info: BROWSER_INFO, customer_ip: expect.any(String), sealed: expect.any(String) })
     expect((await s.completeCart(cart.id)).data.type).toBe("order")
-    const [payment] = await s.container().resolve<any>("payment").listPayments({ payment_session_id: session.id })
-    expect(payment.data).toMatchObject({ session_id: session.id, gateway_status: "APPROVED", transaction_id: expect.any(String), payment_method: { type: "wallet-one" } })
-    for (const gone of ["browser_info", "customer_ip", "sealed"]) expect(payment.data).not.toHaveProperty(gone)
-    expect(JSON.stringify(payment.data)).not.toContain(BROWSER_INFO.user_agent)
+    const paymentModule = s.container().resolve<any>("payment")
+    const [payment] = await paymentModule.listPayments({ payment_session_id: session.id })
+    const stored = await paymentModule.retrievePaymentSession(session.id)
+    const single = { browser_info: null, customer_ip: null, sealed: null }
+    expect(payment.data).toMatchObject({ ...single, session_id: session.id, gateway_status: "APPROVED", transaction_id: expect.any(String), payment_method: { type: "wallet-one" } })
+    expect(stored.data).toMatchObject({ ...single, gateway_status: "APPROVED" })
+    // A late client-info call does not write them back.
+    const late = await storePost(s, `/store/pgs/payment-sessions/${session.id}/client-info`, { browser_info: BROWSER_INFO })
+    expect(late.status).toBe(200)
+    expect((await paymentModule.retrievePaymentSession(session.id)).data).toMatchObject(single)
+    for (const data of [payment.data, stored.data]) expect(JSON.stringify(data)).not.toContain(BROWSER_INFO.user_agent)
   })
 
   it("finds the gateway's approval of a Direct API checkout already recorded: the webhook changes nothing", async () => {

@@ -39,7 +39,7 @@ export class Sealer {
   }
 
   /** The sealed secrets of this session; refuses a blob made for another session or altered in any way. */
-  open(blob: string | undefined, sessionId: string): SealedSecrets {
+  open(blob: string | null | undefined, sessionId: string): SealedSecrets {
     if (!blob) return {}
     const [version, iv, body, tag] = blob.split(".")
     if (version !== "v1" || !iv || !body || !tag) throw new SealError("sealed session data has an unknown format")

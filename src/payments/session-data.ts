@@ -121,14 +121,15 @@ export const pgsSessionData = z
      */
     tokenize_for: z.enum(["CUSTOMER_INITIATED_TRANSACTION", "MERCHANT_INITIATED_TRANSACTION"]).optional(),
     merchant_consent: merchantConsent.optional(),
-    browser_info: browserInfo.optional(),
-    customer_ip: z.string().optional(),
+    /** Null once the gateway approved (attempt.ts, withoutSingleUseFields), as are customer_ip and sealed. */
+    browser_info: browserInfo.nullish(),
+    customer_ip: z.string().nullish(),
     /** Sandbox only (environment "test"): the 3-D Secure simulator flow forwarded as gateway metadata. */
     simulated_flow: z.string().optional(),
     /** Gateway customer id (account holder) the card is saved for or belongs to. */
     gateway_customer_id: z.string().optional(),
     next_action: nextAction.nullish(),
-    sealed: z.string().optional(),
+    sealed: z.string().nullish(),
 
     // Once known.
     transaction_id: z.string().optional(),

@@ -8,6 +8,7 @@ import { MedusaError, PaymentSessionStatus } from "@medusajs/framework/utils"
 import { isGatewayError, toMinorUnits, type MoneyInput } from "../../gateway"
 import { payLinkResultUrl } from "../../payments/pay-link"
 import { gatewayReferenceFor } from "../../payments/reference"
+import { APPROVED_SESSION_STATUSES } from "../../payments/status-table"
 import { parseSessionData, type AttemptCore, type GatewayTransactionType, type PgsSessionData } from "../../payments/session-data"
 import type { ProviderDeps } from "./deps"
 import type { AttemptStart, NewAttempt } from "./integrations/integration"
@@ -90,6 +91,7 @@ export function returnUrls(deps: ProviderDeps, current: Pick<PgsSessionData, "se
  */
 export function applyStep(deps: ProviderDeps, current: PgsSessionData, outcome: StepOutcome): { status: PaymentSessionStatus; data: PgsSessionData } {
   const patch = Object.fromEntries(Object.entries(outcome.patch).filter(([, v]) => v !== undefined))
+  if (APPROVED_SESSION_STATUSES.has(outcome.status)) return { status: outcome.status, data: withoutSingleUseFields({ ...current, ...patch }) }
   let sealed = current.sealed
   if (current.integration === "direct_api") {
     const secrets = deps.sealer.open(current.sealed, current.session_id)
@@ -97,22 +99,19 @@ export function applyStep(deps: ProviderDeps, current: PgsSessionData, outcome: 
     // Sealed again only when the 3-D Secure payment_data it keeps changes (a finished payment usually has none).
     if (paymentData !== secrets.payment_data) sealed = deps.sealer.seal({ ...secrets, payment_data: paymentData }, current.session_id)
   }
-  const data: PgsSessionData = { ...current, ...patch, ...(sealed ? { sealed } : {}) }
-  return { status: outcome.status, data: MONEY_TAKEN.has(outcome.status) ? withoutSingleUseFields(data) : data }
+  return { status: outcome.status, data: { ...current, ...patch, ...(sealed ? { sealed } : {}) } }
 }
 
-const MONEY_TAKEN: ReadonlySet<PaymentSessionStatus> = new Set([PaymentSessionStatus.AUTHORIZED, PaymentSessionStatus.CAPTURED])
-
 /**
- * Fields a session needs only until the gateway approves: the browser's details and the shopper's IP (3-D Secure)
- * and the sealed credentials, payer details and 3-D Secure data. Once the money is authorized nothing reads them
- * again (captures, refunds, voids and webhooks go by the transaction), so the payment keeps no personal data it no
- * longer needs, and Medusa carries less data through every later workflow step (FRAMEWORK-NOTES 63). A declined or
- * pending session keeps them: the shopper may try again.
+ * Fields a session needs only until the gateway approves the payment: the browser's details and the shopper's IP
+ * (3-D Secure, redirect methods) and the sealed credentials, payer details and 3-D Secure data. Once the money is
+ * authorized nothing reads them again (captures, refunds, voids and webhooks go by the transaction), so neither the
+ * payment nor the session keeps personal data it no longer needs, and the workflows after the authorization carry
+ * less (FRAMEWORK-NOTES 63). Null, not left out: Medusa merges a session's stored data with what the provider
+ * returns, so a key left out would be kept (storefront-data.ts).
  */
-function withoutSingleUseFields(data: PgsSessionData): PgsSessionData {
-  const { browser_info: _browser, customer_ip: _ip, sealed: _sealed, ...kept } = data
-  return kept
+export function withoutSingleUseFields(data: PgsSessionData): PgsSessionData {
+  return { ...data, browser_info: null, customer_ip: null, sealed: null }
 }
 
 /** A gateway refusal of the request (validation, bad request) is the shopper's failed payment; anything else is thrown. */

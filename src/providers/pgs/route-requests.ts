@@ -15,6 +15,9 @@ import { requireNext } from "./next-step"
 import { definedOnly } from "./integrations/payer"
 
 export async function serveRouteRequest(deps: ProviderDeps, current: PgsSessionData, request: ServerRequest): Promise<UpdatePaymentOutput> {
+  // A late or repeated client-info call on a payment the gateway already approved has nothing left to serve: the
+  // browser data, IP and payer it would record are dropped at approval (attempt.ts) and are not written back.
+  if (request.kind === "client_info" && current.gateway_status === "APPROVED") return { data: current }
   const withIp: PgsSessionData = request.customer_ip ? { ...current, customer_ip: request.customer_ip } : current
   const integration = integrationOf(current)
   switch (request.kind) {

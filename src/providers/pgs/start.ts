@@ -58,7 +58,7 @@ export async function restartSession(
   if (family.kind === "card") {
     const input: InitiateInput = {
       session_id: current.session_id,
-      browser_info: current.browser_info,
+      browser_info: current.browser_info ?? undefined,
       save_card: current.save_card,
       simulated_flow: current.simulated_flow,
     }
