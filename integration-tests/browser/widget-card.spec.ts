@@ -117,8 +117,11 @@ widgetSuite("storefront widget: cards", (s, shop) => {
       expect(await orderOf(page)).toBeNull()
     }
     const session = await currentSession(s, cart.id)
-    expect(session.data.browser_info.user_agent).toMatch(/Chrome/) // the widget's own browser data reached 3-D Secure
     const tx = await s.sandbox.control("GET", `/_sandbox/transactions/${session.data.transaction_id}`)
+    expect(tx.body.record.browser_info.user_agent).toMatch(/Chrome/) // the widget's own browser data reached 3-D Secure
+    // Kept on the session only until the gateway approves (attempt.ts, withoutSingleUseFields).
+    if (decision === "approve") expect(session.data.browser_info).toBeNull()
+    else expect(session.data.browser_info.user_agent).toMatch(/Chrome/)
     expect(tx.body.record.flow.three_ds.method_completed).toBe(true) // the method iframe reached the ACS and reported back
     await screenshot(page, `widget-card-3ds-challenge-${decision}`)
     await context.close()

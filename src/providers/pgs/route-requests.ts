@@ -15,10 +15,11 @@ import { requireNext } from "./next-step"
 import { definedOnly } from "./integrations/payer"
 
 export async function serveRouteRequest(deps: ProviderDeps, current: PgsSessionData, request: ServerRequest): Promise<UpdatePaymentOutput> {
-  // A late or repeated client-info call on a payment the gateway already approved has nothing left to serve: the
-  // browser data, IP and payer it would record are dropped at approval (attempt.ts) and are not written back.
-  if (request.kind === "client_info" && current.gateway_status === "APPROVED") return { data: current }
-  const withIp: PgsSessionData = request.customer_ip ? { ...current, customer_ip: request.customer_ip } : current
+  // The browser data, IP and payer are dropped once the gateway approved (attempt.ts): a late or repeated request on
+  // such a payment does not write them back, and a client-info call has nothing left to do.
+  const approved = current.gateway_status === "APPROVED"
+  if (request.kind === "client_info" && approved) return { data: current }
+  const withIp: PgsSessionData = request.customer_ip && !approved ? { ...current, customer_ip: request.customer_ip } : current
   const integration = integrationOf(current)
   switch (request.kind) {
     case "client_info": {
