@@ -25,10 +25,8 @@ export type ProcessPgsEventResult = { id: string; outcome: string | null; alread
 
 const LOCK_TIMEOUT_SECONDS = 60
 
-type EventRow = EventToRun
-
 /** `read`: the row as just read under the lock, so it is not read a second time. */
-async function runOne(ctx: EventContext, id: string, read?: EventRow): Promise<string> {
+async function runOne(ctx: EventContext, id: string, read?: EventToRun): Promise<string> {
   const row = read ?? (await eventToRun(knexOf(ctx), id))
   if (!row) throw new Error(`PGS webhook event ${id} is no longer in the event log`)
   // A span per event run (src/lib/tracing.ts): the event's name and outcome, never its payload.
@@ -42,7 +40,7 @@ async function runOne(ctx: EventContext, id: string, read?: EventRow): Promise<s
 
 const knexOf = (ctx: EventContext) => ctx.container.resolve(ContainerRegistrationKeys.PG_CONNECTION)
 
-async function applyOne(ctx: EventContext, id: string, row: EventRow): Promise<string> {
+async function applyOne(ctx: EventContext, id: string, row: EventToRun): Promise<string> {
   const knex = knexOf(ctx)
   const parsed = webhookEvent.safeParse({ event: fromStorableText(row.event), payload: fromStorableJson(row.payload) })
   if (!parsed.success) {
@@ -84,7 +82,7 @@ async function runOther(ctx: EventContext, id: string): Promise<string | null> {
 }
 
 /** Runs this event (after those waiting before it) and, once it created the payment, the events deferred until then. */
-async function runInOrder(ctx: EventContext, row: EventRow): Promise<string | null> {
+async function runInOrder(ctx: EventContext, row: EventToRun): Promise<string | null> {
   const rows = await eventsToRunWith(knexOf(ctx), row)
   const own = rows.find((r) => r.id === row.id)
   const deferred = rows.filter((r) => r.id !== row.id && isDeferred(r.outcome))

@@ -110,7 +110,7 @@ export function applyStep(deps: ProviderDeps, current: PgsSessionData, outcome: 
  * less (FRAMEWORK-NOTES 63). Null, not left out: Medusa merges a session's stored data with what the provider
  * returns, so a key left out would be kept (storefront-data.ts).
  */
-export function withoutSingleUseFields(data: PgsSessionData): PgsSessionData {
+function withoutSingleUseFields(data: PgsSessionData): PgsSessionData {
   return { ...data, browser_info: null, customer_ip: null, sealed: null }
 }
 
