@@ -114,10 +114,10 @@ export function topologySuite(name: string, body: (s: TopologySuite) => void, op
       PGS_TIMEOUT_MANAGE_MS: "4000",
     }
     await runCli(["db:migrate"], s.env)
-    await Promise.all([
-      runCli(["exec", "./scripts/demo/seed.ts"], s.env),
-      runCli(["user", "-e", ADMIN.email, "-p", ADMIN.password], s.env),
-    ])
+    // One after the other, as the demo does: each CLI command creates Medusa's default store on a fresh database, and
+    // two at once can both try (seen once: "Price preference … already exists").
+    await runCli(["exec", "./scripts/demo/seed.ts"], s.env)
+    await runCli(["user", "-e", ADMIN.email, "-p", ADMIN.password], s.env)
     publishableKey = (await seededPublishableKey(dbUrl))!
     db = new Client({ connectionString: dbUrl })
     await db.connect()
