@@ -99,6 +99,8 @@ export async function createAdminUser(container: MedusaContainer) {
   return { email, password }
 }
 
+const FIRST_LOAD_MS = 150_000
+
 export async function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
@@ -106,15 +108,19 @@ export async function launchChromium(): Promise<Browser> {
   })
 }
 
-/** Signs in on the dashboard's login page and waits until the dashboard has loaded. */
+/**
+ * Signs in on the dashboard's login page and waits until the dashboard has loaded. The first load may be long: a
+ * dashboard served in development (the demo) compiles its modules then, and on a busy 2-core CI machine that took
+ * over 30 s (Playwright's default) once; a built dashboard loads in about a second either way.
+ */
 export async function signIn(browser: Browser, adminUrl: string, user: { email: string; password: string }): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 1000 }, locale: "en-US" })
   const page = await context.newPage()
-  await page.goto(`${adminUrl}/app/login`)
+  await page.goto(`${adminUrl}/app/login`, { timeout: FIRST_LOAD_MS })
   await page.locator('input[name="email"]').fill(user.email)
   await page.locator('input[name="password"]').fill(user.password)
   await page.locator('button[type="submit"]').click()
-  await page.waitForURL((u) => !u.pathname.startsWith("/app/login"), { timeout: 30_000 })
+  await page.waitForURL((u) => !u.pathname.startsWith("/app/login"), { timeout: 60_000 })
   return page
 }
 

@@ -255,7 +255,7 @@ describeWithRedis("npm run demo -- --servers 2 --workers 1 (server and worker pr
     const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"] })
     try {
       const page = await signIn(browser, new URL(demo!.admin).origin, { email: "admin@pgs.demo", password: "pgs-demo-admin" })
-      await page.goto(`${new URL(demo!.admin).origin}/app/orders`)
+      await page.goto(`${new URL(demo!.admin).origin}/app/orders`, { timeout: 60_000 })
       await page.getByRole("heading", { name: "Orders" }).waitFor({ timeout: 60_000 })
       // The order the test above placed, read through the balancer (the list's API calls go to both servers).
       await page.getByText("split@example.com").first().waitFor({ timeout: 60_000 })
