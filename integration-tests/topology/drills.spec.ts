@@ -7,7 +7,7 @@
  * redis-server can be started.
  */
 import { fromMinorUnits } from "../../src/gateway"
-import { topologySuite, waitFor, PGS, type TopologySuite } from "./support/store"
+import { topologySuite, waitFor, PGS, type Client, type TopologySuite } from "./support/store"
 import { deliveredBody, firstTimes, ledger, post, sendAll, signed } from "./support/gateway"
 import { burstState, shopperWithGatewayCustomer, tokenizationBurst, type Shopper } from "./support/bursts"
 
@@ -40,7 +40,7 @@ topologySuite("production topology: 2 servers + 1 worker on one PostgreSQL and R
     const res = await (await s.admin()).get(`/admin/pgs/attention?limit=100&show=${show}`)
     expect(res.status).toBe(200)
     const wanted = typeof transactionIds === "function" ? transactionIds : (id: string) => transactionIds.includes(id)
-    return (res.body.items as any[]).filter((i) => i.transaction_id && wanted(i.transaction_id)).map((i) => ({ kind: i.kind, needs_person: i.needs_person, amount: i.amount, sentence: i.sentence }))
+    return (res.body.items as any[]).filter((i) => i.transaction_id && wanted(i.transaction_id)).map((i) => ({ kind: i.kind, title: i.title, needs_person: i.needs_person, amount: i.amount, sentence: i.sentence }))
   }
   const ordersOf = async (cartId: string) => (await s.sql("select order_id from order_cart where cart_id = $1 and deleted_at is null", [cartId])).map((r) => r.order_id as string)
 
@@ -238,10 +238,11 @@ topologySuite("production topology: 2 servers + 1 worker on one PostgreSQL and R
     const [payment] = await s.sql("select captured_at, payment_collection_id from payment where id = $1", [paymentId])
     const minor = (rows: any[]) => rows.map((r) => Math.round(Number(r.amount) * 100))
     const [collection] = await s.sql("select status, captured_amount from payment_collection where id = $1", [payment.payment_collection_id])
-    const orderCaptures = await s.sql(
-      "select ot.amount from order_transaction ot join order_payment_collection opc on opc.order_id = ot.order_id and opc.deleted_at is null where opc.payment_collection_id = $1 and ot.reference = 'capture' and ot.deleted_at is null",
-      [payment.payment_collection_id],
-    )
+    const orderTransactions = (reference: "capture" | "refund") =>
+      s.sql(
+        "select ot.amount from order_transaction ot join order_payment_collection opc on opc.order_id = ot.order_id and opc.deleted_at is null where opc.payment_collection_id = $1 and ot.reference = $2 and ot.deleted_at is null",
+        [payment.payment_collection_id, reference],
+      )
     return {
       gateway_captures: approved.filter((e) => e.transaction_type === "CAPTURE").map((e) => e.amount),
       gateway_refunds: approved.filter((e) => e.transaction_type === "REFUND").map((e) => e.amount),
@@ -249,7 +250,8 @@ topologySuite("production topology: 2 servers + 1 worker on one PostgreSQL and R
       medusa_refunds: minor(await s.sql("select amount from refund where payment_id = $1 and deleted_at is null", [paymentId])),
       captured_at_set: !!payment.captured_at,
       collection: { status: collection.status, captured: Math.round(Number(collection.captured_amount ?? 0) * 100) },
-      order_captures: minor(orderCaptures),
+      order_captures: minor(await orderTransactions("capture")),
+      order_refunds: minor(await orderTransactions("refund")),
     }
   }
   const capturedState = (amount: number) => ({
@@ -260,30 +262,40 @@ topologySuite("production topology: 2 servers + 1 worker on one PostgreSQL and R
     captured_at_set: true,
     collection: { status: "completed", captured: amount },
     order_captures: [amount],
+    order_refunds: [] as number[],
   })
+
+  /**
+   * Server 1 asks the gateway for a capture or refund; the gateway makes it and holds its answer; server 1 is killed
+   * then and restarted. Returns once the gateway's webhook for it is applied (recognised as Medusa's: the webhook
+   * path waits up to 58 s for Medusa's call). When that webhook reached the killed server just before the kill, that
+   * server recorded it and died before running it: the retry job runs it once its grace has passed, as it would a
+   * couple of minutes later on a real store.
+   */
+  const killAfterTheGatewayActs = async (parent: string, type: "CAPTURE" | "REFUND", request: (admin: Client) => Promise<{ status: number }>) => {
+    const server = s.server(1)
+    await s.sandbox.control("POST", "/_sandbox/faults", { target: "POST /api/transactions/manage", kind: "latency", latency_ms: 15_000, phase: "after" })
+    const first = request(await s.admin(server.url))
+    const made = await waitFor(async () => firstTimes(await ledger(s.sandbox)).find((e) => e.parent_id === parent && e.transaction_type === type), { timeoutMs: 60_000, what: `the gateway's ${type}` })
+    await s.topology.kill9(server)
+    expect((await first).status).toBe(0)
+    await s.sandbox.control("DELETE", "/_sandbox/faults")
+    const restarted = s.topology.restart(server)
+    const webhookApplied = async () => (await s.sql("select 1 from pgs_webhook_event where subject_id = $1 and processed_at is not null", [made.transaction_id])).length > 0
+    const applied = { timeoutMs: 75_000, intervalMs: 500, what: `the ${type}'s webhook applied` }
+    await waitFor(webhookApplied, applied).catch(async () => {
+      await s.runJob("retry-webhooks", new Date(Date.now() + 3 * MINUTE)).result
+      await waitFor(webhookApplied, applied)
+    })
+    return { made, restarted }
+  }
 
   it("captures once when a server is killed during a capture, and the next reconciliation marks Medusa's payment captured as the gateway holds it", async () => {
     const cart = await s.readyCart()
     expect((await s.store().post(`/store/carts/${cart.cartId}/complete`)).body.type).toBe("order")
     const [payment] = await paymentOf(cart.sessionId)
     const parent = payment.data.transaction_id as string
-    const server = s.server(1)
-    await s.sandbox.control("POST", "/_sandbox/faults", { target: "POST /api/transactions/manage", kind: "latency", latency_ms: 15_000, phase: "after" })
-    const first = (await s.admin(server.url)).post(`/admin/payments/${payment.id}/capture`, {})
-    const captured = await waitFor(async () => firstTimes(await ledger(s.sandbox)).find((e) => e.parent_id === parent && e.transaction_type === "CAPTURE"), { timeoutMs: 60_000, what: "the gateway's capture" })
-    await s.topology.kill9(server)
-    expect((await first).status).toBe(0)
-    await s.sandbox.control("DELETE", "/_sandbox/faults")
-    const restarted = s.topology.restart(server)
-    // The gateway's webhook for the capture is applied (made by Medusa: it waits up to 58 s for Medusa's call). When it
-    // reached the killed server just before the kill, that server recorded it and died before running it: the retry
-    // job runs it once its grace has passed, as it would a couple of minutes later on a real store.
-    const webhookApplied = async () => (await s.sql("select 1 from pgs_webhook_event where subject_id = $1 and processed_at is not null", [captured.transaction_id])).length > 0
-    const applied = { timeoutMs: 75_000, intervalMs: 500, what: "the capture's webhook applied" }
-    await waitFor(webhookApplied, applied).catch(async () => {
-      await s.runJob("retry-webhooks", new Date(Date.now() + 3 * MINUTE)).result
-      await waitFor(webhookApplied, applied)
-    })
+    const { made: captured, restarted } = await killAfterTheGatewayActs(parent, "CAPTURE", (admin) => admin.post(`/admin/payments/${payment.id}/capture`, {}))
     // A person clicks Capture again on the surviving server.
     const again = await (await s.admin(s.server(2).url)).post(`/admin/payments/${payment.id}/capture`, {})
     await restarted
@@ -316,6 +328,26 @@ topologySuite("production topology: 2 servers + 1 worker on one PostgreSQL and R
   })
 
   /**
+   * Server 1 asks the gateway for a capture or refund, which the gateway holds without acting on; server 1 is killed
+   * then and restarted, and a reconciliation run follows, past the grace the call gets.
+   */
+  const killBeforeTheGatewayActs = async (request: (admin: Client) => Promise<{ status: number }>) => {
+    const server = s.server(1)
+    const route = "POST /api/transactions/manage"
+    const requests = async () => (await s.sandbox.control("GET", "/_sandbox/stats")).body.requests?.[route] ?? 0
+    const before = await requests()
+    await s.sandbox.control("POST", "/_sandbox/faults", { target: route, kind: "timeout", latency_ms: 120_000, phase: "before" })
+    const first = request(await s.admin(server.url))
+    await waitFor(async () => (await requests()) > before, { timeoutMs: 60_000, intervalMs: 100, what: "the request at the gateway" })
+    await s.topology.kill9(server)
+    expect((await first).status).toBe(0)
+    await s.sandbox.control("DELETE", "/_sandbox/faults")
+    const restarted = s.topology.restart(server)
+    const run = await s.runJob("reconcile", new Date(Date.now() + 10 * MINUTE)).result
+    return { run, restarted }
+  }
+
+  /**
    * A capture whose server is killed before the gateway acted on it (the gateway holds the request), then a
    * reconciliation run past the capture's grace: Medusa keeps its row, and a person is told what to do.
    */
@@ -324,24 +356,13 @@ topologySuite("production topology: 2 servers + 1 worker on one PostgreSQL and R
     expect((await s.store().post(`/store/carts/${cart.cartId}/complete`)).body.type).toBe("order")
     const [payment] = await paymentOf(cart.sessionId)
     const parent = payment.data.transaction_id as string
-    const server = s.server(1)
-    const route = "POST /api/transactions/manage"
-    const requests = async () => (await s.sandbox.control("GET", "/_sandbox/stats")).body.requests?.[route] ?? 0
-    const before = await requests()
-    await s.sandbox.control("POST", "/_sandbox/faults", { target: route, kind: "timeout", latency_ms: 120_000, phase: "before" })
-    const first = (await s.admin(server.url)).post(`/admin/payments/${payment.id}/capture`, {})
-    await waitFor(async () => (await requests()) > before, { timeoutMs: 60_000, intervalMs: 100, what: "the capture request at the gateway" })
-    await s.topology.kill9(server)
-    expect((await first).status).toBe(0)
-    await s.sandbox.control("DELETE", "/_sandbox/faults")
-    const restarted = s.topology.restart(server)
-    const run = await s.runJob("reconcile", new Date(Date.now() + 10 * MINUTE)).result
+    const { run, restarted } = await killBeforeTheGatewayActs((admin) => admin.post(`/admin/payments/${payment.id}/capture`, {}))
     await restarted // the admin's page is read through the balancer, which still sends some requests to server 1
     expect(run.reconcile.captures_told).toBeGreaterThanOrEqual(1)
     return { cart, payment, parent, run }
   }
   /** What the person does in the gateway's dashboard about such a capture. */
-  const atTheDashboard = (payment: any, parent: string, transaction_type: "CAPTURE" | "VOID", amount: number) =>
+  const atTheDashboard = (payment: any, parent: string, transaction_type: "CAPTURE" | "VOID" | "REFUND", amount: number) =>
     s.sandbox.api("POST", "/api/transactions/manage", {
       terminal_id: payment.data.terminal_id,
       reference: payment.data.reference,
@@ -361,6 +382,7 @@ topologySuite("production topology: 2 servers + 1 worker on one PostgreSQL and R
     expect(await attentionFor([parent], "open")).toEqual([
       {
         kind: "unknown_management",
+        title: "Not confirmed by the gateway",
         needs_person: true,
         amount: money,
         sentence: expect.stringMatching(new RegExp(`^Medusa recorded a capture of ${money.replace(".", "\\.")} ${payment.currency_code.toUpperCase()} .* the gateway never confirmed.*capture it in the gateway's dashboard`)),
@@ -397,6 +419,81 @@ topologySuite("production topology: 2 servers + 1 worker on one PostgreSQL and R
     expect(await attentionFor([parent], "all")).toEqual([
       expect.objectContaining({ kind: "unknown_management", needs_person: false, sentence: expect.stringMatching(/voided at the gateway .*no money was captured\.$/) }),
     ])
+  })
+
+  /** A cart paid and captured in full through the balancer: the payment a refund drill starts from. */
+  const capturedPayment = async () => {
+    const cart = await s.readyCart()
+    expect((await s.store().post(`/store/carts/${cart.cartId}/complete`)).body.type).toBe("order")
+    const [payment] = await paymentOf(cart.sessionId)
+    const parent = payment.data.transaction_id as string
+    expect((await (await s.admin(s.server(2).url)).post(`/admin/payments/${payment.id}/capture`, {})).status).toBe(200)
+    await waitFor(async () => JSON.stringify(await moneyState(payment.id, parent)) === JSON.stringify(capturedState(cart.amountMinor)), { timeoutMs: 60_000, intervalMs: 500, what: "the capture recorded" })
+    // A partial refund: what the admin gives back for one returned item.
+    const refundMinor = Math.floor(cart.amountMinor / 2)
+    return { cart, payment, parent, refundMinor, refundAmount: Number(fromMinorUnits(refundMinor, payment.currency_code)) }
+  }
+  const refundedState = (captured: number, refunded: number) => ({ ...capturedState(captured), gateway_refunds: [refunded], medusa_refunds: [refunded], order_refunds: [-refunded] })
+
+  it("refunds once when a server is killed during a refund, and the next reconciliation records it on the order as the gateway holds it, with the admin's note", async () => {
+    const { cart, payment, parent, refundMinor, refundAmount } = await capturedPayment()
+    const request = (admin: Client) => admin.post(`/admin/payments/${payment.id}/refund`, { amount: refundAmount, note: "Scarf returned" })
+    const { made: refunded, restarted } = await killAfterTheGatewayActs(parent, "REFUND", request)
+    // A person clicks Refund again for the rest on the surviving server: Medusa's guard counts the unfinished row.
+    const again = await (await s.admin(s.server(2).url)).post(`/admin/payments/${payment.id}/refund`, { amount: Number(fromMinorUnits(cart.amountMinor - refundMinor + 1, payment.currency_code)) })
+    await restarted
+    // Medusa wrote its refund row before it called the provider (FRAMEWORK-NOTES 57): the row outlived the kill, but
+    // the order never got its refund transaction.
+    const atKill = await moneyState(payment.id, parent)
+    expect({ ...atKill, second_click: again.status }).toEqual({ ...refundedState(cart.amountMinor, refundMinor), order_refunds: [], second_click: 400 })
+
+    const run = await s.runJob("reconcile", new Date(Date.now() + 10 * MINUTE)).result
+    const after = await moneyState(payment.id, parent)
+    console.log(`[drill] kill during refund: at kill ${JSON.stringify(atKill)}; run ${JSON.stringify(run)}; after ${JSON.stringify(after)}`)
+    expect(run.reconcile.refunds_repaired).toBeGreaterThanOrEqual(1)
+    expect(after).toEqual(refundedState(cart.amountMinor, refundMinor))
+    // The refund Medusa now holds is the gateway's, and keeps what the admin wrote on it.
+    const rows = await s.sql("select note, metadata from refund where payment_id = $1 and deleted_at is null", [payment.id])
+    expect(rows.map((r) => ({ note: r.note, transaction: r.metadata?.pgs_transaction_id }))).toEqual([{ note: "Scarf returned", transaction: refunded.transaction_id }])
+    expect(await attentionFor([parent], "open")).toEqual([])
+    expect(await attentionFor([parent], "all")).toEqual([
+      expect.objectContaining({ kind: "reconciled", needs_person: false, sentence: expect.stringMatching(/refund of .* was made at the gateway .*reconciliation recorded it on the order/) }),
+    ])
+    const redelivered = await post(s.topology.webhookUrl, await signed(s.sandbox, await deliveredBody(s.sandbox, refunded.transaction_id)))
+    expect(redelivered).toBe(200)
+    expect(await moneyState(payment.id, parent)).toEqual(refundedState(cart.amountMinor, refundMinor))
+  })
+
+  it("puts a refund the gateway never made on Needs attention when a server is killed before the gateway acts, until a refund at the gateway takes its place", async () => {
+    const { cart, payment, parent, refundMinor, refundAmount } = await capturedPayment()
+    const { run, restarted } = await killBeforeTheGatewayActs((admin) => admin.post(`/admin/payments/${payment.id}/refund`, { amount: refundAmount }))
+    await restarted
+    const held = await moneyState(payment.id, parent)
+    console.log(`[drill] kill before the gateway's refund: run ${JSON.stringify(run)}; held ${JSON.stringify(held)}`)
+    expect(run.reconcile.refunds_told).toBeGreaterThanOrEqual(1)
+    // Medusa keeps its row (no money moved, none invented); a person is told, in words, what to do.
+    expect(held).toEqual({ ...refundedState(cart.amountMinor, refundMinor), gateway_refunds: [], order_refunds: [] })
+    const money = fromMinorUnits(refundMinor, payment.currency_code)
+    expect(await attentionFor([parent], "open")).toEqual([
+      {
+        kind: "unknown_management",
+        title: "Not confirmed by the gateway",
+        needs_person: true,
+        amount: money,
+        sentence: expect.stringMatching(new RegExp(`^Medusa recorded a refund of ${money.replace(".", "\\.")} ${payment.currency_code.toUpperCase()} .* the gateway never confirmed.*refund the same amount in the gateway's dashboard`)),
+      },
+    ])
+    expect((await s.runJob("reconcile", new Date(Date.now() + 20 * MINUTE)).result).reconcile.refunds_told).toBe(0)
+
+    // The person refunds in the gateway's dashboard: its webhook records that refund in place of Medusa's row.
+    const dashboard = await atTheDashboard(payment, parent, "REFUND", refundMinor)
+    expect(dashboard.body.status).toBe("APPROVED")
+    const expected = refundedState(cart.amountMinor, refundMinor)
+    let after = await moneyState(payment.id, parent)
+    await waitFor(async () => JSON.stringify((after = await moneyState(payment.id, parent))) === JSON.stringify(expected), { timeoutMs: 120_000, intervalMs: 500, what: "the dashboard refund recorded" }).catch(() => null)
+    expect(after).toEqual(expected)
+    expect(await attentionFor([parent], "open")).toEqual([])
+    expect(await attentionFor([parent], "all")).toEqual([expect.objectContaining({ kind: "unknown_management", needs_person: false, sentence: expect.stringMatching(/took its place\.$/) })])
   })
 
   describe("reconciliation", () => {

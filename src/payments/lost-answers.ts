@@ -13,8 +13,13 @@ const WORDS = { CAPTURE: "capture", REFUND: "refund", VOID: "void" } as Record<s
 
 export const lostAnswerKey = (idempotencyKey: string) => `manage:${idempotencyKey}`
 
-/** A Medusa capture row whose call died with its process and that the gateway never confirmed (reconciliation). */
-export const unconfirmedCaptureKey = (captureId: string) => `capture:${captureId}`
+/**
+ * A Medusa capture or refund row whose call died with its process and that the gateway never confirmed
+ * (reconciliation). Keyed by the row's id; "refund:" is taken by late money given back (keyed by transaction).
+ */
+export const unconfirmedOperationKey = (kind: "capture" | "refund", rowId: string) => `${kind === "capture" ? "capture" : "medusa-refund"}:${rowId}`
+
+export const isUnconfirmedOperationKey = (key: string) => key.startsWith("capture:") || key.startsWith("medusa-refund:")
 
 export async function rememberLostAnswer(knex: Knex | null, logger: Logger, error: GatewayOutcomeUnknownError): Promise<void> {
   if (!knex) return

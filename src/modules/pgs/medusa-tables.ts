@@ -13,7 +13,7 @@ export const MEDUSA_COLUMNS = {
   payment: ["id", "raw_amount", "data", "provider_id", "currency_code", "payment_session_id", "payment_collection_id", "captured_at", "canceled_at", "deleted_at"],
   order_payment_collection: ["order_id", "payment_collection_id", "deleted_at"],
   order: ["id", "status"],
-  refund: ["id", "metadata"],
+  refund: ["id", "metadata", "raw_amount", "payment_id", "deleted_at", "created_at", "created_by", "note", "refund_reason_id"],
   customer_account_holder: ["account_holder_id", "customer_id", "deleted_at"],
   payment_session: ["id", "data", "status", "updated_at"],
 } as const satisfies Record<string, readonly string[]>
@@ -51,29 +51,42 @@ export async function capturesComplete(knex: Knex, captureId: string, currency: 
   return captured >= toMinorUnits({ value: authorized }, currency)
 }
 
-export type UnfinishedCapture = { id: string; payment_id: string; amount_minor: number; currency_code: string; created_at: Date; data: Record<string, unknown> }
+/** A capture or refund row Medusa wrote for its call to the provider; the row's id is the call's idempotency key. */
+export type UnfinishedOperation = {
+  kind: "capture" | "refund"
+  id: string
+  payment_id: string
+  amount_minor: number
+  currency_code: string
+  created_at: Date
+  data: Record<string, unknown>
+}
 
 /**
- * Capture rows of PGS payments that the provider never recorded: Medusa writes the row before calling the provider
- * and the provider adds the row's id (its idempotency key) to the payment's data when the gateway answers, so a row
- * older than `before` without its key is a capture whose call died with its process (or is still hanging). Rows made
- * for captures at the gateway (created_by "pgs:<transaction>") are not Medusa's calls and are left out.
+ * Capture or refund rows of PGS payments that the provider never recorded: Medusa writes the row before calling the
+ * provider and the provider adds the row's id (its idempotency key) to the payment's data (`captures` or `refunds`)
+ * when the gateway answers, so a row older than `before` without its key is a call that died with its process (or is
+ * still hanging). Rows recording operations made at the gateway are not Medusa's calls and are left out: captures
+ * with created_by "pgs:<transaction>", refunds with EXTERNAL_REFUND_METADATA_KEY in their metadata.
  */
-export async function unfinishedCaptures(knex: Knex, before: Date, since: Date, limit: number): Promise<UnfinishedCapture[]> {
-  const rows: Array<{ id: string; payment_id: string; raw_amount: unknown; currency_code: string; created_at: Date; data: unknown }> = await knex("capture as c")
-    .join("payment as p", "p.id", "c.payment_id")
-    .whereNull("c.deleted_at")
+export async function unfinishedOperations(knex: Knex, kind: UnfinishedOperation["kind"], before: Date, since: Date, limit: number): Promise<UnfinishedOperation[]> {
+  const query = knex(`${kind} as r`)
+    .join("payment as p", "p.id", "r.payment_id")
+    .whereNull("r.deleted_at")
     .whereNull("p.deleted_at")
     .whereNull("p.canceled_at")
     .where("p.provider_id", "like", "pp_pgs%")
-    .where("c.created_at", "<", before)
-    .where("c.created_at", ">", since)
-    .where((q) => q.whereNull("c.created_by").orWhere("c.created_by", "not like", "pgs:%"))
-    .whereRaw("not coalesce(p.data->'captures', '[]'::jsonb) @> jsonb_build_array(jsonb_build_object('key', c.id))")
-    .orderBy("c.created_at", "asc")
+    .where("r.created_at", "<", before)
+    .where("r.created_at", ">", since)
+    .whereRaw(`not coalesce(p.data->'${kind}s', '[]'::jsonb) @> jsonb_build_array(jsonb_build_object('key', r.id))`)
+  if (kind === "capture") query.where((q) => q.whereNull("r.created_by").orWhere("r.created_by", "not like", "pgs:%"))
+  else query.whereRaw("coalesce(r.metadata->>?, '') = ''", [EXTERNAL_REFUND_METADATA_KEY])
+  const rows: Array<{ id: string; payment_id: string; raw_amount: unknown; currency_code: string; created_at: Date; data: unknown }> = await query
+    .orderBy("r.created_at", "asc")
     .limit(limit)
-    .select("c.id", "c.payment_id", "c.raw_amount", "c.created_at", "p.currency_code", "p.data")
+    .select("r.id", "r.payment_id", "r.raw_amount", "r.created_at", "p.currency_code", "p.data")
   return rows.map((r) => ({
+    kind,
     id: r.id,
     payment_id: r.payment_id,
     amount_minor: toMinorUnits({ value: json(r.raw_amount).value }, r.currency_code),
@@ -81,6 +94,14 @@ export async function unfinishedCaptures(knex: Knex, before: Date, since: Date, 
     created_at: r.created_at,
     data: (json(r.data) ?? {}) as Record<string, unknown>,
   }))
+}
+
+export type RefundDetails = { note: string | null; created_by: string | null; refund_reason_id: string | null }
+
+/** What a person wrote on Medusa's refund row (its note, reason and author), so a repaired refund keeps it. */
+export async function refundDetails(knex: Knex, refundId: string): Promise<RefundDetails | null> {
+  const row = await knex("refund").where({ id: refundId }).first("note", "created_by", "refund_reason_id")
+  return row ? { note: row.note ?? null, created_by: row.created_by ?? null, refund_reason_id: row.refund_reason_id ?? null } : null
 }
 
 /** The gateway refund a refund row records (see EXTERNAL_REFUND_METADATA_KEY), or null for Medusa's own. */

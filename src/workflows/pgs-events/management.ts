@@ -19,7 +19,7 @@ import { findPaymentForSession, type PaymentView } from "./lookup"
 import { recordExternalVoidWorkflow } from "./external-void"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { followUpByKey, updateFollowUp } from "../../modules/pgs/follow-ups"
-import { lostAnswerKey, unconfirmedCaptureKey } from "../../payments/lost-answers"
+import { lostAnswerKey, unconfirmedOperationKey } from "../../payments/lost-answers"
 import { EXTERNAL_REFUND_METADATA_KEY } from "../../modules/pgs/medusa-tables"
 
 /** `captured_by` (the capture's `created_by`) of a capture recorded from the gateway. */
@@ -69,6 +69,8 @@ export async function handleManagement(ctx: EventContext, eventName: string, pay
       return "applied:external_capture"
     case "REFUND":
       if (payment.refunds.some((r) => r.metadata?.[EXTERNAL_REFUND_METADATA_KEY] === tx.id)) return "ignored:already_recorded"
+      // A person refunding in the gateway's dashboard what Needs attention listed: this refund takes that row's place.
+      await removeUnconfirmedRefund(ctx, payment, tx.amount, `The gateway's refund ${tx.id} took its place.`)
       // Medusa's refundPayment always calls the provider; the provider's refundPayment reads this refund row
       // (id = its idempotency key), finds the metadata and returns without calling the gateway (no second refund).
       await refundPaymentWorkflow(ctx.container).run({
@@ -157,14 +159,29 @@ async function markExternalCapture(ctx: EventContext, paymentId: string, earlier
  * then names no Medusa row, so it is recorded as made at the gateway.)
  */
 async function removeUnconfirmedCaptures(ctx: EventContext, payment: PaymentView, settledBy: string): Promise<void> {
+  for (const capture of payment.captures) await removeUnconfirmed(ctx, "capture", capture.id, settledBy)
+}
+
+/**
+ * The same for a refund: one Medusa refund row on Needs attention for the amount the gateway refunded (a person
+ * refunded it again in the gateway's dashboard) is removed, so the gateway's refund is recorded in its place and
+ * Medusa's guard (refunded ≤ captured) does not count it twice.
+ */
+async function removeUnconfirmedRefund(ctx: EventContext, payment: PaymentView, amountMinor: number, settledBy: string): Promise<void> {
+  for (const refund of payment.refunds) if (await removeUnconfirmed(ctx, "refund", refund.id, settledBy, amountMinor)) return
+}
+
+/** Removes one such row and closes its item (only when its amount is `amountMinor`, if given); true if it did. */
+async function removeUnconfirmed(ctx: EventContext, kind: "capture" | "refund", rowId: string, settledBy: string, amountMinor?: number): Promise<boolean> {
   const knex = ctx.container.resolve(ContainerRegistrationKeys.PG_CONNECTION)
-  for (const capture of payment.captures) {
-    const row = await followUpByKey(knex, unconfirmedCaptureKey(capture.id))
-    if (row?.state !== "needs_person") continue
-    await ctx.container.resolve<IPaymentModuleService>(Modules.PAYMENT).deleteCaptures([capture.id])
-    const note = `${row.note ?? ""} ${settledBy}`.trim()
-    await updateFollowUp(knex, row.id, { state: "done", resolved_at: new Date(), note })
-  }
+  const row = await followUpByKey(knex, unconfirmedOperationKey(kind, rowId))
+  if (row?.state !== "needs_person") return false
+  if (amountMinor !== undefined && Number(row.amount_minor) !== amountMinor) return false
+  const payments = ctx.container.resolve<IPaymentModuleService>(Modules.PAYMENT)
+  await (kind === "capture" ? payments.deleteCaptures([rowId]) : payments.deleteRefunds([rowId]))
+  const note = `${row.note ?? ""} ${settledBy}`.trim()
+  await updateFollowUp(knex, row.id, { state: "done", resolved_at: new Date(), note })
+  return true
 }
 
 async function settleLostAnswer(ctx: EventContext, idempotencyKey: string, transactionId: string): Promise<void> {

@@ -1,6 +1,6 @@
 /**
  * Reconciliation, one run: watch what is unsettled, re-read what is due (bounded per run), give up orders abandoned
- * at the bank, settle captures a process died in the middle of (unfinished-captures.ts). Run by the scheduled job (src/jobs/reconcile-pgs-transactions.ts) and the admin's "Re-read" action.
+ * at the bank, settle captures and refunds a process died in the middle of (unfinished-operations.ts). Run by the scheduled job (src/jobs/reconcile-pgs-transactions.ts) and the admin's "Re-read" action.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
@@ -11,10 +11,10 @@ import { checkTransaction, type CheckDeps, type CheckResult } from "./check"
 import { giveUpAbandonedOrders } from "./give-up"
 import { isOverload, GatewayPace, runPaced } from "./pace"
 import { RECONCILE } from "./policy"
-import { reconcileUnfinishedCaptures } from "./unfinished-captures"
+import { reconcileUnfinishedOperations } from "./unfinished-operations"
 import { watchUnsettled } from "./watch"
 
-export type ReconcileSummary = { watched: number; checked: number; applied: number; gave_up: number; captures_repaired: number; captures_told: number }
+export type ReconcileSummary = { watched: number; checked: number; applied: number; gave_up: number; captures_repaired: number; captures_told: number; refunds_repaired: number; refunds_told: number }
 
 export function checkDeps(container: MedusaContainer): CheckDeps {
   const pgs = container.resolve<PgsModuleService>(PGS_MODULE)
@@ -56,9 +56,19 @@ export async function reconcileWithGateway(container: MedusaContainer, now: Date
     if (!claimed) break
   }
   const gaveUp = settings.giveUpRedirectOrdersAfterHours > 0 ? await giveUpAbandonedOrders(deps, now, settings.giveUpRedirectOrdersAfterHours) : 0
-  const captures = await reconcileUnfinishedCaptures(deps, now)
-  const summary = { watched, checked, applied, gave_up: gaveUp, captures_repaired: captures.repaired, captures_told: captures.told }
-  if (applied || gaveUp || captures.repaired || captures.told) deps.logger.info(`PGS reconciliation: ${JSON.stringify(summary)}`)
+  const captures = await reconcileUnfinishedOperations(deps, "capture", now)
+  const refunds = await reconcileUnfinishedOperations(deps, "refund", now)
+  const summary: ReconcileSummary = {
+    watched,
+    checked,
+    applied,
+    gave_up: gaveUp,
+    captures_repaired: captures.repaired,
+    captures_told: captures.told,
+    refunds_repaired: refunds.repaired,
+    refunds_told: refunds.told,
+  }
+  if (applied || gaveUp || captures.repaired || captures.told || refunds.repaired || refunds.told) deps.logger.info(`PGS reconciliation: ${JSON.stringify(summary)}`)
   if (pace.stopped) deps.logger.warn("PGS reconciliation: the gateway is overloaded (429/5xx); the next run goes on")
   return summary
 }

@@ -22,10 +22,10 @@ export const RECONCILE = {
   /** How long a runner holds a claimed check: a runner that dies mid-check leaves it to another after this. */
   leaseMs: 2 * 60_000,
   /**
-   * A Medusa capture row the provider has not recorded is looked at once it is this old: longer than a capture call
-   * can take (the client's 45 s manage timeout) plus the webhook path's wait for Medusa's call (58 s).
+   * A Medusa capture or refund row the provider has not recorded is looked at once it is this old: longer than the
+   * call can take (the client's 45 s manage timeout) plus the webhook path's wait for Medusa's call (58 s).
    */
-  unfinishedCaptureAfterMs: 5 * 60_000,
+  unfinishedOperationAfterMs: 5 * 60_000,
 }
 
 export function nextCheckAt(checks: number, now: Date): Date {

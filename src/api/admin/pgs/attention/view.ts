@@ -11,6 +11,7 @@ import { countNeedingAPerson, followUpPage, type FollowUpRow } from "../../../..
 import { encodeCursor, type Cursor } from "../../../../modules/pgs/keyset"
 import { fromStorableText } from "../../../../modules/pgs/storable"
 import { WEBHOOK_RETRY } from "../../../../modules/pgs/webhook-queue"
+import { isUnconfirmedOperationKey } from "../../../../payments/lost-answers"
 import { sessionIdFromReference } from "../../../../payments/reference"
 import { findOrderIdForCollection, findPgsSession } from "../../../../workflows/pgs-events/lookup"
 import type { ListAttentionQuery } from "./validators"
@@ -43,6 +44,14 @@ const TITLES: Record<string, string> = {
   failed_event: "Webhook not processed",
 }
 
+function titleOf(row: FollowUpRow, needsPerson: boolean): string {
+  // A late payment is given back automatically; open only when that failed or is switched off.
+  if (row.kind === "late_refund" && needsPerson) return "Late payment to give back"
+  // Not a lost answer: a capture or refund whose server stopped while asking for it (reconcile/unfinished-operations.ts).
+  if (row.kind === "unknown_management" && isUnconfirmedOperationKey(row.key)) return "Not confirmed by the gateway"
+  return TITLES[row.kind] ?? row.kind
+}
+
 async function fromFollowUp(container: MedusaContainer, row: FollowUpRow): Promise<AttentionItem> {
   const needsPerson = row.state === "needs_person"
   // Checks and their follow-ups know the payment's reference, not its order: found the way events find theirs.
@@ -51,8 +60,7 @@ async function fromFollowUp(container: MedusaContainer, row: FollowUpRow): Promi
     id: row.id,
     source: "follow_up",
     kind: row.kind,
-    // A late payment is given back automatically; open only when that failed or is switched off.
-    title: row.kind === "late_refund" && needsPerson ? "Late payment to give back" : (TITLES[row.kind] ?? row.kind),
+    title: titleOf(row, needsPerson),
     needs_person: needsPerson,
     sentence: row.kind === "webhooks_refused" ? refusedSentence(row) : (row.note ?? ""),
     order_id: orderId,
