@@ -435,33 +435,61 @@ topologySuite("production topology: 2 servers + 1 worker on one PostgreSQL and R
   }
   const refundedState = (captured: number, refunded: number) => ({ ...capturedState(captured), gateway_refunds: [refunded], medusa_refunds: [refunded], order_refunds: [-refunded] })
 
-  it("refunds once when a server is killed during a refund, and the next reconciliation records it on the order as the gateway holds it, with the admin's note", async () => {
-    const { cart, payment, parent, refundMinor, refundAmount } = await capturedPayment()
-    const request = (admin: Client) => admin.post(`/admin/payments/${payment.id}/refund`, { amount: refundAmount, note: "Scarf returned" })
+  it("refunds once when a server is killed during a refund, and the next reconciliation records it on the order as the gateway holds it, with the admin's note, reason and name", async () => {
+    const { cart, payment, parent } = await capturedPayment()
+    const admin2 = await s.admin(s.server(2).url)
+    const reason = (await admin2.post("/admin/refund-reasons", { label: "Returned item", code: `returned-${Date.now()}` })).body.refund_reason
+    const [partMinor, restMinor] = [Math.floor((cart.amountMinor * 2) / 5), cart.amountMinor - Math.floor((cart.amountMinor * 2) / 5)]
+    const major = (minor: number) => Number(fromMinorUnits(minor, payment.currency_code))
+    const request = (admin: Client) => admin.post(`/admin/payments/${payment.id}/refund`, { amount: major(partMinor), note: "Scarf returned", refund_reason_id: reason.id })
     const { made: refunded, restarted } = await killAfterTheGatewayActs(parent, "REFUND", request)
-    // A person clicks Refund again for the rest on the surviving server: Medusa's guard counts the unfinished row.
-    const again = await (await s.admin(s.server(2).url)).post(`/admin/payments/${payment.id}/refund`, { amount: Number(fromMinorUnits(cart.amountMinor - refundMinor + 1, payment.currency_code)) })
+    // On the surviving server a person refunds the rest, one cent too much first: Medusa's guard counts the unfinished row.
+    const tooMuch = await admin2.post(`/admin/payments/${payment.id}/refund`, { amount: major(restMinor + 1) })
+    const rest = await admin2.post(`/admin/payments/${payment.id}/refund`, { amount: major(restMinor) })
     await restarted
-    // Medusa wrote its refund row before it called the provider (FRAMEWORK-NOTES 57): the row outlived the kill, but
-    // the order never got its refund transaction.
-    const atKill = await moneyState(payment.id, parent)
-    expect({ ...atKill, second_click: again.status }).toEqual({ ...refundedState(cart.amountMinor, refundMinor), order_refunds: [], second_click: 400 })
+    const asc = (amounts: number[]) => [...amounts].sort((a, b) => a - b)
+    const sorted = (state: Awaited<ReturnType<typeof moneyState>>) => ({
+      ...state,
+      gateway_refunds: asc(state.gateway_refunds),
+      medusa_refunds: asc(state.medusa_refunds),
+      order_refunds: asc(state.order_refunds),
+    })
+    const [unfinished] = await s.sql("select id, note, created_by, refund_reason_id from refund where payment_id = $1 and metadata is null and amount = $2", [payment.id, major(partMinor)])
+    // Medusa wrote its refund row before it called the provider (FRAMEWORK-NOTES 57): the row outlived the kill
+    // without an order transaction, until the refund of the rest gave it one, at that refund's amount (Medusa's
+    // refund workflow adds one for every refund of the payment that has none).
+    const atKill = sorted(await moneyState(payment.id, parent))
+    const both = asc([partMinor, restMinor])
+    expect({ ...atKill, clicks: [tooMuch.status, rest.status] }).toEqual({
+      ...capturedState(cart.amountMinor),
+      gateway_refunds: both,
+      medusa_refunds: both,
+      order_refunds: [-restMinor, -restMinor],
+      clicks: [400, 200],
+    })
 
     const run = await s.runJob("reconcile", new Date(Date.now() + 10 * MINUTE)).result
-    const after = await moneyState(payment.id, parent)
+    const after = sorted(await moneyState(payment.id, parent))
     console.log(`[drill] kill during refund: at kill ${JSON.stringify(atKill)}; run ${JSON.stringify(run)}; after ${JSON.stringify(after)}`)
     expect(run.reconcile.refunds_repaired).toBeGreaterThanOrEqual(1)
-    expect(after).toEqual(refundedState(cart.amountMinor, refundMinor))
-    // The refund Medusa now holds is the gateway's, and keeps what the admin wrote on it.
-    const rows = await s.sql("select note, metadata from refund where payment_id = $1 and deleted_at is null", [payment.id])
-    expect(rows.map((r) => ({ note: r.note, transaction: r.metadata?.pgs_transaction_id }))).toEqual([{ note: "Scarf returned", transaction: refunded.transaction_id }])
+    const settled = { ...capturedState(cart.amountMinor), gateway_refunds: both, medusa_refunds: both, order_refunds: asc([-partMinor, -restMinor]) }
+    expect(after).toEqual(settled)
+    // The refund Medusa now holds is the gateway's, and keeps what the admin gave it.
+    const [replacing] = await s.sql("select note, created_by, refund_reason_id, metadata from refund where payment_id = $1 and deleted_at is null and amount = $2", [payment.id, major(partMinor)])
+    expect({ ...replacing, metadata: replacing.metadata?.pgs_transaction_id }).toEqual({
+      note: "Scarf returned",
+      created_by: unfinished.created_by,
+      refund_reason_id: reason.id,
+      metadata: refunded.transaction_id,
+    })
+    expect(unfinished.created_by).toMatch(/^user_/)
     expect(await attentionFor([parent], "open")).toEqual([])
     expect(await attentionFor([parent], "all")).toEqual([
       expect.objectContaining({ kind: "reconciled", needs_person: false, sentence: expect.stringMatching(/refund of .* was made at the gateway .*reconciliation recorded it on the order/) }),
     ])
     const redelivered = await post(s.topology.webhookUrl, await signed(s.sandbox, await deliveredBody(s.sandbox, refunded.transaction_id)))
     expect(redelivered).toBe(200)
-    expect(await moneyState(payment.id, parent)).toEqual(refundedState(cart.amountMinor, refundMinor))
+    expect(sorted(await moneyState(payment.id, parent))).toEqual(settled)
   })
 
   it("puts a refund the gateway never made on Needs attention when a server is killed before the gateway acts, until a refund at the gateway takes its place", async () => {

@@ -96,12 +96,18 @@ export async function unfinishedOperations(knex: Knex, kind: UnfinishedOperation
   }))
 }
 
-export type RefundDetails = { note: string | null; created_by: string | null; refund_reason_id: string | null }
+/** What a person gave a capture or refund row: its author, and for a refund its note and reason. */
+export type OperationRowDetails = { created_by: string | null; note: string | null; refund_reason_id: string | null }
 
-/** What a person wrote on Medusa's refund row (its note, reason and author), so a repaired refund keeps it. */
-export async function refundDetails(knex: Knex, refundId: string): Promise<RefundDetails | null> {
-  const row = await knex("refund").where({ id: refundId }).first("note", "created_by", "refund_reason_id")
-  return row ? { note: row.note ?? null, created_by: row.created_by ?? null, refund_reason_id: row.refund_reason_id ?? null } : null
+/**
+ * A capture or refund row reconciliation removed because the gateway's record of the operation replaces it: soft
+ * deleted (workflows/medusa-operation-rows.ts), where Medusa hard-deletes the rows of calls that failed. Its details,
+ * so the record that replaces it keeps them; null when no such removed row exists.
+ */
+export async function removedOperationRow(knex: Knex, kind: "capture" | "refund", rowId: string): Promise<OperationRowDetails | null> {
+  const columns = kind === "refund" ? ["created_by", "note", "refund_reason_id"] : ["created_by"]
+  const row = await knex(kind).where({ id: rowId }).whereNotNull("deleted_at").first(columns)
+  return row ? { created_by: row.created_by ?? null, note: row.note ?? null, refund_reason_id: row.refund_reason_id ?? null } : null
 }
 
 /** The gateway refund a refund row records (see EXTERNAL_REFUND_METADATA_KEY), or null for Medusa's own. */

@@ -7,6 +7,8 @@
  *   - refund: refundPaymentWorkflow with refund metadata `pgs_transaction_id` — the provider's refundPayment
  *     sees it on the refund row (id = its idempotency key) and does not call the gateway;
  *   - void: the payment is marked canceled directly (no provider call).
+ * An operation of Medusa's whose process died mid-call is recorded the same way once reconciliation has removed
+ * Medusa's row for it (unfinished-rows.ts, reconcile/unfinished-operations.ts).
  */
 import { capturePaymentWorkflow, refundPaymentWorkflow } from "@medusajs/core-flows"
 import { Modules } from "@medusajs/framework/utils"
@@ -19,8 +21,9 @@ import { findPaymentForSession, type PaymentView } from "./lookup"
 import { recordExternalVoidWorkflow } from "./external-void"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { followUpByKey, updateFollowUp } from "../../modules/pgs/follow-ups"
-import { lostAnswerKey, unconfirmedOperationKey } from "../../payments/lost-answers"
-import { EXTERNAL_REFUND_METADATA_KEY } from "../../modules/pgs/medusa-tables"
+import { lostAnswerKey } from "../../payments/lost-answers"
+import { EXTERNAL_REFUND_METADATA_KEY, removedOperationRow } from "../../modules/pgs/medusa-tables"
+import { recordRepair, removeUnconfirmedCaptures, removeUnconfirmedRefund } from "./unfinished-rows"
 
 /** `captured_by` (the capture's `created_by`) of a capture recorded from the gateway. */
 export const externalCaptureBy = (transactionId: string) => `pgs:${transactionId}`
@@ -48,29 +51,36 @@ export async function handleManagement(ctx: EventContext, eventName: string, pay
   const key = payload.metadata?.[IDEMPOTENCY_METADATA_KEY]
   // A call whose answer was lost is settled now: the gateway says it happened (payments/lost-answers.ts).
   if (typeof key === "string") await settleLostAnswer(ctx, key, tx.id)
-  if (typeof key === "string" && madeByMedusa(payment, key)) {
-    const settled = await settledMedusaCall(ctx, sessionId, payment, key)
+  const keyWasMedusas = typeof key === "string" && madeByMedusa(payment, key)
+  if (keyWasMedusas) {
+    const settled = await settledMedusaCall(ctx, sessionId, payment, key as string)
     if (settled === "made_by_medusa") return "ignored:made_by_medusa"
     payment = settled // Medusa's call failed and its row is gone: the operation happened, so record it below.
   }
+  // Medusa's row for this very operation, removed by reconciliation after its process died (unfinished-operations.ts):
+  // the gateway's record takes its place and keeps what a person gave it. Neither it nor a call of Medusa's that
+  // failed is made outside Medusa, so neither replaces another row a person was told about.
+  const replaced = typeof key === "string" && operation !== "VOID" ? await removedOperationRow(knexOf(ctx), operation === "CAPTURE" ? "capture" : "refund", key) : null
+  const outside = !keyWasMedusas && !replaced
 
   const amount = fromMinorUnits(tx.amount, tx.currency)
   switch (operation) {
     case "CAPTURE":
       if (payment.captures.some((c) => c.created_by === externalCaptureBy(tx.id))) return "ignored:already_recorded"
       if (payment.captured_at) return "ignored:already_captured"
-      await removeUnconfirmedCaptures(ctx, payment, `The gateway's capture ${tx.id} took its place.`)
+      if (outside) await removeUnconfirmedCaptures(ctx, payment, `The gateway's capture ${tx.id} took its place.`)
       const earlier = new Set(payment.captures.map((c) => c.id))
       await capturePaymentWorkflow(ctx.container).run({
         // is_captured is read by the payment module but missing from the workflow's input type.
         input: { payment_id: payment.id, amount, captured_by: externalCaptureBy(tx.id), is_captured: true } as { payment_id: string },
       })
       await markExternalCapture(ctx, payment.id, earlier, externalCaptureBy(tx.id))
+      if (replaced) await recordRepair(ctx, "capture", key as string, tx, payment)
       return "applied:external_capture"
     case "REFUND":
       if (payment.refunds.some((r) => r.metadata?.[EXTERNAL_REFUND_METADATA_KEY] === tx.id)) return "ignored:already_recorded"
       // A person refunding in the gateway's dashboard what Needs attention listed: this refund takes that row's place.
-      await removeUnconfirmedRefund(ctx, payment, tx.amount, `The gateway's refund ${tx.id} took its place.`)
+      if (outside) await removeUnconfirmedRefund(ctx, payment, tx.amount, `The gateway's refund ${tx.id} took its place.`)
       // Medusa's refundPayment always calls the provider; the provider's refundPayment reads this refund row
       // (id = its idempotency key), finds the metadata and returns without calling the gateway (no second refund).
       await refundPaymentWorkflow(ctx.container).run({
@@ -78,10 +88,13 @@ export async function handleManagement(ctx: EventContext, eventName: string, pay
         input: {
           payment_id: payment.id,
           amount,
-          note: `Refunded at the gateway (transaction ${tx.id})`,
+          note: replaced?.note ?? `Refunded at the gateway (transaction ${tx.id})`,
+          created_by: replaced?.created_by ?? undefined,
+          refund_reason_id: replaced?.refund_reason_id ?? undefined,
           metadata: { [EXTERNAL_REFUND_METADATA_KEY]: tx.id },
         } as { payment_id: string },
       })
+      if (replaced) await recordRepair(ctx, "refund", key as string, tx, payment)
       return "applied:external_refund"
     case "VOID": {
       if (payment.canceled_at) return "ignored:already_canceled"
@@ -151,41 +164,10 @@ async function markExternalCapture(ctx: EventContext, paymentId: string, earlier
   if (recorded) await paymentModule.updateCaptures({ id: recorded.id, created_by: by })
 }
 
-/**
- * Medusa capture rows reconciliation put on Needs attention as never confirmed by the gateway (their call died with
- * its process): a capture or a void made at the gateway is what a person does about them, so the rows are removed as
- * Medusa removes a capture whose call failed, and their items are closed with `note` added.
- * (A capture the gateway did make, whose webhook is still being retried, is recorded when that webhook comes: its key
- * then names no Medusa row, so it is recorded as made at the gateway.)
- */
-async function removeUnconfirmedCaptures(ctx: EventContext, payment: PaymentView, settledBy: string): Promise<void> {
-  for (const capture of payment.captures) await removeUnconfirmed(ctx, "capture", capture.id, settledBy)
-}
-
-/**
- * The same for a refund: one Medusa refund row on Needs attention for the amount the gateway refunded (a person
- * refunded it again in the gateway's dashboard) is removed, so the gateway's refund is recorded in its place and
- * Medusa's guard (refunded ≤ captured) does not count it twice.
- */
-async function removeUnconfirmedRefund(ctx: EventContext, payment: PaymentView, amountMinor: number, settledBy: string): Promise<void> {
-  for (const refund of payment.refunds) if (await removeUnconfirmed(ctx, "refund", refund.id, settledBy, amountMinor)) return
-}
-
-/** Removes one such row and closes its item (only when its amount is `amountMinor`, if given); true if it did. */
-async function removeUnconfirmed(ctx: EventContext, kind: "capture" | "refund", rowId: string, settledBy: string, amountMinor?: number): Promise<boolean> {
-  const knex = ctx.container.resolve(ContainerRegistrationKeys.PG_CONNECTION)
-  const row = await followUpByKey(knex, unconfirmedOperationKey(kind, rowId))
-  if (row?.state !== "needs_person") return false
-  if (amountMinor !== undefined && Number(row.amount_minor) !== amountMinor) return false
-  const payments = ctx.container.resolve<IPaymentModuleService>(Modules.PAYMENT)
-  await (kind === "capture" ? payments.deleteCaptures([rowId]) : payments.deleteRefunds([rowId]))
-  const note = `${row.note ?? ""} ${settledBy}`.trim()
-  await updateFollowUp(knex, row.id, { state: "done", resolved_at: new Date(), note })
-  return true
-}
+const knexOf = (ctx: EventContext) => ctx.container.resolve(ContainerRegistrationKeys.PG_CONNECTION)
 
 async function settleLostAnswer(ctx: EventContext, idempotencyKey: string, transactionId: string): Promise<void> {
-  const knex = ctx.container.resolve(ContainerRegistrationKeys.PG_CONNECTION)
+  const knex = knexOf(ctx)
   const row = await followUpByKey(knex, lostAnswerKey(idempotencyKey))
   if (!row || row.state === "done") return
   const note = `${row.note ?? ""} The gateway has since confirmed it (transaction ${transactionId}); it is recorded here.`.trim()

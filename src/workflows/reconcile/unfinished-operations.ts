@@ -4,25 +4,25 @@
  * (medusa-tables.ts, unfinishedOperations). What the gateway holds decides what happens to it:
  *
  * - The gateway made it: its management webhook (which echoes the row's id as idempotency key) is in the event log
- *   and the gateway's status endpoint says APPROVED. Repaired here, automatically: the row is removed the way Medusa
- *   removes one whose call failed, and the gateway's event is run again, so the operation is recorded exactly as one
- *   made at the gateway's dashboard (pgs-events/management.ts): a capture's captured_at, a refund's own row, the
- *   collection's status and the order's transaction. A refund keeps the note, reason and author a person gave it.
- *   Safe because it only writes down money the gateway proves it moved, for the amount it moved.
+ *   and the gateway's status endpoint says APPROVED. Repaired here, automatically: the row is removed as Medusa
+ *   removes one whose call failed (medusa-operation-rows.ts) and the gateway's event is run again, so the operation
+ *   is recorded exactly as one made in the gateway's dashboard (pgs-events/management.ts, which also writes the
+ *   record): a capture's captured_at, a refund's own row, the collection's status and the order's transaction,
+ *   keeping the note, reason and author a person gave the row. Safe because it only writes down money the gateway
+ *   proves it moved, for the amount it moved.
  * - Nothing proves it: the call may never have reached the gateway, or its webhook is still to come. Medusa shows
  *   money captured that may not be, or refunded that the shopper may not have: no money is moved or invented, a
- *   person decides (Needs attention). The item is closed here if the gateway's webhook arrives later and the
- *   operation is repaired, or by the webhook of the same operation made in the gateway's dashboard.
+ *   person decides (Needs attention). The item closes when a later run repairs the operation (its webhook came after
+ *   all), or when the same operation made in the gateway's dashboard takes the row's place.
  */
-import { Modules } from "@medusajs/framework/utils"
-import type { IPaymentModuleService } from "@medusajs/framework/types"
 import { fromMinorUnits, IDEMPOTENCY_METADATA_KEY } from "../../gateway"
-import { openFollowUp, updateFollowUp } from "../../modules/pgs/follow-ups"
-import { EXTERNAL_REFUND_METADATA_KEY, refundDetails, unfinishedOperations, type RefundDetails, type UnfinishedOperation } from "../../modules/pgs/medusa-tables"
+import { openFollowUp } from "../../modules/pgs/follow-ups"
+import { unfinishedOperations, type UnfinishedOperation } from "../../modules/pgs/medusa-tables"
 import { WEBHOOK_EVENT_TABLE } from "../../modules/pgs/models"
 import { toStorableText } from "../../modules/pgs/storable"
 import { unconfirmedOperationKey } from "../../payments/lost-answers"
 import { isSingleStep, type GatewayTransactionType } from "../../payments/session-data"
+import { removeOperationRow } from "../medusa-operation-rows"
 import { runRecordedEvent } from "../process-pgs-event"
 import type { CheckDeps } from "./check"
 import { RECONCILE } from "./policy"
@@ -37,7 +37,7 @@ export async function reconcileUnfinishedOperations(deps: CheckDeps, kind: Unfin
     // A single-step payment was taken at authorization: its provider capture records nothing.
     if (kind === "capture" && isSingleStep(operation.data.transaction_type as GatewayTransactionType)) continue
     try {
-      const outcome = await settle(deps, operation, now)
+      const outcome = await settle(deps, operation)
       if (outcome) result[outcome]++
     } catch (error) {
       deps.logger.error(`PGS reconciliation: ${kind} ${operation.id} of payment ${operation.payment_id} could not be settled: ${(error as Error).message}`)
@@ -48,7 +48,7 @@ export async function reconcileUnfinishedOperations(deps: CheckDeps, kind: Unfin
 
 const TRANSACTION_TYPE = { capture: "CAPTURE", refund: "REFUND" } as const
 
-async function settle(deps: CheckDeps, operation: UnfinishedOperation, now: Date): Promise<"repaired" | "told" | null> {
+async function settle(deps: CheckDeps, operation: UnfinishedOperation): Promise<"repaired" | "told" | null> {
   const { kind } = operation
   const reference = typeof operation.data.reference === "string" ? operation.data.reference : null
   const event = reference ? await gatewayEventOf(deps, reference, operation.id) : null
@@ -63,26 +63,18 @@ async function settle(deps: CheckDeps, operation: UnfinishedOperation, now: Date
     currency_code: operation.currency_code,
   }
   if (tx && tx.status === "APPROVED" && tx.transaction_type.toUpperCase() === TRANSACTION_TYPE[kind]) {
-    const moved = `${fromMinorUnits(tx.amount, tx.currency)} ${tx.currency.toUpperCase()}`
-    const { row } = await openFollowUp(deps.knex, { ...item, kind: "reconciled", state: "watching" })
-    const details = kind === "refund" ? await refundDetails(deps.knex, operation.id) : null
-    // Run again, the event finds no Medusa row with its key and records the operation as made at the gateway. If this
-    // process dies between the two writes, the retry job runs the event (it is unprocessed again).
+    // Run again, the event finds Medusa's row removed and records the operation as made at the gateway, in the row's
+    // place, and writes the record (pgs-events/management.ts). The event is made unprocessed first: if this process
+    // dies before the row is removed, its webhook path runs once more, finds the row, and the next run comes back here;
+    // if it dies after, the retry job runs the event.
     await deps.knex(WEBHOOK_EVENT_TABLE).where({ id: event!.id }).update({ processed_at: null, outcome: null, error: null, next_attempt_at: null, updated_at: new Date() })
-    const payments = deps.container.resolve<IPaymentModuleService>(Modules.PAYMENT)
-    await (kind === "capture" ? payments.deleteCaptures([operation.id]) : payments.deleteRefunds([operation.id]))
+    await removeOperationRow(deps.container, kind, operation.id)
     const ran = await runRecordedEvent(deps.container, event!.id)
     if (!ran?.outcome?.startsWith("applied:") && ran?.outcome !== "ignored:already_recorded") {
-      deps.logger.warn(`PGS reconciliation: ${kind} ${tx.id} was re-run and answered ${ran?.outcome ?? "an error"}; the retry job runs it again`)
+      deps.logger.warn(`PGS reconciliation: ${kind} ${tx.id} was re-run and answered ${ran?.outcome ?? "nothing (running elsewhere)"}; the retry job runs it again`)
       return null
     }
-    if (details) await keepRefundDetails(deps, operation.payment_id, tx.id, details)
-    const note =
-      kind === "capture"
-        ? `A capture of ${moved} was made at the gateway (transaction ${tx.id}), but the server that asked for it stopped before Medusa marked the payment captured: reconciliation recorded it.`
-        : `A refund of ${moved} was made at the gateway (transaction ${tx.id}), but the server that asked for it stopped before Medusa finished recording it: reconciliation recorded it on the order.`
-    await updateFollowUp(deps.knex, row.id, { kind: "reconciled", state: "done", resolved_at: now, last_status: tx.status, note })
-    deps.logger.info(`PGS reconciliation: payment ${operation.payment_id}: ${note}`)
+    deps.logger.info(`PGS reconciliation: payment ${operation.payment_id}: the gateway's ${kind} ${tx.id} recorded in place of Medusa's unfinished row ${operation.id}`)
     return "repaired"
   }
   const note = unconfirmedNote(operation, item.transaction_id, tx ? ` The gateway answered it ${tx.status}: it moved no money.` : "")
@@ -107,19 +99,6 @@ function unconfirmedNote(operation: UnfinishedOperation, transactionId: string |
     `the server stopped while asking for it, so the order shows money given back that the customer may not have received.${declined} ${lookUp} If it shows this refund, nothing is lost: its message will arrive and this item closes by itself. ` +
     "If it does not, refund the same amount in the gateway's dashboard: its refund then replaces this one in Medusa and this item closes."
   )
-}
-
-type RefundWriter = IPaymentModuleService & { updateRefunds(data: { id: string } & Partial<RefundDetails>): Promise<unknown> }
-
-/** The refund recorded from the gateway's event keeps what the person wrote on the row it replaces. */
-async function keepRefundDetails(deps: CheckDeps, paymentId: string, transactionId: string, details: RefundDetails): Promise<void> {
-  const payments = deps.container.resolve<RefundWriter>(Modules.PAYMENT)
-  // RefundDTO leaves out metadata, which the refund row has (management.ts writes it).
-  const refunds = (await payments.listRefunds({ payment_id: paymentId }, { select: ["id", "metadata"] })) as Array<{ id: string; metadata?: Record<string, unknown> | null }>
-  const recorded = refunds.find((r) => r.metadata?.[EXTERNAL_REFUND_METADATA_KEY] === transactionId)
-  if (!recorded) return
-  const kept = Object.fromEntries(Object.entries(details).filter(([, value]) => value !== null))
-  if (Object.keys(kept).length) await payments.updateRefunds({ id: recorded.id, ...kept })
 }
 
 type EventRow = { id: string; subject_id: string | null; processed_at: Date | null; outcome: string | null }
