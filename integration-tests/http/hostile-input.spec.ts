@@ -98,6 +98,7 @@ pgsStoreSuite("hostile input on every plugin route", (s) => {
       { method: "GET", path: "/admin/pgs/attention", query: { show: "open", limit: "5" }, as: "admin" },
       { method: "POST", path: "/admin/pgs/attention/reread", body: { transaction_id: "tx_hostile" }, as: "admin" },
       { method: "POST", path: "/admin/pgs/attention/pgsfu_hostile/resolve", body: {}, as: "admin" },
+      { method: "POST", path: "/admin/pgs/attention/pgsfu_hostile/remove", body: {}, as: "admin" },
       { method: "POST", path: "/admin/pgs/events/pgswh_hostile/process", body: {}, as: "admin" },
       { method: "GET", path: "/admin/pgs/settings/connection", as: "admin" },
       { method: "GET", path: "/admin/pgs/settings/terminals", as: "admin" },

@@ -19,7 +19,12 @@ export const lostAnswerKey = (idempotencyKey: string) => `manage:${idempotencyKe
  */
 export const unconfirmedOperationKey = (kind: "capture" | "refund", rowId: string) => `${kind === "capture" ? "capture" : "medusa-refund"}:${rowId}`
 
-export const isUnconfirmedOperationKey = (key: string) => key.startsWith("capture:") || key.startsWith("medusa-refund:")
+/** The capture or refund row an unconfirmedOperationKey names, or null for any other key. */
+export function unconfirmedOperationOf(key: string): { kind: "capture" | "refund"; rowId: string } | null {
+  const [prefix, rowId] = [key.slice(0, key.indexOf(":")), key.slice(key.indexOf(":") + 1)]
+  if (!rowId) return null
+  return prefix === "capture" ? { kind: "capture", rowId } : prefix === "medusa-refund" ? { kind: "refund", rowId } : null
+}
 
 export async function rememberLostAnswer(knex: Knex | null, logger: Logger, error: GatewayOutcomeUnknownError): Promise<void> {
   if (!knex) return

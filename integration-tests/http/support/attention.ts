@@ -2,7 +2,10 @@
  * What lands on the admin's "Needs attention" page, made the real way: bank-redirect checkouts whose webhooks never
  * arrive, and the reconciliation job run for a later time instead of waiting for it.
  */
+import { Modules } from "@medusajs/framework/utils"
 import reconcilePgsTransactions from "../../../src/jobs/reconcile-pgs-transactions"
+import { paidOrder } from "./admin-pgs"
+import { adminPost, paymentOfOrder } from "./checkout"
 import { providerId, startRedirect } from "./redirect"
 export { manageAtGateway } from "./webhooks"
 import type { StoreSuite } from "./store"
@@ -39,3 +42,18 @@ export async function paidAfterTheCartMovedOn(s: StoreSuite) {
   return r
 }
 
+
+/**
+ * A captured order with a 4.00 EUR refund Medusa recorded that the gateway never confirmed: the refund row Medusa
+ * writes before it calls the provider, as a server killed during the call leaves it (FRAMEWORK-NOTES 57), and the
+ * reconciliation run that puts it on Needs attention.
+ */
+export async function unconfirmedRefund(s: StoreSuite) {
+  const { orderId, transactionId } = await paidOrder(s)
+  const payment = await paymentOfOrder(s, orderId)
+  if ((await adminPost(s, `/admin/payments/${payment.id}/capture`, {})).status !== 200) throw new Error("capture refused")
+  const payments = s.container().resolve(Modules.PAYMENT) as unknown as { createRefunds(data: object[]): Promise<Array<{ id: string }>> }
+  const [refund] = await payments.createRefunds([{ payment_id: payment.id, amount: 4, note: "Scarf returned", created_by: "user_shop_admin" }])
+  await runReconcile(s, 10 * MINUTE)
+  return { orderId, transactionId, paymentId: payment.id as string, refundId: refund!.id }
+}

@@ -96,7 +96,7 @@ export type OrderPayment = {
 
 export type OrderGateway = { order_id: string; payments: OrderPayment[]; needs_attention: number; read_at: string; synced?: boolean }
 
-export type AttentionAction = "reread" | "process_again" | "resolve"
+export type AttentionAction = "reread" | "process_again" | "remove_unconfirmed" | "resolve"
 
 export type AttentionItem = {
   id: string

@@ -81,6 +81,12 @@ export async function updateFollowUp(knex: Knex, id: string, patch: FollowUpPatc
   await knex(FOLLOW_UP_TABLE).where({ id }).update({ ...patch, updated_at: new Date() })
 }
 
+/** Closes an item a person must act on, once: false when it was closed already (by them, or by the plugin). */
+export async function closeOpenFollowUp(knex: Knex, id: string, patch: FollowUpPatch): Promise<boolean> {
+  const closed = await knex(FOLLOW_UP_TABLE).where({ id, state: "needs_person" }).whereNull("deleted_at").update({ ...patch, state: "done", updated_at: new Date() })
+  return closed > 0
+}
+
 /**
  * Claims a due check for one runner: one conditional UPDATE moves its next check a lease ahead, so another process
  * (or a second run in this one) finds it not due. A runner that dies mid-check leaves it to be claimed after the lease.

@@ -92,12 +92,13 @@ function unconfirmedNote(operation: UnfinishedOperation, transactionId: string |
     return (
       `Medusa recorded a capture of ${money} on ${when} UTC that the gateway never confirmed: ` +
       `the server stopped while asking for it, so the order may show money that was not taken.${declined} ${lookUp} If it shows this capture, nothing is lost: its message will arrive and this item closes by itself. ` +
-      "If it does not, the money is still only authorized: capture it in the gateway's dashboard (its capture then replaces this one in Medusa and this item closes), or, if the order should not be charged, void it there."
+      "If it does not, the money is still only authorized: capture it in the gateway's dashboard (its capture then replaces this one in Medusa and this item closes), or void it there if the order should not be charged, " +
+      "or choose Remove from the order here and capture again from the order page."
     )
   return (
     `Medusa recorded a refund of ${money} on ${when} UTC that the gateway never confirmed: ` +
     `the server stopped while asking for it, so the order shows money given back that the customer may not have received.${declined} ${lookUp} If it shows this refund, nothing is lost: its message will arrive and this item closes by itself. ` +
-    "If it does not, refund the same amount in the gateway's dashboard: its refund then replaces this one in Medusa and this item closes."
+    "If it does not, choose Remove from the order here and refund again from the order page, or refund the same amount in the gateway's dashboard: its refund then replaces this one in Medusa and this item closes."
   )
 }
 

@@ -11,7 +11,7 @@ import { countNeedingAPerson, followUpPage, type FollowUpRow } from "../../../..
 import { encodeCursor, type Cursor } from "../../../../modules/pgs/keyset"
 import { fromStorableText } from "../../../../modules/pgs/storable"
 import { WEBHOOK_RETRY } from "../../../../modules/pgs/webhook-queue"
-import { isUnconfirmedOperationKey } from "../../../../payments/lost-answers"
+import { unconfirmedOperationOf } from "../../../../payments/lost-answers"
 import { sessionIdFromReference } from "../../../../payments/reference"
 import { findOrderIdForCollection, findPgsSession } from "../../../../workflows/pgs-events/lookup"
 import type { ListAttentionQuery } from "./validators"
@@ -29,7 +29,7 @@ export type AttentionItem = {
   amount: string | null
   currency_code: string | null
   at: string
-  actions: Array<"reread" | "process_again" | "resolve">
+  actions: Array<"reread" | "process_again" | "remove_unconfirmed" | "resolve">
 }
 
 const TITLES: Record<string, string> = {
@@ -48,8 +48,17 @@ function titleOf(row: FollowUpRow, needsPerson: boolean): string {
   // A late payment is given back automatically; open only when that failed or is switched off.
   if (row.kind === "late_refund" && needsPerson) return "Late payment to give back"
   // Not a lost answer: a capture or refund whose server stopped while asking for it (reconcile/unfinished-operations.ts).
-  if (row.kind === "unknown_management" && isUnconfirmedOperationKey(row.key)) return "Not confirmed by the gateway"
+  if (row.kind === "unknown_management" && unconfirmedOperationOf(row.key)) return "Not confirmed by the gateway"
   return TITLES[row.kind] ?? row.kind
+}
+
+/**
+ * A capture or refund the gateway never confirmed can be removed from the order (attention/[id]/remove); re-reading
+ * the payment's transaction would tell nothing about it. Others can be re-read when they name a transaction.
+ */
+function firstActions(row: FollowUpRow): AttentionItem["actions"] {
+  if (row.kind === "unknown_management" && unconfirmedOperationOf(row.key)) return ["remove_unconfirmed"]
+  return row.transaction_id && row.kind !== "late_refund" ? ["reread"] : []
 }
 
 async function fromFollowUp(container: MedusaContainer, row: FollowUpRow): Promise<AttentionItem> {
@@ -68,7 +77,7 @@ async function fromFollowUp(container: MedusaContainer, row: FollowUpRow): Promi
     amount: row.amount_minor !== null && row.currency_code ? fromMinorUnits(Number(row.amount_minor), row.currency_code) : null,
     currency_code: row.currency_code,
     at: new Date(row.updated_at).toISOString(),
-    actions: needsPerson ? [...(row.transaction_id && row.kind !== "late_refund" ? (["reread"] as const) : []), "resolve"] : [],
+    actions: needsPerson ? [...firstActions(row), "resolve"] : [],
   }
 }
 
