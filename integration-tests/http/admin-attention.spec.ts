@@ -17,6 +17,20 @@ import { eventRows, processedEvent, waitFor } from "./support/webhooks"
 pgsStoreSuite("admin: needs attention", (s) => {
   const runJob = (msFromNow: number) => runReconcile(s, msFromNow)
   const knex = () => s.container().resolve(ContainerRegistrationKeys.PG_CONNECTION)
+  /** The gateway refunds 4.00 EUR of the payment with the idempotency key of Medusa's refund row `refundId`, as Medusa's call would have. */
+  const refundAtGatewayFor = async (paymentId: string, transactionId: string, refundId: string) => {
+    const { data } = (await admin(s, "get", `/admin/payments/${paymentId}?fields=id,data`)).data.payment
+    const res = await s.sandbox.api("POST", "/api/transactions/manage", {
+      terminal_id: data.terminal_id,
+      reference: data.reference,
+      parent_transaction_id: transactionId,
+      transaction_type: "REFUND",
+      amount: 400,
+      currency: "EUR",
+      metadata: { [IDEMPOTENCY_METADATA_KEY]: refundId },
+    })
+    return res.body as { id: string; status: string }
+  }
   const list = async (query = "") => {
     const res = await admin(s, "get", `/admin/pgs/attention${query}`)
     expect(res.status).toBe(200)
@@ -166,21 +180,26 @@ pgsStoreSuite("admin: needs attention", (s) => {
 
     // The person was wrong: the gateway did make it (its message echoes the row's id). Recorded in the row's place,
     // with what the admin wrote on it.
-    const session = (await admin(s, "get", `/admin/payments/${paymentId}?fields=id,data`)).data.payment
-    const late = await s.sandbox.api("POST", "/api/transactions/manage", {
-      terminal_id: session.data.terminal_id,
-      reference: session.data.reference,
-      parent_transaction_id: transactionId,
-      transaction_type: "REFUND",
-      amount: 400,
-      currency: "EUR",
-      metadata: { [IDEMPOTENCY_METADATA_KEY]: refundId },
-    })
-    expect(late.body.status).toBe("APPROVED")
+    expect((await refundAtGatewayFor(paymentId, transactionId, refundId)).status).toBe("APPROVED")
     expect(await waitFor(async () => ((await refundsOf()).length ? await refundsOf() : null), { what: "the gateway's refund recorded" })).toEqual([{ amount: 4, note: "Scarf returned" }])
     // The record is written once the refund is: read until it is.
     const record = await waitFor(async () => (await list()).items.find((i) => i.id === item.id && i.kind === "reconciled"), { what: "the repair's record" })
     expect(record).toMatchObject({ needs_person: false, sentence: expect.stringMatching(/refund of 4\.00 EUR was made at the gateway/) })
+  })
+
+  it("refuses to remove a refund the gateway's message has confirmed since: the refund stays for reconciliation to record", async () => {
+    const { transactionId, paymentId, refundId } = await unconfirmedRefund(s)
+    const [item] = (await list("?show=open")).items.filter((i) => i.transaction_id === transactionId)
+    // The gateway did make it after all: its message (which echoes the row's id) is recorded by the store.
+    const made = await refundAtGatewayFor(paymentId, transactionId, refundId)
+    await waitFor(async () => (await eventRows(s, { subject_id: made.id })).length > 0, { what: "the refund's message recorded" })
+    const refused = await admin(s, "post", `/admin/pgs/attention/${item.id}/remove`)
+    expect({ status: refused.status, message: refused.data.message }).toEqual({
+      status: 400,
+      message: `The gateway made this refund: its message arrived (transaction ${made.id}). The next reconciliation run records it on the order; nothing was removed.`,
+    })
+    expect((await admin(s, "get", `/admin/payments/${paymentId}?fields=id,*refunds`)).data.payment.refunds.map((r: any) => r.id)).toEqual([refundId])
+    expect((await list("?show=open")).items.map((i) => i.id)).toContain(item.id)
   })
 
   it("tells the order view Medusa's current payment state after a capture and a refund, and what needs attention", async () => {

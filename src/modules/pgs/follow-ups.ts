@@ -87,6 +87,11 @@ export async function closeOpenFollowUp(knex: Knex, id: string, patch: FollowUpP
   return closed > 0
 }
 
+/** Opens again an item closed with `closedWith`, unless something wrote to it since (its note changed). */
+export async function reopenFollowUp(knex: Knex, id: string, input: { closedWith: string; note: string | null }): Promise<void> {
+  await knex(FOLLOW_UP_TABLE).where({ id, state: "done", note: input.closedWith }).update({ state: "needs_person", resolved_at: null, note: input.note, updated_at: new Date() })
+}
+
 /**
  * Claims a due check for one runner: one conditional UPDATE moves its next check a lease ahead, so another process
  * (or a second run in this one) finds it not due. A runner that dies mid-check leaves it to be claimed after the lease.

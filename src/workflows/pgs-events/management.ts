@@ -66,8 +66,15 @@ export async function handleManagement(ctx: EventContext, eventName: string, pay
   const amount = fromMinorUnits(tx.amount, tx.currency)
   switch (operation) {
     case "CAPTURE":
-      if (payment.captures.some((c) => c.created_by === externalCaptureBy(tx.id))) return "ignored:already_recorded"
-      if (payment.captured_at) return "ignored:already_captured"
+      if (payment.captures.some((c) => c.created_by === externalCaptureBy(tx.id))) {
+        // Recorded by a run that died before its record: written now.
+        if (replaced) await recordRepair(ctx, "capture", key as string, tx, payment)
+        return "ignored:already_recorded"
+      }
+      if (payment.captured_at && !replaced) return "ignored:already_captured"
+      // Medusa counted the replaced row when a later capture completed the payment: it is captured again once the
+      // gateway's capture takes the row's place (Medusa's capture stops at a payment marked captured).
+      if (payment.captured_at) await ctx.container.resolve<PaymentUpdater>(Modules.PAYMENT).updatePayment({ id: payment.id, captured_at: null })
       if (outside) await removeUnconfirmedCaptures(ctx, payment, `The gateway's capture ${tx.id} took its place.`)
       const earlier = new Set(payment.captures.map((c) => c.id))
       await capturePaymentWorkflow(ctx.container).run({
@@ -78,7 +85,10 @@ export async function handleManagement(ctx: EventContext, eventName: string, pay
       if (replaced) await recordRepair(ctx, "capture", key as string, tx, payment)
       return "applied:external_capture"
     case "REFUND":
-      if (payment.refunds.some((r) => r.metadata?.[EXTERNAL_REFUND_METADATA_KEY] === tx.id)) return "ignored:already_recorded"
+      if (payment.refunds.some((r) => r.metadata?.[EXTERNAL_REFUND_METADATA_KEY] === tx.id)) {
+        if (replaced) await recordRepair(ctx, "refund", key as string, tx, payment)
+        return "ignored:already_recorded"
+      }
       // A person refunding in the gateway's dashboard what Needs attention listed: this refund takes that row's place.
       if (outside) await removeUnconfirmedRefund(ctx, payment, tx.amount, `The gateway's refund ${tx.id} took its place.`)
       // Medusa's refundPayment always calls the provider; the provider's refundPayment reads this refund row
@@ -149,6 +159,9 @@ async function parentReference(ctx: EventContext, parentId: string | null): Prom
   const parent = await ctx.client.status.transaction(parentId)
   return parent ? parent.transaction.reference : null
 }
+
+// captured_at reaches the payment row (updatePayment passes its input through) but is missing from the input type.
+type PaymentUpdater = IPaymentModuleService & { updatePayment(data: { id: string; captured_at: null }): Promise<unknown> }
 
 type CaptureWriter = IPaymentModuleService & { updateCaptures(data: { id: string; created_by: string }): Promise<unknown> }
 

@@ -53,7 +53,7 @@ export async function recordRepair(ctx: EventContext, kind: Kind, rowId: string,
     kind === "capture"
       ? `A capture of ${moved} was made at the gateway (transaction ${tx.id}), but the server that asked for it stopped before Medusa marked the payment captured: reconciliation recorded it.`
       : `A refund of ${moved} was made at the gateway (transaction ${tx.id}), but the server that asked for it stopped before Medusa finished recording it: reconciliation recorded it on the order.`
-  const { row } = await openFollowUp(knex, {
+  const { opened, row } = await openFollowUp(knex, {
     key: unconfirmedOperationKey(kind, rowId),
     kind: "reconciled",
     transaction_id: typeof payment.data?.transaction_id === "string" ? payment.data.transaction_id : null,
@@ -61,6 +61,7 @@ export async function recordRepair(ctx: EventContext, kind: Kind, rowId: string,
     amount_minor: tx.amount,
     currency_code: tx.currency.toLowerCase(),
   })
+  if (!opened && row.kind === "reconciled" && row.state === "done") return // written already (a webhook delivered again)
   await updateFollowUp(knex, row.id, { kind: "reconciled", state: "done", resolved_at: new Date(), last_status: tx.status, note })
   ctx.logger.info(`PGS: payment ${payment.id}: ${note}`)
 }

@@ -92,8 +92,7 @@ function unconfirmedNote(operation: UnfinishedOperation, transactionId: string |
     return (
       `Medusa recorded a capture of ${money} on ${when} UTC that the gateway never confirmed: ` +
       `the server stopped while asking for it, so the order may show money that was not taken.${declined} ${lookUp} If it shows this capture, nothing is lost: its message will arrive and this item closes by itself. ` +
-      "If it does not, the money is still only authorized: capture it in the gateway's dashboard (its capture then replaces this one in Medusa and this item closes), or void it there if the order should not be charged, " +
-      "or choose Remove from the order here and capture again from the order page."
+      "If it does not, the money is still only authorized: capture it in the gateway's dashboard (its capture then replaces this one in Medusa and this item closes), or, if the order should not be charged, void it there."
     )
   return (
     `Medusa recorded a refund of ${money} on ${when} UTC that the gateway never confirmed: ` +
@@ -105,7 +104,7 @@ function unconfirmedNote(operation: UnfinishedOperation, transactionId: string |
 type EventRow = { id: string; subject_id: string | null; processed_at: Date | null; outcome: string | null }
 
 /** The gateway's management webhook carrying this capture or refund row's id as its idempotency key, if it came. */
-async function gatewayEventOf(deps: CheckDeps, reference: string, rowId: string): Promise<EventRow | null> {
+export async function gatewayEventOf(deps: Pick<CheckDeps, "knex">, reference: string, rowId: string): Promise<EventRow | null> {
   const row = await deps.knex(WEBHOOK_EVENT_TABLE)
     .where({ reference: toStorableText(reference) })
     .where("event", "like", "transaction-svc:transaction:management:%")

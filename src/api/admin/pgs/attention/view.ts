@@ -53,11 +53,13 @@ function titleOf(row: FollowUpRow, needsPerson: boolean): string {
 }
 
 /**
- * A capture or refund the gateway never confirmed can be removed from the order (attention/[id]/remove); re-reading
- * the payment's transaction would tell nothing about it. Others can be re-read when they name a transaction.
+ * A refund the gateway never confirmed can be removed from the order (attention/[id]/remove); re-reading the
+ * payment's transaction would tell nothing about it, nor about such a capture. Others can be re-read when they name
+ * a transaction.
  */
 function firstActions(row: FollowUpRow): AttentionItem["actions"] {
-  if (row.kind === "unknown_management" && unconfirmedOperationOf(row.key)) return ["remove_unconfirmed"]
+  const unconfirmed = row.kind === "unknown_management" ? unconfirmedOperationOf(row.key) : null
+  if (unconfirmed) return unconfirmed.kind === "refund" ? ["remove_unconfirmed"] : []
   return row.transaction_id && row.kind !== "late_refund" ? ["reread"] : []
 }
 
