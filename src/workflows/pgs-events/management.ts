@@ -13,16 +13,16 @@
 import { capturePaymentWorkflow, refundPaymentWorkflow } from "@medusajs/core-flows"
 import { Modules } from "@medusajs/framework/utils"
 import type { IPaymentModuleService } from "@medusajs/framework/types"
-import { fromMinorUnits, IDEMPOTENCY_METADATA_KEY, type TransactionEventPayload } from "../../gateway"
+import { fromMinorUnits, IDEMPOTENCY_METADATA_KEY, type Transaction, type TransactionEventPayload } from "../../gateway"
 import { sessionIdFromReference } from "../../payments/reference"
 import { managementOperationOf } from "./classify"
-import type { EventContext, EventOutcome } from "./context"
+import { isApplied, type EventContext, type EventOutcome } from "./context"
 import { findPaymentForSession, type PaymentView } from "./lookup"
 import { recordExternalVoidWorkflow } from "./external-void"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { followUpByKey, updateFollowUp } from "../../modules/pgs/follow-ups"
 import { lostAnswerKey } from "../../payments/lost-answers"
-import { EXTERNAL_REFUND_METADATA_KEY, removedOperationRow } from "../../modules/pgs/medusa-tables"
+import { EXTERNAL_REFUND_METADATA_KEY, removedOperationRow, type OperationRowDetails } from "../../modules/pgs/medusa-tables"
 import { recordRepair, removeUnconfirmedCaptures, removeUnconfirmedRefund } from "./unfinished-rows"
 
 /** `captured_by` (the capture's `created_by`) of a capture recorded from the gateway. */
@@ -60,17 +60,26 @@ export async function handleManagement(ctx: EventContext, eventName: string, pay
   // Medusa's row for this very operation, removed by reconciliation after its process died (unfinished-operations.ts):
   // the gateway's record takes its place and keeps what a person gave it. Neither it nor a call of Medusa's that
   // failed is made outside Medusa, so neither replaces another row a person was told about.
-  const replaced = typeof key === "string" && operation !== "VOID" ? await removedOperationRow(knexOf(ctx), operation === "CAPTURE" ? "capture" : "refund", key) : null
-  const outside = !keyWasMedusas && !replaced
+  const kind = operation === "CAPTURE" ? "capture" : "refund"
+  const replaced = typeof key === "string" && operation !== "VOID" ? await removedOperationRow(knexOf(ctx), kind, key) : null
+  const outcome = await recordOperation(ctx, operation, tx, payment, { replaced, outside: !keyWasMedusas && !replaced })
+  // Its record, also when a run that died before writing it had recorded the operation already.
+  if (replaced && (isApplied(outcome) || outcome === "ignored:already_recorded")) await recordRepair(ctx, kind, key as string, tx, payment)
+  return outcome
+}
 
+/** Records the gateway's operation in Medusa as made at the gateway (see the file's comment), unless it is already. */
+async function recordOperation(
+  ctx: EventContext,
+  operation: "CAPTURE" | "REFUND" | "VOID",
+  tx: Transaction,
+  payment: PaymentView,
+  { replaced, outside }: { replaced: OperationRowDetails | null; outside: boolean },
+): Promise<EventOutcome> {
   const amount = fromMinorUnits(tx.amount, tx.currency)
   switch (operation) {
     case "CAPTURE":
-      if (payment.captures.some((c) => c.created_by === externalCaptureBy(tx.id))) {
-        // Recorded by a run that died before its record: written now.
-        if (replaced) await recordRepair(ctx, "capture", key as string, tx, payment)
-        return "ignored:already_recorded"
-      }
+      if (payment.captures.some((c) => c.created_by === externalCaptureBy(tx.id))) return "ignored:already_recorded"
       if (payment.captured_at && !replaced) return "ignored:already_captured"
       // Medusa counted the replaced row when a later capture completed the payment: it is captured again once the
       // gateway's capture takes the row's place (Medusa's capture stops at a payment marked captured).
@@ -82,13 +91,9 @@ export async function handleManagement(ctx: EventContext, eventName: string, pay
         input: { payment_id: payment.id, amount, captured_by: externalCaptureBy(tx.id), is_captured: true } as { payment_id: string },
       })
       await markExternalCapture(ctx, payment.id, earlier, externalCaptureBy(tx.id))
-      if (replaced) await recordRepair(ctx, "capture", key as string, tx, payment)
       return "applied:external_capture"
     case "REFUND":
-      if (payment.refunds.some((r) => r.metadata?.[EXTERNAL_REFUND_METADATA_KEY] === tx.id)) {
-        if (replaced) await recordRepair(ctx, "refund", key as string, tx, payment)
-        return "ignored:already_recorded"
-      }
+      if (payment.refunds.some((r) => r.metadata?.[EXTERNAL_REFUND_METADATA_KEY] === tx.id)) return "ignored:already_recorded"
       // A person refunding in the gateway's dashboard what Needs attention listed: this refund takes that row's place.
       if (outside) await removeUnconfirmedRefund(ctx, payment, tx.amount, `The gateway's refund ${tx.id} took its place.`)
       // Medusa's refundPayment always calls the provider; the provider's refundPayment reads this refund row
@@ -104,7 +109,6 @@ export async function handleManagement(ctx: EventContext, eventName: string, pay
           metadata: { [EXTERNAL_REFUND_METADATA_KEY]: tx.id },
         } as { payment_id: string },
       })
-      if (replaced) await recordRepair(ctx, "refund", key as string, tx, payment)
       return "applied:external_refund"
     case "VOID": {
       if (payment.canceled_at) return "ignored:already_canceled"

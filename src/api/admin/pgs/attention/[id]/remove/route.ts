@@ -20,7 +20,8 @@ export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse)
   const row = await followUpById(knex, id)
   const operation = row ? unconfirmedOperationOf(row.key) : null
   if (!row || operation?.kind !== "refund" || row.kind !== "unknown_management") throw new MedusaError(MedusaError.Types.NOT_FOUND, `There is no unconfirmed refund with id ${id}`)
-  if (row.state !== "needs_person") throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `This refund is settled already: ${row.note ?? ""}`.trim())
+  const settledAlready = new MedusaError(MedusaError.Types.NOT_ALLOWED, `This refund is settled already: ${row.note ?? ""}`.trim())
+  if (row.state !== "needs_person") throw settledAlready
   const arrived = row.reference ? await gatewayEventOf({ knex }, row.reference, operation.rowId) : null
   if (arrived)
     throw new MedusaError(
@@ -30,8 +31,7 @@ export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse)
   const actor = req.auth_context?.actor_id ?? "an admin"
   const note = `${row.note ?? ""} The gateway never made it: ${actor} removed it from the order.`.trim()
   // Closed first, once: a second click, or the gateway's message settling it meanwhile, removes nothing.
-  if (!(await closeOpenFollowUp(knex, row.id, { resolved_at: new Date(), note })))
-    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `This refund is settled already: ${row.note ?? ""}`.trim())
+  if (!(await closeOpenFollowUp(knex, row.id, { resolved_at: new Date(), note }))) throw settledAlready
   await removeOperationRow(req.scope, operation.kind, operation.rowId).catch(async (error: Error) => {
     await reopenFollowUp(knex, row.id, { closedWith: note, note: row.note })
     throw error
