@@ -15,8 +15,16 @@ import { dashboardForEachTest } from "./admin-support"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { openFollowUp } from "../../src/modules/pgs/follow-ups"
 import { describeBrowser, screenshot } from "./support"
+import type { Locator } from "playwright-core"
 
 jest.setTimeout(240_000)
+
+/** Where an element ends on the page, in CSS pixels: past the viewport's width means scrolling sideways to reach it. */
+async function rightEdge(locator: Locator): Promise<number> {
+  const box = await locator.boundingBox()
+  if (!box) throw new Error("the element is not shown")
+  return box.x + box.width
+}
 
 describeBrowser("needs attention in the dashboard", () => {
   pgsStoreSuite("needs attention in the dashboard", (s) => {
@@ -94,6 +102,11 @@ describeBrowser("needs attention in the dashboard", () => {
       await d.page.setViewportSize({ width: 360, height: 900 })
       await item.scrollIntoViewIfNeeded()
       await screenshot(d.page, "admin-attention-unconfirmed-refund-360")
+      // On a phone the whole item fits the screen: its order, amount and button are under its sentence, not off
+      // to the right.
+      await item.getByTestId("pgs-attention-item-narrow").getByText("4.00 EUR").waitFor()
+      expect(await rightEdge(item.getByRole("button", { name: "Remove from the order" }))).toBeLessThanOrEqual(360)
+      expect(await rightEdge(item)).toBeLessThanOrEqual(360)
       await d.page.setViewportSize({ width: 1440, height: 1000 })
       await item.getByRole("button", { name: "Remove from the order" }).click()
       const ask = d.page.getByRole("alertdialog")
@@ -132,6 +145,8 @@ describeBrowser("needs attention in the dashboard", () => {
       // The dashboard scrolls inside its own container: bring the pager into view for the narrow screenshot.
       await d.page.getByText("Items, page 2").scrollIntoViewIfNeeded()
       await screenshot(d.page, "admin-attention-page-2-360")
+      expect(await rightEdge(rows.first())).toBeLessThanOrEqual(360)
+      expect(await rightEdge(d.page.getByRole("button", { name: "Next" }))).toBeLessThanOrEqual(360)
       await d.page.setViewportSize({ width: 1280, height: 900 })
       await d.page.getByRole("button", { name: "Previous" }).click()
       await d.page.getByText("Items, page 1").waitFor()

@@ -4,7 +4,7 @@
  * current payment state. Late refunds and given-up orders are made the real way: a bank-redirect checkout whose
  * webhooks never arrive, and the reconciliation job run for a later time.
  */
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { IDEMPOTENCY_METADATA_KEY } from "../../src/gateway"
 import { openFollowUp } from "../../src/modules/pgs/follow-ups"
 import { admin, paidOrder } from "./support/admin-pgs"
@@ -185,6 +185,26 @@ pgsStoreSuite("admin: needs attention", (s) => {
     // The record is written once the refund is: read until it is.
     const record = await waitFor(async () => (await list()).items.find((i) => i.id === item.id && i.kind === "reconciled"), { what: "the repair's record" })
     expect(record).toMatchObject({ needs_person: false, sentence: expect.stringMatching(/refund of 4\.00 EUR was made at the gateway/) })
+  })
+
+  it("counts the order and its payment collection without a removed refund that a later refund made Medusa count", async () => {
+    const { orderId, paymentId, refundId } = await unconfirmedRefund(s)
+    // A later refund of 1.00 EUR: Medusa's workflow counts every refund row, the unconfirmed 4.00 one too, and gives
+    // that row an order transaction at 1.00 (FRAMEWORK-NOTES 64).
+    expect((await adminPost(s, `/admin/payments/${paymentId}/refund`, { amount: 1 })).status).toBe(200)
+    const totals = async () => {
+      const payments = s.container().resolve(Modules.PAYMENT)
+      const { payment_collection_id } = await payments.retrievePayment(paymentId, { select: ["payment_collection_id"] })
+      const [collection] = await payments.listPaymentCollections({ id: payment_collection_id }, { select: ["refunded_amount"] })
+      const { order } = (await admin(s, "get", `/admin/orders/${orderId}?fields=id,summary.*`)).data
+      const { refunded_total, pending_difference } = order.summary
+      return { collection_refunded: Number(collection!.refunded_amount), order_refunded: Number(refunded_total), order_owes: Number(pending_difference) }
+    }
+    expect(await totals()).toEqual({ collection_refunded: 5, order_refunded: 2, order_owes: 1 })
+
+    const [item] = (await list("?show=open")).items.filter((i) => i.title === "Not confirmed by the gateway" && i.amount === "4.00" && i.order_id === orderId)
+    expect((await admin(s, "post", `/admin/pgs/attention/${item.id}/remove`)).data.removed).toEqual({ kind: "refund", id: refundId })
+    expect(await totals()).toEqual({ collection_refunded: 1, order_refunded: 1, order_owes: 0 })
   })
 
   it("refuses to remove a refund the gateway's message has confirmed since: the refund stays for reconciliation to record", async () => {

@@ -254,6 +254,16 @@ topologySuite("production topology: 2 servers + 1 worker on one PostgreSQL and R
       order_refunds: minor(await orderTransactions("refund")),
     }
   }
+  /** What the order page shows: the summary of the order's current version, in minor units. */
+  const orderSummary = async (paymentId: string) => {
+    const [row] = await s.sql(
+      `select os.totals from order_summary os join "order" o on o.id = os.order_id and o.version = os.version and os.deleted_at is null
+        join order_payment_collection opc on opc.order_id = o.id and opc.deleted_at is null join payment p on p.payment_collection_id = opc.payment_collection_id
+        where p.id = $1`,
+      [paymentId],
+    )
+    return { refunded: Math.round(Number(row.totals.refunded_total) * 100), owes: Math.round(Number(row.totals.pending_difference) * 100) }
+  }
   const asc = (amounts: number[]) => [...amounts].sort((a, b) => a - b)
   /** moneyState with every list in ascending order (rows come in no set order). */
   const sorted = (state: Awaited<ReturnType<typeof moneyState>>) => ({
@@ -497,6 +507,8 @@ topologySuite("production topology: 2 servers + 1 worker on one PostgreSQL and R
       order_refunds: [-restMinor, -restMinor],
       clicks: [400, 200],
     })
+    // The order page counts the unfinished row at the rest's amount too, and asks the customer for money.
+    expect(await orderSummary(payment.id)).toEqual({ refunded: 2 * restMinor, owes: restMinor })
 
     const run = await s.runJob("reconcile", new Date(Date.now() + 10 * MINUTE)).result
     const after = sorted(await moneyState(payment.id, parent))
@@ -504,6 +516,7 @@ topologySuite("production topology: 2 servers + 1 worker on one PostgreSQL and R
     expect(run.reconcile.refunds_repaired).toBeGreaterThanOrEqual(1)
     const settled = { ...capturedState(cart.amountMinor), gateway_refunds: both, medusa_refunds: both, order_refunds: asc([-partMinor, -restMinor]) }
     expect(after).toEqual(settled)
+    expect(await orderSummary(payment.id)).toEqual({ refunded: partMinor + restMinor, owes: 0 })
     // The refund Medusa now holds is the gateway's, and keeps what the admin gave it.
     const [replacing] = await s.sql("select note, created_by, refund_reason_id, metadata from refund where payment_id = $1 and deleted_at is null and amount = $2", [payment.id, major(partMinor)])
     expect({ ...replacing, metadata: replacing.metadata?.pgs_transaction_id }).toEqual({

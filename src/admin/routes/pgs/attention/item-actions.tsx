@@ -60,7 +60,7 @@ export function ItemActions({ item, onDone }: { item: AttentionItem; onDone(): P
   }
   if (!item.actions.length) return null
   return (
-    <div className="flex flex-wrap justify-end gap-2">
+    <div className="flex flex-wrap gap-2">
       {item.actions.map((action) => (
         <Button key={action} size="small" variant={action === "resolve" ? "transparent" : "secondary"} disabled={busy.busy} onClick={() => void press(action)}>
           {LABELS[action]}

@@ -21,25 +21,41 @@ const PAGE = 20
 // shop admin checks too; open items come first either way.
 const SHOW = { all: "Open, then settled automatically", open: "Open only" }
 
+// Below md the Order, Amount and When columns fold into the item's own cell, so a phone shows the whole item, its
+// buttons included, without scrolling sideways.
+const WIDE = "hidden whitespace-nowrap py-3 md:table-cell"
+
+function OrderLink({ item }: { item: AttentionItem }) {
+  return item.order_id ? <Link to={`/orders/${item.order_id}`} className="text-ui-fg-interactive">Order</Link> : <Text size="small" className="text-ui-fg-muted">No order</Text>
+}
+
+const amountOf = (item: AttentionItem) => (item.amount && item.currency_code ? money(item.amount, item.currency_code) : null)
+
 function ItemRow({ item, reload }: { item: AttentionItem; reload(): Promise<void> }) {
+  const amount = amountOf(item)
   return (
     <Table.Row data-testid="pgs-attention-item" data-kind={item.kind} className="[&_td]:align-top">
       <Table.Cell className="py-3">
         <div className="flex items-center gap-x-2">
           {item.needs_person ? <Badge size="2xsmall" color="red">Open</Badge> : <Badge size="2xsmall" color="grey">Settled</Badge>}
-          <Text size="small" weight="plus">{item.title}</Text>
+          <Text size="small" weight="plus" className="whitespace-normal">{item.title}</Text>
         </div>
         <Text size="small" className="mt-1 max-w-[560px] whitespace-normal text-ui-fg-subtle">{item.sentence}</Text>
-        {item.transaction_id ? <Text size="xsmall" className="mt-1 font-mono text-ui-fg-muted">Transaction {item.transaction_id}</Text> : null}
+        {item.transaction_id ? <Text size="xsmall" className="mt-1 break-all font-mono text-ui-fg-muted">Transaction {item.transaction_id}</Text> : null}
+        <div className="mt-1 flex flex-wrap items-center gap-x-2 text-ui-fg-subtle md:hidden" data-testid="pgs-attention-item-narrow">
+          <OrderLink item={item} />
+          {amount ? <Text size="small">· {amount}</Text> : null}
+          <Text size="small">· {dateTime(item.at)}</Text>
+        </div>
+        <div className="mt-2 empty:hidden">
+          <ItemActions item={item} onDone={reload} />
+        </div>
       </Table.Cell>
-      <Table.Cell className="whitespace-nowrap py-3">
-        {item.order_id ? <Link to={`/orders/${item.order_id}`} className="text-ui-fg-interactive">Order</Link> : <Text size="small" className="text-ui-fg-muted">No order</Text>}
+      <Table.Cell className={WIDE}>
+        <OrderLink item={item} />
       </Table.Cell>
-      <Table.Cell className="whitespace-nowrap py-3">{item.amount && item.currency_code ? money(item.amount, item.currency_code) : "—"}</Table.Cell>
-      <Table.Cell className="whitespace-nowrap py-3">{dateTime(item.at)}</Table.Cell>
-      <Table.Cell className="py-3">
-        <ItemActions item={item} onDone={reload} />
-      </Table.Cell>
+      <Table.Cell className={WIDE}>{amount ?? "—"}</Table.Cell>
+      <Table.Cell className={WIDE}>{dateTime(item.at)}</Table.Cell>
     </Table.Row>
   )
 }
@@ -64,7 +80,7 @@ const NeedsAttentionPage = () => {
               </Badge>
             ) : null}
           </div>
-          <div className="w-[320px]">
+          <div className="w-full md:w-[320px]">
             <Choice id="pgs-attention-show" label="Show" value={show} options={Object.keys(SHOW)} names={SHOW} onChange={(v) => { setShow((v as keyof typeof SHOW) ?? "all"); pages.reset() }} />
           </div>
         </div>
@@ -79,10 +95,9 @@ const NeedsAttentionPage = () => {
             <Table.Header>
               <Table.Row>
                 <Table.HeaderCell>What</Table.HeaderCell>
-                <Table.HeaderCell>Order</Table.HeaderCell>
-                <Table.HeaderCell>Amount</Table.HeaderCell>
-                <Table.HeaderCell>When</Table.HeaderCell>
-                <Table.HeaderCell />
+                <Table.HeaderCell className="hidden md:table-cell">Order</Table.HeaderCell>
+                <Table.HeaderCell className="hidden md:table-cell">Amount</Table.HeaderCell>
+                <Table.HeaderCell className="hidden md:table-cell">When</Table.HeaderCell>
               </Table.Row>
             </Table.Header>
             <Table.Body>
