@@ -15,7 +15,9 @@ import { fromStorableJson } from "../../src/modules/pgs/storable"
 import { startWebhookReceiverThread } from "../../src/modules/pgs/webhook-intake/receiver-thread"
 import { superviseWebhookReceiver } from "../../src/modules/pgs/webhook-intake/receiver-supervisor"
 import { freePort } from "../../scripts/demo/flags"
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import { IDEMPOTENCY_METADATA_KEY } from "../../src/gateway"
+import { runReconcile } from "./support/attention"
 import { request } from "undici"
 import { createServer } from "node:net"
 import {
@@ -517,6 +519,31 @@ pgsStoreSuite("gateway webhooks", (s) => {
       )
       expect(event.outcome).toBe("ignored:made_by_medusa")
       expect((await adminPayment(s, payment.id)).captures).toHaveLength(1)
+    })
+
+    it("does not hold a processing slot for the webhook of a refund whose Medusa call stopped long ago (its process died): reconciliation records it", async () => {
+      const { session, transactionId, payment } = await orderPaidByWebhook()
+      expect((await adminPost(s, `/admin/payments/${payment.id}/capture`, {})).status).toBe(200)
+      // Medusa's refund row of a call whose process died three minutes ago: written, never answered (FRAMEWORK-NOTES 57).
+      const payments = s.container().resolve(Modules.PAYMENT) as unknown as { createRefunds(data: object[]): Promise<Array<{ id: string }>> }
+      const [row] = await payments.createRefunds([{ payment_id: payment.id, amount: 4, note: "Scarf returned" }])
+      await s.container().resolve(ContainerRegistrationKeys.PG_CONNECTION)("refund").where({ id: row!.id }).update({ created_at: new Date(Date.now() - 3 * 60_000) })
+      // The gateway did make it: the webhook the dead process never saw echoes the row's id.
+      const made = await s.sandbox.api("POST", "/api/transactions/manage", {
+        terminal_id: session.data.terminal_id,
+        reference: session.data.reference,
+        parent_transaction_id: transactionId,
+        transaction_type: "REFUND",
+        amount: 400,
+        currency: String(session.data.currency_code).toUpperCase(),
+        metadata: { [IDEMPOTENCY_METADATA_KEY]: row!.id },
+      })
+      expect(made.body.status).toBe("APPROVED")
+      // Answered well within the 58 s a live call may take (processedEvent gives up after 20 s).
+      expect((await processedEvent(s, made.body.id)).outcome).toBe("ignored:made_by_medusa")
+      await runReconcile(s, 10 * 60_000)
+      const refunds = (await adminPayment(s, payment.id)).refunds.map((r: any) => ({ amount: Number(r.amount), note: r.note, transaction: r.metadata?.pgs_transaction_id ?? null }))
+      expect(refunds).toEqual([{ amount: 4, note: "Scarf returned", transaction: made.body.id }])
     })
 
     it("records a void made at the gateway as a canceled payment", async () => {

@@ -24,8 +24,8 @@ export type PaymentView = {
   payment_collection_id: string
   /** The provider's data (session data plus the captures, refunds and void it made, each under its key). */
   data: Record<string, unknown> | null
-  captures: Array<{ id: string; created_by: string | null }>
-  refunds: Array<{ id: string; metadata: Record<string, unknown> | null }>
+  captures: Array<{ id: string; created_by: string | null; created_at: string | Date }>
+  refunds: Array<{ id: string; metadata: Record<string, unknown> | null; created_at: string | Date }>
 }
 
 /** Our provider's session with this id, or null (unknown id, or another provider's session). */
@@ -42,7 +42,7 @@ export async function findPgsSession(container: MedusaContainer, sessionId: stri
 export async function findPaymentForSession(container: MedusaContainer, sessionId: string): Promise<PaymentView | null> {
   const { data } = await looseQuery(container).graph({
     entity: "payment",
-    fields: ["id", "currency_code", "captured_at", "canceled_at", "payment_collection_id", "data", "captures.id", "captures.created_by", "refunds.id", "refunds.metadata"],
+    fields: ["id", "currency_code", "captured_at", "canceled_at", "payment_collection_id", "data", "captures.id", "captures.created_by", "captures.created_at", "refunds.id", "refunds.metadata", "refunds.created_at"],
     filters: { payment_session_id: sessionId },
   })
   return (data[0] as PaymentView | undefined) ?? null

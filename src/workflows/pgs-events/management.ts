@@ -120,7 +120,7 @@ async function recordOperation(
   }
 }
 
-/** How long a webhook waits for Medusa's own capture/refund call to finish (the client's manage timeout is 45 s). */
+/** How long Medusa's own capture/refund call can last, from when it wrote its row (the client's manage timeout is 45 s). */
 const MEDUSA_CALL_WAIT_MS = 58_000
 const MEDUSA_CALL_POLL_MS = 250
 
@@ -129,16 +129,19 @@ const MEDUSA_CALL_POLL_MS = 250
  * answer (a slow or lost response): Medusa's row (id = key) exists, but the provider has not recorded the key in
  * the payment's data yet. If that call then fails, Medusa deletes its row and the operation would be lost. So
  * wait until either the provider recorded the key (made by Medusa) or the row is gone (returns the payment as it
- * is now, to be recorded as an outside operation). A void (key = payment id) has no row to lose.
+ * is now, to be recorded as an outside operation). A void (key = payment id) has no row to lose. The wait ends when
+ * the call would have ended, counted from its row: a row older than that was left by a process that died (the retry
+ * job runs its webhook minutes later), which reconciliation settles, so nothing holds a processing slot for it.
  */
 async function settledMedusaCall(ctx: EventContext, sessionId: string, payment: PaymentView, key: string): Promise<"made_by_medusa" | PaymentView> {
-  const deadline = Date.now() + MEDUSA_CALL_WAIT_MS
+  const row = [...payment.captures, ...payment.refunds].find((r) => r.id === key)
+  const deadline = (row ? new Date(row.created_at).getTime() : Date.now()) + MEDUSA_CALL_WAIT_MS
   let current: PaymentView | null = payment
   while (current) {
     if (current.id === key || providerRecorded(current, key)) return "made_by_medusa"
     if (!madeByMedusa(current, key)) return current
     if (Date.now() > deadline) {
-      ctx.logger.warn(`PGS: Medusa's operation ${key} on payment ${current.id} did not finish in time; treating the webhook as its own`)
+      ctx.logger.warn(`PGS: Medusa's operation ${key} on payment ${current.id} did not finish in time; treating the webhook as its own (reconciliation settles the row)`)
       return "made_by_medusa"
     }
     await new Promise((resolve) => setTimeout(resolve, MEDUSA_CALL_POLL_MS))
