@@ -7,7 +7,7 @@ import { createHash, createSecretKey, generateKeyPairSync } from "node:crypto"
 import { SignJWT } from "jose"
 import { generateTestWebhookHeader } from "../../src/gateway/webhooks"
 import { authorizeCard } from "../sandbox/cards-support"
-import { adminPayment, adminPost, payInFrame, paymentOfOrder } from "./support/checkout"
+import { adminPayment, adminPost, approvedOperations, payInFrame, paymentOfOrder } from "./support/checkout"
 import { PGS_PROVIDER_ID, pgsStoreSuite } from "./support/store"
 import { PGS_MODULE } from "../../src/modules/pgs"
 import type PgsModuleService from "../../src/modules/pgs/service"
@@ -16,7 +16,9 @@ import { startWebhookReceiverThread } from "../../src/modules/pgs/webhook-intake
 import { superviseWebhookReceiver } from "../../src/modules/pgs/webhook-intake/receiver-supervisor"
 import { freePort } from "../../scripts/demo/flags"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
-import { IDEMPOTENCY_METADATA_KEY } from "../../src/gateway"
+import { GatewayOutcomeUnknownError, IDEMPOTENCY_METADATA_KEY } from "../../src/gateway"
+import { rememberLostAnswer } from "../../src/payments/lost-answers"
+import retryPgsWebhookEvents from "../../src/jobs/retry-pgs-webhook-events"
 import { runReconcile } from "./support/attention"
 import { request } from "undici"
 import { createServer } from "node:net"
@@ -521,29 +523,78 @@ pgsStoreSuite("gateway webhooks", (s) => {
       expect((await adminPayment(s, payment.id)).captures).toHaveLength(1)
     })
 
-    it("does not hold a processing slot for the webhook of a refund whose Medusa call stopped long ago (its process died): reconciliation records it", async () => {
+    /**
+     * A captured order with Medusa's refund row of 4.00 EUR written `ageMs` ago by a call that never answered, and the
+     * gateway's refund that call made (its webhook echoes the row's id).
+     */
+    async function refundRowTheGatewayMade(ageMs: number) {
       const { session, transactionId, payment } = await orderPaidByWebhook()
       expect((await adminPost(s, `/admin/payments/${payment.id}/capture`, {})).status).toBe(200)
-      // Medusa's refund row of a call whose process died three minutes ago: written, never answered (FRAMEWORK-NOTES 57).
       const payments = s.container().resolve(Modules.PAYMENT) as unknown as { createRefunds(data: object[]): Promise<Array<{ id: string }>> }
       const [row] = await payments.createRefunds([{ payment_id: payment.id, amount: 4, note: "Scarf returned" }])
-      await s.container().resolve(ContainerRegistrationKeys.PG_CONNECTION)("refund").where({ id: row!.id }).update({ created_at: new Date(Date.now() - 3 * 60_000) })
-      // The gateway did make it: the webhook the dead process never saw echoes the row's id.
-      const made = await s.sandbox.api("POST", "/api/transactions/manage", {
-        terminal_id: session.data.terminal_id,
+      await s.container().resolve(ContainerRegistrationKeys.PG_CONNECTION)("refund").where({ id: row!.id }).update({ created_at: new Date(Date.now() - ageMs) })
+      const attempt = {
+        transactionType: "REFUND" as const,
+        terminalId: session.data.terminal_id,
         reference: session.data.reference,
+        parentTransactionId: transactionId,
+        amount: 400,
+        currency: String(session.data.currency_code).toUpperCase(),
+        idempotencyKey: row!.id,
+      }
+      const made = await s.sandbox.api("POST", "/api/transactions/manage", {
+        terminal_id: attempt.terminalId,
+        reference: attempt.reference,
         parent_transaction_id: transactionId,
         transaction_type: "REFUND",
         amount: 400,
-        currency: String(session.data.currency_code).toUpperCase(),
+        currency: attempt.currency,
         metadata: { [IDEMPOTENCY_METADATA_KEY]: row!.id },
       })
       expect(made.body.status).toBe("APPROVED")
+      const refundsOf = async () => (await adminPayment(s, payment.id)).refunds.map((r: any) => ({ amount: Number(r.amount), transaction: r.metadata?.pgs_transaction_id ?? null }))
+      return { payment, rowId: row!.id, attempt, refundId: made.body.id as string, refundsOf }
+    }
+
+    it("does not hold a processing slot for the webhook of a refund whose Medusa call stopped long ago (its process died): reconciliation records it", async () => {
+      const { refundId, refundsOf } = await refundRowTheGatewayMade(3 * 60_000)
       // Answered well within the 58 s a live call may take (processedEvent gives up after 20 s).
-      expect((await processedEvent(s, made.body.id)).outcome).toBe("ignored:made_by_medusa")
+      expect((await processedEvent(s, refundId)).outcome).toBe("ignored:made_by_medusa")
       await runReconcile(s, 10 * 60_000)
-      const refunds = (await adminPayment(s, payment.id)).refunds.map((r: any) => ({ amount: Number(r.amount), note: r.note, transaction: r.metadata?.pgs_transaction_id ?? null }))
-      expect(refunds).toEqual([{ amount: 4, note: "Scarf returned", transaction: made.body.id }])
+      expect(await refundsOf()).toEqual([{ amount: 4, transaction: refundId }])
+    })
+
+    it("records a refund whose webhook was taken for Medusa's own call before that call lost its answer: the webhook runs again", async () => {
+      const { rowId, attempt, refundId, refundsOf } = await refundRowTheGatewayMade(2 * 60_000)
+      expect((await processedEvent(s, refundId)).outcome).toBe("ignored:made_by_medusa")
+      // The call (still running past the webhook's wait) then loses its answer: the provider lists it for the admin,
+      // and Medusa deletes its row, as it does when a provider throws.
+      const knex = s.container().resolve(ContainerRegistrationKeys.PG_CONNECTION)
+      await rememberLostAnswer(knex, { warn: () => undefined }, new GatewayOutcomeUnknownError("answer lost", attempt))
+      await knex("refund").where({ id: rowId }).delete()
+      await retryPgsWebhookEvents(s.container(), { scheduledFor: new Date(Date.now() + 1000) })
+      expect((await processedEvent(s, refundId)).outcome).toBe("applied:external_refund")
+      expect(await refundsOf()).toEqual([{ amount: 4, transaction: refundId }])
+      expect(await knex("pgs_follow_up").where({ key: `manage:${rowId}` }).first("state", "note")).toEqual({
+        state: "done",
+        note: expect.stringMatching(/answer was lost.*The gateway has since confirmed it/),
+      })
+    })
+
+    it("records a void whose answer was lost when Medusa canceled the order: the payment is canceled, once", async () => {
+      const { orderId, transactionId, payment } = await orderPaidByWebhook()
+      // The gateway voids, and answers with what matches nothing in the spec: the outcome is unknown to the plugin
+      // (a lost 5xx answer of a void is settled from the parent's status instead).
+      await s.sandbox.control("POST", "/_sandbox/faults", { target: "POST /api/transactions/manage", phase: "after", kind: "garble", count: 1 })
+      // Medusa's order cancel logs a payment it could not cancel and goes on: the order is canceled, the payment not.
+      // The gateway's message then records the void (before, it was taken for Medusa's own and the payment stayed).
+      expect((await adminPost(s, `/admin/orders/${orderId}/cancel`, {})).status).toBe(200)
+      const [voided] = await approvedOperations(s.sandbox, transactionId, "VOID")
+      expect((await processedEvent(s, voided!.transaction_id)).outcome).toBe("applied:external_void")
+      expect((await adminPayment(s, payment.id)).canceled_at).not.toBeNull()
+      const knex = s.container().resolve(ContainerRegistrationKeys.PG_CONNECTION)
+      expect(await knex("pgs_follow_up").where({ key: `manage:${payment.id}` }).first("state")).toEqual({ state: "done" })
+      expect(await approvedOperations(s.sandbox, transactionId, "VOID")).toHaveLength(1)
     })
 
     it("records a void made at the gateway as a canceled payment", async () => {

@@ -2,12 +2,13 @@
  * A capture, refund or void whose answer was lost (GatewayOutcomeUnknownError): the status endpoint cannot prove a
  * capture or refund happened, so it is not retried; Medusa drops its row when the provider throws. It is put on the
  * shop admin's "Needs attention" list until the gateway's management webhook (which echoes the idempotency key)
- * settles it (workflows/pgs-events/management.ts closes it).
+ * settles it (workflows/pgs-events/management.ts records the operation and closes it).
  */
 import type { Knex } from "@medusajs/framework/mikro-orm/knex"
 type Logger = { warn(message: string): void }
 import { fromMinorUnits, type GatewayOutcomeUnknownError } from "../gateway"
 import { openFollowUp } from "../modules/pgs/follow-ups"
+import { managementEventFor, runAgainIf } from "../modules/pgs/webhook-queue"
 
 const WORDS = { CAPTURE: "capture", REFUND: "refund", VOID: "void" } as Record<string, string>
 
@@ -42,6 +43,10 @@ export async function rememberLostAnswer(knex: Knex | null, logger: Logger, erro
       currency_code: a.currency.toLowerCase(),
       note: `A ${what} of ${money} was sent to the gateway, but its answer was lost, so Medusa did not record it. If the gateway's dashboard shows it, it is recorded here when the gateway's message arrives; if not, try the ${what} again.`,
     })
+    // The gateway's message may have come already and been taken for this call's own (it waited for the call only so
+    // long): it runs again now that the call failed, and records the operation (pgs-events/management.ts).
+    const event = await managementEventFor(knex, a.reference, a.idempotencyKey)
+    if (event && (await runAgainIf(knex, event.id, "ignored:made_by_medusa"))) logger.warn(`[pgs] the gateway's message for the lost ${what} answer (${event.id}) runs again to record it`)
   } catch (cause) {
     logger.warn(`[pgs] a lost ${what} answer could not be listed for the admin: ${(cause as Error).message}`)
   }

@@ -9,6 +9,7 @@ import { factory } from "ulid"
 import { WEBHOOK_EVENT_TABLE } from "./models/table-names"
 import { toStorableJson, toStorableText } from "./storable"
 import { storableForReading } from "../../gateway/text"
+import { IDEMPOTENCY_METADATA_KEY } from "../../gateway/resources/modifications"
 import type { NewWebhookEvent, RecordedWebhookEvent } from "./webhook-event-record"
 
 /**
@@ -127,6 +128,30 @@ export type EventOutcomeWrite =
 export async function writeEventOutcome(knex: Knex, id: string, write: EventOutcomeWrite): Promise<void> {
   const patch = write.error === null ? write : { ...write, error: storableForReading(write.error) }
   await knex(WEBHOOK_EVENT_TABLE).update({ ...patch, updated_at: new Date() }).where({ id }).whereNull("deleted_at")
+}
+
+export type ManagementEventRow = { id: string; subject_id: string | null; processed_at: Date | null; outcome: string | null }
+
+/** The gateway's management webhook echoing this idempotency key (a capture or refund row's id, a void's payment id), if it came. */
+export async function managementEventFor(knex: Knex, reference: string, key: string): Promise<ManagementEventRow | null> {
+  const row = await knex(WEBHOOK_EVENT_TABLE)
+    .where({ reference: toStorableText(reference) })
+    .where("event", "like", "transaction-svc:transaction:management:%")
+    .whereRaw("payload->'metadata'->>? = ?", [IDEMPOTENCY_METADATA_KEY, key])
+    .whereNull("deleted_at")
+    .orderBy("received_at", "asc")
+    .first("id", "subject_id", "processed_at", "outcome")
+  return (row as ManagementEventRow | undefined) ?? null
+}
+
+/** A processed event with this outcome becomes due for the retry job again (what it concluded no longer holds); true if it did. */
+export async function runAgainIf(knex: Knex, id: string, outcome: string): Promise<boolean> {
+  const changed = await knex(WEBHOOK_EVENT_TABLE)
+    .update({ processed_at: null, outcome: null, next_attempt_at: new Date(), updated_at: new Date() })
+    .where({ id, outcome })
+    .whereNotNull("processed_at")
+    .whereNull("deleted_at")
+  return Number(changed) > 0
 }
 
 export const WEBHOOK_RETRY = {

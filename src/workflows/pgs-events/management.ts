@@ -49,20 +49,22 @@ export async function handleManagement(ctx: EventContext, eventName: string, pay
   if (typeof payment.data?.reference === "string" && payment.data.reference !== reference) return "ignored:other_attempt"
 
   const key = payload.metadata?.[IDEMPOTENCY_METADATA_KEY]
-  // A call whose answer was lost is settled now: the gateway says it happened (payments/lost-answers.ts).
-  if (typeof key === "string") await settleLostAnswer(ctx, key, tx.id)
+  // Medusa's call for this key lost its answer (payments/lost-answers.ts): it failed in Medusa, whatever Medusa
+  // shows for it right now, and the gateway says it happened.
+  const lost = typeof key === "string" ? await openLostAnswer(ctx, key) : null
   const keyWasMedusas = typeof key === "string" && madeByMedusa(payment, key)
   if (keyWasMedusas) {
-    const settled = await settledMedusaCall(ctx, sessionId, payment, key as string)
+    const settled = await settledMedusaCall(ctx, sessionId, payment, key as string, !!lost)
     if (settled === "made_by_medusa") return "ignored:made_by_medusa"
-    payment = settled // Medusa's call failed and its row is gone: the operation happened, so record it below.
+    payment = settled // Medusa's call failed (its row is gone, or a void was not recorded): record the operation below.
   }
   // Medusa's row for this very operation, removed by reconciliation after its process died (unfinished-operations.ts):
   // the gateway's record takes its place and keeps what a person gave it. Neither it nor a call of Medusa's that
   // failed is made outside Medusa, so neither replaces another row a person was told about.
   const kind = operation === "CAPTURE" ? "capture" : "refund"
   const replaced = typeof key === "string" && operation !== "VOID" ? await removedOperationRow(knexOf(ctx), kind, key) : null
-  const outcome = await recordOperation(ctx, operation, tx, payment, { replaced, outside: !keyWasMedusas && !replaced })
+  const outcome = await recordOperation(ctx, operation, tx, payment, { replaced, outside: !keyWasMedusas && !replaced && !lost })
+  if (lost) await closeLostAnswer(ctx, lost, tx.id)
   // Its record, also when a run that died before writing it had recorded the operation already.
   if (replaced && (isApplied(outcome) || outcome === "ignored:already_recorded")) await recordRepair(ctx, kind, key as string, tx, payment)
   return outcome
@@ -133,12 +135,15 @@ const MEDUSA_CALL_POLL_MS = 250
  * the call would have ended, counted from its row: a row older than that was left by a process that died (the retry
  * job runs its webhook minutes later), which reconciliation settles, so nothing holds a processing slot for it.
  */
-async function settledMedusaCall(ctx: EventContext, sessionId: string, payment: PaymentView, key: string): Promise<"made_by_medusa" | PaymentView> {
+async function settledMedusaCall(ctx: EventContext, sessionId: string, payment: PaymentView, key: string, answerLost: boolean): Promise<"made_by_medusa" | PaymentView> {
+  // A void whose answer was lost: Medusa did not cancel the payment (there is no row to wait for).
+  if (answerLost && payment.id === key) return payment
   const row = [...payment.captures, ...payment.refunds].find((r) => r.id === key)
-  const deadline = (row ? new Date(row.created_at).getTime() : Date.now()) + MEDUSA_CALL_WAIT_MS
+  const written = row ? new Date(row.created_at).getTime() : NaN
+  const deadline = (Number.isFinite(written) ? written : Date.now()) + MEDUSA_CALL_WAIT_MS
   let current: PaymentView | null = payment
   while (current) {
-    if (current.id === key || providerRecorded(current, key)) return "made_by_medusa"
+    if (!answerLost && (current.id === key || providerRecorded(current, key))) return "made_by_medusa"
     if (!madeByMedusa(current, key)) return current
     if (Date.now() > deadline) {
       ctx.logger.warn(`PGS: Medusa's operation ${key} on payment ${current.id} did not finish in time; treating the webhook as its own (reconciliation settles the row)`)
@@ -186,10 +191,16 @@ async function markExternalCapture(ctx: EventContext, paymentId: string, earlier
 
 const knexOf = (ctx: EventContext) => ctx.container.resolve(ContainerRegistrationKeys.PG_CONNECTION)
 
-async function settleLostAnswer(ctx: EventContext, idempotencyKey: string, transactionId: string): Promise<void> {
-  const knex = knexOf(ctx)
-  const row = await followUpByKey(knex, lostAnswerKey(idempotencyKey))
-  if (!row || row.state === "done") return
+type LostAnswer = NonNullable<Awaited<ReturnType<typeof followUpByKey>>>
+
+/** The open Needs attention item of Medusa's call with this key whose answer was lost, if there is one. */
+async function openLostAnswer(ctx: EventContext, idempotencyKey: string): Promise<LostAnswer | null> {
+  const row = await followUpByKey(knexOf(ctx), lostAnswerKey(idempotencyKey))
+  return row && row.state !== "done" ? row : null
+}
+
+/** Closed once the gateway's operation is recorded: the gateway says it happened. */
+async function closeLostAnswer(ctx: EventContext, row: LostAnswer, transactionId: string): Promise<void> {
   const note = `${row.note ?? ""} The gateway has since confirmed it (transaction ${transactionId}); it is recorded here.`.trim()
-  await updateFollowUp(knex, row.id, { state: "done", resolved_at: new Date(), note })
+  await updateFollowUp(knexOf(ctx), row.id, { state: "done", resolved_at: new Date(), note })
 }

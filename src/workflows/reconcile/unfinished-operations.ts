@@ -15,11 +15,11 @@
  *   person decides (Needs attention). The item closes when a later run repairs the operation (its webhook came after
  *   all), or when the same operation made in the gateway's dashboard takes the row's place.
  */
-import { fromMinorUnits, IDEMPOTENCY_METADATA_KEY } from "../../gateway"
+import { fromMinorUnits } from "../../gateway"
 import { openFollowUp } from "../../modules/pgs/follow-ups"
 import { unfinishedOperations, type UnfinishedOperation } from "../../modules/pgs/medusa-tables"
 import { WEBHOOK_EVENT_TABLE } from "../../modules/pgs/models"
-import { toStorableText } from "../../modules/pgs/storable"
+import { managementEventFor } from "../../modules/pgs/webhook-queue"
 import { unconfirmedOperationKey } from "../../payments/lost-answers"
 import { isSingleStep, type GatewayTransactionType } from "../../payments/session-data"
 import { removeOperationRow } from "../medusa-operation-rows"
@@ -101,16 +101,5 @@ function unconfirmedNote(operation: UnfinishedOperation, transactionId: string |
   )
 }
 
-type EventRow = { id: string; subject_id: string | null; processed_at: Date | null; outcome: string | null }
-
 /** The gateway's management webhook carrying this capture or refund row's id as its idempotency key, if it came. */
-export async function gatewayEventOf(deps: Pick<CheckDeps, "knex">, reference: string, rowId: string): Promise<EventRow | null> {
-  const row = await deps.knex(WEBHOOK_EVENT_TABLE)
-    .where({ reference: toStorableText(reference) })
-    .where("event", "like", "transaction-svc:transaction:management:%")
-    .whereRaw("payload->'metadata'->>? = ?", [IDEMPOTENCY_METADATA_KEY, rowId])
-    .whereNull("deleted_at")
-    .orderBy("received_at", "asc")
-    .first("id", "subject_id", "processed_at", "outcome")
-  return (row as EventRow | undefined) ?? null
-}
+export const gatewayEventOf = (deps: Pick<CheckDeps, "knex">, reference: string, rowId: string) => managementEventFor(deps.knex, reference, rowId)
