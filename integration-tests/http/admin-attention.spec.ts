@@ -7,6 +7,7 @@
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { IDEMPOTENCY_METADATA_KEY } from "../../src/gateway"
 import { openFollowUp } from "../../src/modules/pgs/follow-ups"
+import { removeOperationRow } from "../../src/workflows/medusa-operation-rows"
 import { admin, paidOrder } from "./support/admin-pgs"
 import { HOUR, MINUTE, decideAtGateway, orderAwaitingBank, paidAfterTheCartMovedOn, runReconcile, unconfirmedRefund, unreachable } from "./support/attention"
 import { adminPost, paymentOfOrder } from "./support/checkout"
@@ -204,6 +205,12 @@ pgsStoreSuite("admin: needs attention", (s) => {
 
     const [item] = (await list("?show=open")).items.filter((i) => i.title === "Not confirmed by the gateway" && i.amount === "4.00" && i.order_id === orderId)
     expect((await admin(s, "post", `/admin/pgs/attention/${item.id}/remove`)).data.removed).toEqual({ kind: "refund", id: refundId })
+    expect(await totals()).toEqual({ collection_refunded: 1, order_refunded: 1, order_owes: 0 })
+    // Run again (as after a process died halfway): nothing is subtracted twice, and a collection left uncounted is counted.
+    const payments = s.container().resolve(Modules.PAYMENT)
+    const { payment_collection_id } = await payments.retrievePayment(paymentId, { select: ["payment_collection_id"] })
+    await knex()("payment_collection").where({ id: payment_collection_id }).update({ refunded_amount: 5, raw_refunded_amount: { value: "5", precision: 20 } })
+    await removeOperationRow(s.container(), "refund", refundId)
     expect(await totals()).toEqual({ collection_refunded: 1, order_refunded: 1, order_owes: 0 })
   })
 

@@ -20,32 +20,44 @@ type RowRemover = IPaymentModuleService & { softDeleteCaptures(ids: string[]): P
 export async function removeOperationRow(container: MedusaContainer, kind: "capture" | "refund", rowId: string): Promise<void> {
   await removeOrderTransactions(container.resolve<SummaryKeeper>(Modules.ORDER), kind, rowId)
   const payments = container.resolve<RowRemover>(Modules.PAYMENT)
-  const [row] = await (kind === "capture" ? payments.listCaptures({ id: rowId }, { select: ["id", "payment_id"] }) : payments.listRefunds({ id: rowId }, { select: ["id", "payment_id"] }))
+  // Removed already by a run that died before the recount: found all the same, and counted again.
+  const found = { select: ["id", "payment_id"], withDeleted: true }
+  const [row] = await (kind === "capture" ? payments.listCaptures({ id: rowId }, found) : payments.listRefunds({ id: rowId }, found))
   await (kind === "capture" ? payments.softDeleteCaptures([rowId]) : payments.softDeleteRefunds([rowId]))
   const paymentId = (row as { payment_id?: string } | undefined)?.payment_id
   if (paymentId) await recountCollection(payments, paymentId)
 }
 
-// The order module's own summary update (private, 2.18–2.21): what its transaction removal runs, for a version we name.
+// The order module's own summary update (private, 2.18–2.21): what its transaction removal runs, for a version we
+// name; and its generated summary list (missing from the interface).
 type SummaryKeeper = IOrderModuleService & {
   updateOrderPaidRefundableAmount_?(transactions: Array<{ order_id: string; version: number; amount: BigNumberInput }>, isRemoved: boolean): Promise<void>
+  listOrderSummaries(filters: { order_id: string; version: number }): Promise<Array<{ totals: Record<string, any> }>>
 }
+
+const sumOf = (amounts: BigNumberInput[]) => amounts.reduce<BigNumberInput>((total, a) => MathBN.add(total, a), MathBN.convert(0))
 
 /**
  * Medusa updates the summary of the version the transaction was written at. An order change made since (a refund's
  * credit line makes one) counted the transaction into the newer version's summary, which the order page shows: that
- * one is set right the same way (FRAMEWORK-NOTES 65).
+ * one is set right the same way (FRAMEWORK-NOTES 65). Only when the current summary still counts exactly what was
+ * removed, so a second run (a process died between the steps, or the row is removed again) changes nothing.
  */
 async function removeOrderTransactions(orders: SummaryKeeper, kind: "capture" | "refund", rowId: string): Promise<void> {
-  const transactions = await orders.listOrderTransactions({ reference: kind, reference_id: rowId }, { select: ["id", "order_id", "version", "amount"] })
-  if (!transactions.length) return
-  await orders.softDeleteOrderTransactions(transactions.map((t) => t.id))
-  for (const t of transactions) {
-    const order = await orders.retrieveOrder(t.order_id, { select: ["id", "version"] })
-    // Missing from a Medusa we have not met: the removal goes on (the test of this fails there, not a store's repair).
-    if (order.version === t.version || !orders.updateOrderPaidRefundableAmount_) continue
-    await orders.updateOrderPaidRefundableAmount_([{ order_id: t.order_id, version: order.version, amount: t.amount }], true)
-  }
+  const naming = await orders.listOrderTransactions({ reference: kind, reference_id: rowId }, { select: ["id"] })
+  if (naming.length) await orders.softDeleteOrderTransactions(naming.map((t) => t.id))
+  const removed = (await orders.listOrderTransactions({ reference: kind, reference_id: rowId }, { select: ["id", "order_id", "amount", "deleted_at"], withDeleted: true })).filter((t) => (t as { deleted_at?: unknown }).deleted_at)
+  // Missing from a Medusa we have not met: the removal goes on (the test of this fails there, not a store's repair).
+  if (!removed.length || !orders.updateOrderPaidRefundableAmount_) return
+  const orderId = removed[0]!.order_id
+  const order = await orders.retrieveOrder(orderId, { select: ["id", "version"] })
+  const [summary] = await orders.listOrderSummaries({ order_id: orderId, version: order.version })
+  if (!summary) return
+  const live = await orders.listOrderTransactions({ order_id: orderId }, { select: ["amount"] })
+  const countedBeyondLive = MathBN.sub(summary.totals.raw_transaction_total?.value ?? summary.totals.transaction_total ?? 0, sumOf(live.map((t) => t.amount)))
+  const removedTotal = sumOf(removed.map((t) => t.amount))
+  if (!MathBN.eq(countedBeyondLive, removedTotal)) return
+  await orders.updateOrderPaidRefundableAmount_([{ order_id: orderId, version: order.version, amount: removedTotal }], true)
 }
 
 // The payment module's update type leaves out the totals its own service writes; the update stores them as given.
