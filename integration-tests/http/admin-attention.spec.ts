@@ -188,10 +188,12 @@ pgsStoreSuite("admin: needs attention", (s) => {
     expect(record).toMatchObject({ needs_person: false, sentence: expect.stringMatching(/refund of 4\.00 EUR was made at the gateway/) })
   })
 
-  it("counts the order and its payment collection without a removed refund that a later refund made Medusa count", async () => {
+  /**
+   * An unconfirmed refund row of 4.00 EUR and a later refund of 1.00 EUR: Medusa's workflow counts every refund row,
+   * the unconfirmed one too, and gives that row an order transaction at 1.00 (FRAMEWORK-NOTES 64).
+   */
+  async function countedUnconfirmedRefund() {
     const { orderId, paymentId, refundId } = await unconfirmedRefund(s)
-    // A later refund of 1.00 EUR: Medusa's workflow counts every refund row, the unconfirmed 4.00 one too, and gives
-    // that row an order transaction at 1.00 (FRAMEWORK-NOTES 64).
     expect((await adminPost(s, `/admin/payments/${paymentId}/refund`, { amount: 1 })).status).toBe(200)
     const totals = async () => {
       const payments = s.container().resolve(Modules.PAYMENT)
@@ -202,6 +204,11 @@ pgsStoreSuite("admin: needs attention", (s) => {
       return { collection_refunded: Number(collection!.refunded_amount), order_refunded: Number(refunded_total), order_owes: Number(pending_difference) }
     }
     expect(await totals()).toEqual({ collection_refunded: 5, order_refunded: 2, order_owes: 1 })
+    return { orderId, paymentId, refundId, totals }
+  }
+
+  it("counts the order and its payment collection without a removed refund that a later refund made Medusa count", async () => {
+    const { orderId, paymentId, refundId, totals } = await countedUnconfirmedRefund()
 
     const [item] = (await list("?show=open")).items.filter((i) => i.title === "Not confirmed by the gateway" && i.amount === "4.00" && i.order_id === orderId)
     expect((await admin(s, "post", `/admin/pgs/attention/${item.id}/remove`)).data.removed).toEqual({ kind: "refund", id: refundId })
@@ -212,6 +219,18 @@ pgsStoreSuite("admin: needs attention", (s) => {
     await knex()("payment_collection").where({ id: payment_collection_id }).update({ refunded_amount: 5, raw_refunded_amount: { value: "5", precision: 20 } })
     await removeOperationRow(s.container(), "refund", refundId)
     expect(await totals()).toEqual({ collection_refunded: 1, order_refunded: 1, order_owes: 0 })
+  })
+
+  it("sets the order right when removing runs again after a process died between removing the row's order transaction and the rest", async () => {
+    const { paymentId, refundId, totals } = await countedUnconfirmedRefund()
+    // What the dying run did: the order transaction naming the row removed (Medusa set right only its own version).
+    const orders = s.container().resolve(Modules.ORDER)
+    const naming = await orders.listOrderTransactions({ reference: "refund", reference_id: refundId }, { select: ["id"] })
+    await orders.softDeleteOrderTransactions(naming.map((t) => t.id))
+    expect(await totals()).toEqual({ collection_refunded: 5, order_refunded: 2, order_owes: 1 })
+    await removeOperationRow(s.container(), "refund", refundId)
+    expect(await totals()).toEqual({ collection_refunded: 1, order_refunded: 1, order_owes: 0 })
+    expect((await admin(s, "get", `/admin/payments/${paymentId}?fields=id,*refunds`)).data.payment.refunds.map((r: any) => Number(r.amount))).toEqual([1])
   })
 
   it("refuses to remove a refund the gateway's message has confirmed since: the refund stays for reconciliation to record", async () => {

@@ -8,7 +8,7 @@ import type { Knex } from "@medusajs/framework/mikro-orm/knex"
 type Logger = { warn(message: string): void }
 import { fromMinorUnits, type GatewayOutcomeUnknownError } from "../gateway"
 import { openFollowUp } from "../modules/pgs/follow-ups"
-import { managementEventFor, runAgainIf } from "../modules/pgs/webhook-queue"
+import { runAgainTakenForMedusas } from "../modules/pgs/webhook-queue"
 
 const WORDS = { CAPTURE: "capture", REFUND: "refund", VOID: "void" } as Record<string, string>
 
@@ -45,8 +45,7 @@ export async function rememberLostAnswer(knex: Knex | null, logger: Logger, erro
     })
     // The gateway's message may have come already and been taken for this call's own (it waited for the call only so
     // long): it runs again now that the call failed, and records the operation (pgs-events/management.ts).
-    const event = await managementEventFor(knex, a.reference, a.idempotencyKey)
-    if (event && (await runAgainIf(knex, event.id, "ignored:made_by_medusa"))) logger.warn(`[pgs] the gateway's message for the lost ${what} answer (${event.id}) runs again to record it`)
+    if (await runAgainTakenForMedusas(knex, a.reference, a.idempotencyKey)) logger.warn(`[pgs] the gateway's message for the lost ${what} answer (key ${a.idempotencyKey}) runs again to record it`)
   } catch (cause) {
     logger.warn(`[pgs] a lost ${what} answer could not be listed for the admin: ${(cause as Error).message}`)
   }

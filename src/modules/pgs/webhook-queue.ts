@@ -144,14 +144,19 @@ export async function managementEventFor(knex: Knex, reference: string, key: str
   return (row as ManagementEventRow | undefined) ?? null
 }
 
-/** A processed event with this outcome becomes due for the retry job again (what it concluded no longer holds); true if it did. */
-export async function runAgainIf(knex: Knex, id: string, outcome: string): Promise<boolean> {
+/**
+ * The gateway's management webhooks echoing this key that were taken for Medusa's own call become due for the retry
+ * job again (the call failed after all); how many.
+ */
+export async function runAgainTakenForMedusas(knex: Knex, reference: string, key: string): Promise<number> {
   const changed = await knex(WEBHOOK_EVENT_TABLE)
     .update({ processed_at: null, outcome: null, next_attempt_at: new Date(), updated_at: new Date() })
-    .where({ id, outcome })
+    .where({ reference: toStorableText(reference), outcome: "ignored:made_by_medusa" })
+    .where("event", "like", "transaction-svc:transaction:management:%")
+    .whereRaw("payload->'metadata'->>? = ?", [IDEMPOTENCY_METADATA_KEY, key])
     .whereNotNull("processed_at")
     .whereNull("deleted_at")
-  return Number(changed) > 0
+  return Number(changed)
 }
 
 export const WEBHOOK_RETRY = {

@@ -49,15 +49,15 @@ export async function handleManagement(ctx: EventContext, eventName: string, pay
   if (typeof payment.data?.reference === "string" && payment.data.reference !== reference) return "ignored:other_attempt"
 
   const key = payload.metadata?.[IDEMPOTENCY_METADATA_KEY]
-  // Medusa's call for this key lost its answer (payments/lost-answers.ts): it failed in Medusa, whatever Medusa
-  // shows for it right now, and the gateway says it happened.
-  const lost = typeof key === "string" ? await openLostAnswer(ctx, key) : null
   const keyWasMedusas = typeof key === "string" && madeByMedusa(payment, key)
   if (keyWasMedusas) {
-    const settled = await settledMedusaCall(ctx, sessionId, payment, key as string, !!lost)
+    const settled = await settledMedusaCall(ctx, sessionId, payment, key as string)
     if (settled === "made_by_medusa") return "ignored:made_by_medusa"
     payment = settled // Medusa's call failed (its row is gone, or a void was not recorded): record the operation below.
   }
+  // Medusa's call for this key lost its answer (payments/lost-answers.ts): the gateway says it happened. Read after
+  // the wait above, during which the call may have lost it.
+  const lost = typeof key === "string" ? await openLostAnswer(ctx, key) : null
   // Medusa's row for this very operation, removed by reconciliation after its process died (unfinished-operations.ts):
   // the gateway's record takes its place and keeps what a person gave it. Neither it nor a call of Medusa's that
   // failed is made outside Medusa, so neither replaces another row a person was told about.
@@ -127,27 +127,37 @@ const MEDUSA_CALL_WAIT_MS = 58_000
 const MEDUSA_CALL_POLL_MS = 250
 
 /**
- * The gateway may send the webhook of a capture or refund while Medusa's call for it is still waiting for the
- * answer (a slow or lost response): Medusa's row (id = key) exists, but the provider has not recorded the key in
- * the payment's data yet. If that call then fails, Medusa deletes its row and the operation would be lost. So
- * wait until either the provider recorded the key (made by Medusa) or the row is gone (returns the payment as it
- * is now, to be recorded as an outside operation). A void (key = payment id) has no row to lose. The wait ends when
- * the call would have ended, counted from its row: a row older than that was left by a process that died (the retry
- * job runs its webhook minutes later), which reconciliation settles, so nothing holds a processing slot for it.
+ * The gateway may send the webhook of a capture, refund or void while Medusa's call for it is still waiting for the
+ * answer (a slow or lost response): Medusa's row (id = key; a void's key is the payment id) exists, but the provider
+ * has not recorded the key in the payment's data yet. If that call then fails, Medusa deletes its row and the
+ * operation would be lost. So wait until the provider recorded the key (made by Medusa: for a void, also a payment
+ * Medusa canceled), or the call failed: its row is gone, or its answer was lost (the provider lists that first,
+ * then Medusa deletes the row; a void has only that sign). Either returns the payment as it is now, to be recorded.
+ * The wait ends when the call would have ended, counted from its row: a row older than that was left by a process
+ * that died (the retry job runs its webhook minutes later), which reconciliation settles, so nothing holds a
+ * processing slot for it; a call that outlasts it and then loses its answer has its webhook run again
+ * (lost-answers.ts).
  */
-async function settledMedusaCall(ctx: EventContext, sessionId: string, payment: PaymentView, key: string, answerLost: boolean): Promise<"made_by_medusa" | PaymentView> {
-  // A void whose answer was lost: Medusa did not cancel the payment (there is no row to wait for).
-  if (answerLost && payment.id === key) return payment
+async function settledMedusaCall(ctx: EventContext, sessionId: string, payment: PaymentView, key: string): Promise<"made_by_medusa" | PaymentView> {
+  const isVoid = payment.id === key
   const row = [...payment.captures, ...payment.refunds].find((r) => r.id === key)
   const written = row ? new Date(row.created_at).getTime() : NaN
   const deadline = (Number.isFinite(written) ? written : Date.now()) + MEDUSA_CALL_WAIT_MS
+  let lostSince: number | null = null
   let current: PaymentView | null = payment
   while (current) {
-    if (!answerLost && (current.id === key || providerRecorded(current, key))) return "made_by_medusa"
-    if (!madeByMedusa(current, key)) return current
-    if (Date.now() > deadline) {
-      ctx.logger.warn(`PGS: Medusa's operation ${key} on payment ${current.id} did not finish in time; treating the webhook as its own (reconciliation settles the row)`)
-      return "made_by_medusa"
+    if (await openLostAnswer(ctx, key)) {
+      if (isVoid || !madeByMedusa(current, key)) return current
+      // Medusa deletes the row right after the provider listed it: wait for that, not for ever.
+      lostSince ??= Date.now()
+      if (Date.now() - lostSince > MEDUSA_CALL_WAIT_MS) throw new Error(`Medusa's ${row ? "row" : "payment"} ${key} outlived its call whose answer was lost; the retry job runs this event again`)
+    } else {
+      if (providerRecorded(current, key) || (isVoid && current.canceled_at)) return "made_by_medusa"
+      if (!madeByMedusa(current, key)) return current
+      if (Date.now() > deadline) {
+        ctx.logger.warn(`PGS: Medusa's operation ${key} on payment ${current.id} did not finish in time; treating the webhook as its own (reconciliation settles the row)`)
+        return "made_by_medusa"
+      }
     }
     await new Promise((resolve) => setTimeout(resolve, MEDUSA_CALL_POLL_MS))
     current = await findPaymentForSession(ctx.container, sessionId)
@@ -158,7 +168,7 @@ async function settledMedusaCall(ctx: EventContext, sessionId: string, payment: 
 function providerRecorded(payment: PaymentView, key: string): boolean {
   const data = payment.data ?? {}
   const keyed = (list: unknown) => Array.isArray(list) && list.some((entry) => (entry as { key?: unknown } | null)?.key === key)
-  return keyed(data.captures) || keyed(data.refunds)
+  return keyed(data.captures) || keyed(data.refunds) || (data.void as { key?: unknown } | null | undefined)?.key === key
 }
 
 function madeByMedusa(payment: PaymentView, key: string): boolean {
