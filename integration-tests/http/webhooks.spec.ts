@@ -601,6 +601,21 @@ pgsStoreSuite("gateway webhooks", (s) => {
       expect(await approvedOperations(s.sandbox, transactionId, "VOID")).toHaveLength(1)
     })
 
+    it("closes a lost void answer the gateway never acted on once a person voids the payment in the gateway's dashboard", async () => {
+      const { session, orderId, transactionId, payment } = await orderPaidByWebhook()
+      // The gateway does nothing and answers with what matches nothing in the spec: the plugin cannot tell.
+      await s.sandbox.control("POST", "/_sandbox/faults", { target: "POST /api/transactions/manage", phase: "before", kind: "garble", count: 1 })
+      expect((await adminPost(s, `/admin/orders/${orderId}/cancel`, {})).status).toBe(200)
+      expect(await approvedOperations(s.sandbox, transactionId, "VOID")).toHaveLength(0)
+      const knex = s.container().resolve(ContainerRegistrationKeys.PG_CONNECTION)
+      const item = () => knex("pgs_follow_up").where({ key: `manage:${payment.id}` }).first("state", "note")
+      expect(await item()).toEqual({ state: "needs_person", note: expect.stringMatching(/void .* answer was lost.*void it in the gateway's dashboard/) })
+      const voidId = await manageAtGateway(s, session, transactionId, "VOID", session.data.amount_minor)
+      expect((await processedEvent(s, voidId)).outcome).toBe("applied:external_void")
+      expect((await adminPayment(s, payment.id)).canceled_at).not.toBeNull()
+      expect(await item()).toEqual({ state: "done", note: expect.stringMatching(new RegExp(`confirmed it \\(transaction ${voidId}\\)`)) })
+    })
+
     it("records a void made at the gateway as a canceled payment", async () => {
       const { session, transactionId, payment } = await orderPaidByWebhook()
       const voidId = await manageAtGateway(s, session, transactionId, "VOID", session.data.amount_minor)

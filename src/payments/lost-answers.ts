@@ -41,7 +41,7 @@ export async function rememberLostAnswer(knex: Knex | null, logger: Logger, erro
       reference: a.reference,
       amount_minor: a.amount,
       currency_code: a.currency.toLowerCase(),
-      note: `A ${what} of ${money} was sent to the gateway, but its answer was lost, so Medusa did not record it. If the gateway's dashboard shows it, it is recorded here when the gateway's message arrives; if not, try the ${what} again.`,
+      note: `A ${what} of ${money} was sent to the gateway, but its answer was lost, so Medusa did not record it. If the gateway's dashboard shows it, it is recorded here when the gateway's message arrives; if not, ${a.transactionType === "VOID" ? "void it in the gateway's dashboard (Medusa may show the order canceled already): that void is recorded here" : `try the ${what} again`}.`,
     })
     // The gateway's message may have come already and been taken for this call's own (it waited for the call only so
     // long): it runs again now that the call failed, and records the operation (pgs-events/management.ts).

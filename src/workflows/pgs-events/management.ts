@@ -64,7 +64,9 @@ export async function handleManagement(ctx: EventContext, eventName: string, pay
   const kind = operation === "CAPTURE" ? "capture" : "refund"
   const replaced = typeof key === "string" && operation !== "VOID" ? await removedOperationRow(knexOf(ctx), kind, key) : null
   const outcome = await recordOperation(ctx, operation, tx, payment, { replaced, outside: !keyWasMedusas && !replaced && !lost })
-  if (lost) await closeLostAnswer(ctx, lost, tx.id)
+  // A void of the payment also settles a lost void answer of it: a person voided it in the gateway's dashboard.
+  const settled = lost ?? (operation === "VOID" && isApplied(outcome) ? await openLostAnswer(ctx, payment.id) : null)
+  if (settled) await closeLostAnswer(ctx, settled, tx.id)
   // Its record, also when a run that died before writing it had recorded the operation already.
   if (replaced && (isApplied(outcome) || outcome === "ignored:already_recorded")) await recordRepair(ctx, kind, key as string, tx, payment)
   return outcome
