@@ -45,7 +45,8 @@ const sumOf = (amounts: BigNumberInput[]) => amounts.reduce<BigNumberInput>((tot
  */
 async function removeOrderTransactions(orders: SummaryKeeper, kind: "capture" | "refund", rowId: string): Promise<void> {
   const naming = await orders.listOrderTransactions({ reference: kind, reference_id: rowId }, { select: ["id"] })
-  if (naming.length) await orders.softDeleteOrderTransactions(naming.map((t) => t.id))
+  // One at a time: Medusa sets right only the first one's version when it removes several.
+  for (const t of naming) await orders.softDeleteOrderTransactions([t.id])
   const removed = (await orders.listOrderTransactions({ reference: kind, reference_id: rowId }, { select: ["id", "order_id", "version", "amount", "raw_amount", "deleted_at"], withDeleted: true })).filter(
     (t) => (t as { deleted_at?: unknown }).deleted_at,
   )

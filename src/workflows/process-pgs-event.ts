@@ -48,7 +48,7 @@ async function applyOne(ctx: EventContext, id: string, row: EventToRun): Promise
     return "ignored:unsupported"
   }
   try {
-    const outcome = await dispatchEvent(ctx, parsed.data)
+    const outcome = await dispatchEvent(ctx, parsed.data, row.received_at)
     await writeEventOutcome(knex, id, { processed_at: new Date(), outcome, error: null, next_attempt_at: null })
     return outcome
   } catch (error) {

@@ -12,7 +12,8 @@ import { handleManagement } from "./management"
 import { handleTokenization } from "./tokenization"
 import { handlePayoutEvent } from "./payout"
 
-export async function dispatchEvent(ctx: EventContext, event: WebhookEvent): Promise<EventOutcome> {
+/** `receivedAt`: when the store recorded the delivery. */
+export async function dispatchEvent(ctx: EventContext, event: WebhookEvent, receivedAt: Date): Promise<EventOutcome> {
   if (event.event === TOKENIZATION_EVENT) return handleTokenization(ctx, event.payload)
   const kind = kindOf(event)
   if (kind === "approval" || kind === "failure" || kind === "pending") {
@@ -25,7 +26,7 @@ export async function dispatchEvent(ctx: EventContext, event: WebhookEvent): Pro
     case "failure":
       return handleFailure(ctx, event.payload)
     case "management_approved":
-      return handleManagement(ctx, event.event, event.payload)
+      return handleManagement(ctx, event.event, event.payload, receivedAt)
     case "management_declined":
       return "ignored:management_declined"
     case "pending":

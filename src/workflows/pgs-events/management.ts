@@ -28,7 +28,7 @@ import { recordRepair, removeUnconfirmedCaptures, removeUnconfirmedRefund } from
 /** `captured_by` (the capture's `created_by`) of a capture recorded from the gateway. */
 export const externalCaptureBy = (transactionId: string) => `pgs:${transactionId}`
 
-export async function handleManagement(ctx: EventContext, eventName: string, payload: TransactionEventPayload): Promise<EventOutcome> {
+export async function handleManagement(ctx: EventContext, eventName: string, payload: TransactionEventPayload, receivedAt: Date): Promise<EventOutcome> {
   const operation = managementOperationOf(eventName, payload.transaction_type)
   if (!operation) return "ignored:unknown_operation"
 
@@ -51,7 +51,7 @@ export async function handleManagement(ctx: EventContext, eventName: string, pay
   const key = payload.metadata?.[IDEMPOTENCY_METADATA_KEY]
   const keyWasMedusas = typeof key === "string" && madeByMedusa(payment, key)
   if (keyWasMedusas) {
-    const settled = await settledMedusaCall(ctx, sessionId, payment, key as string)
+    const settled = await settledMedusaCall(ctx, sessionId, payment, key as string, receivedAt)
     if (settled === "made_by_medusa") return "ignored:made_by_medusa"
     payment = settled // Medusa's call failed (its row is gone, or a void was not recorded): record the operation below.
   }
@@ -65,7 +65,9 @@ export async function handleManagement(ctx: EventContext, eventName: string, pay
   const replaced = typeof key === "string" && operation !== "VOID" ? await removedOperationRow(knexOf(ctx), kind, key) : null
   const outcome = await recordOperation(ctx, operation, tx, payment, { replaced, outside: !keyWasMedusas && !replaced && !lost })
   // A void of the payment also settles a lost void answer of it: a person voided it in the gateway's dashboard.
-  const settled = lost ?? (operation === "VOID" && isApplied(outcome) ? await openLostAnswer(ctx, payment.id) : null)
+  // Closed once Medusa holds the operation (not on ignored:already_captured: Medusa holds another capture).
+  const holds = isApplied(outcome) || outcome === "ignored:already_recorded" || outcome === "ignored:already_canceled"
+  const settled = holds ? (lost ?? (operation === "VOID" ? await openLostAnswer(ctx, payment.id) : null)) : null
   if (settled) await closeLostAnswer(ctx, settled, tx.id)
   // Its record, also when a run that died before writing it had recorded the operation already.
   if (replaced && (isApplied(outcome) || outcome === "ignored:already_recorded")) await recordRepair(ctx, kind, key as string, tx, payment)
@@ -135,28 +137,30 @@ const MEDUSA_CALL_POLL_MS = 250
  * operation would be lost. So wait until the provider recorded the key (made by Medusa: for a void, also a payment
  * Medusa canceled), or the call failed: its row is gone, or its answer was lost (the provider lists that first,
  * then Medusa deletes the row; a void has only that sign). Either returns the payment as it is now, to be recorded.
- * The wait ends when the call would have ended, counted from its row: a row older than that was left by a process
- * that died (the retry job runs its webhook minutes later), which reconciliation settles, so nothing holds a
- * processing slot for it; a call that outlasts it and then loses its answer has its webhook run again
- * (lost-answers.ts).
+ * The wait ends when the call would have ended, counted from its row (a void's, from the webhook's arrival): a row
+ * older than that was left by a process that died (the retry job runs its webhook minutes later), which
+ * reconciliation settles, so nothing holds a processing slot for it; a call that outlasts it and then loses its
+ * answer has its webhook run again (lost-answers.ts). A void has no row for reconciliation to find: past its wait,
+ * the gateway's void is recorded (recording it again changes nothing).
  */
-async function settledMedusaCall(ctx: EventContext, sessionId: string, payment: PaymentView, key: string): Promise<"made_by_medusa" | PaymentView> {
+async function settledMedusaCall(ctx: EventContext, sessionId: string, payment: PaymentView, key: string, receivedAt: Date): Promise<"made_by_medusa" | PaymentView> {
   const isVoid = payment.id === key
   const row = [...payment.captures, ...payment.refunds].find((r) => r.id === key)
   const written = row ? new Date(row.created_at).getTime() : NaN
-  const deadline = (Number.isFinite(written) ? written : Date.now()) + MEDUSA_CALL_WAIT_MS
-  let lostSince: number | null = null
+  const deadline = (Number.isFinite(written) ? written : receivedAt.getTime()) + MEDUSA_CALL_WAIT_MS
   let current: PaymentView | null = payment
   while (current) {
-    if (await openLostAnswer(ctx, key)) {
+    const lost = await openLostAnswer(ctx, key)
+    if (lost) {
       if (isVoid || !madeByMedusa(current, key)) return current
       // Medusa deletes the row right after the provider listed it: wait for that, not for ever.
-      lostSince ??= Date.now()
-      if (Date.now() - lostSince > MEDUSA_CALL_WAIT_MS) throw new Error(`Medusa's ${row ? "row" : "payment"} ${key} outlived its call whose answer was lost; the retry job runs this event again`)
+      if (Date.now() - new Date(lost.created_at).getTime() > MEDUSA_CALL_WAIT_MS)
+        throw new Error(`Medusa's row ${key} outlived its call whose answer was lost; the retry job or reconciliation settles it`)
     } else {
       if (providerRecorded(current, key) || (isVoid && current.canceled_at)) return "made_by_medusa"
       if (!madeByMedusa(current, key)) return current
       if (Date.now() > deadline) {
+        if (isVoid) return current
         ctx.logger.warn(`PGS: Medusa's operation ${key} on payment ${current.id} did not finish in time; treating the webhook as its own (reconciliation settles the row)`)
         return "made_by_medusa"
       }
