@@ -44,12 +44,10 @@ const sumOf = (amounts: BigNumberInput[]) => amounts.reduce<BigNumberInput>((tot
  * removed, so a second run (a process died between the steps, or the row is removed again) changes nothing.
  */
 async function removeOrderTransactions(orders: SummaryKeeper, kind: "capture" | "refund", rowId: string): Promise<void> {
-  const naming = await orders.listOrderTransactions({ reference: kind, reference_id: rowId }, { select: ["id"] })
+  // Those removed by an earlier run too: every one naming the row is removed once this is done.
+  const removed = await orders.listOrderTransactions({ reference: kind, reference_id: rowId }, { select: ["id", "order_id", "version", "amount", "raw_amount", "deleted_at"], withDeleted: true })
   // One at a time: Medusa sets right only the first one's version when it removes several.
-  for (const t of naming) await orders.softDeleteOrderTransactions([t.id])
-  const removed = (await orders.listOrderTransactions({ reference: kind, reference_id: rowId }, { select: ["id", "order_id", "version", "amount", "raw_amount", "deleted_at"], withDeleted: true })).filter(
-    (t) => (t as { deleted_at?: unknown }).deleted_at,
-  )
+  for (const t of removed) if (!(t as { deleted_at?: unknown }).deleted_at) await orders.softDeleteOrderTransactions([t.id])
   // Missing from a Medusa we have not met: the removal goes on (the test of this fails there, not a store's repair).
   if (!removed.length || !orders.updateOrderPaidRefundableAmount_) return
   const orderId = removed[0]!.order_id
@@ -76,10 +74,10 @@ async function recountCollection(payments: IPaymentModuleService, paymentId: str
   const payment = await payments.retrievePayment(paymentId, { select: ["id", "payment_collection_id"] })
   const [collection] = await payments.listPaymentCollections({ id: payment.payment_collection_id }, { select: ["id"], relations: ["payments.captures", "payments.refunds"] })
   if (!collection) return
-  const sum = (rows: Array<{ amount: BigNumberInput }> = []) => rows.reduce((total, r) => MathBN.add(total, r.amount), MathBN.convert(0))
+  const ofCollection = collection.payments ?? []
   const totals: CollectionTotals = {
-    captured_amount: sum((collection.payments ?? []).flatMap((p) => p.captures ?? [])),
-    refunded_amount: sum((collection.payments ?? []).flatMap((p) => p.refunds ?? [])),
+    captured_amount: sumOf(ofCollection.flatMap((p) => p.captures ?? []).map((c) => c.amount)),
+    refunded_amount: sumOf(ofCollection.flatMap((p) => p.refunds ?? []).map((r) => r.amount)),
   }
   await payments.updatePaymentCollections(collection.id, totals as PaymentCollectionUpdatableFields)
 }

@@ -132,15 +132,17 @@ export async function writeEventOutcome(knex: Knex, id: string, write: EventOutc
 
 export type ManagementEventRow = { id: string; subject_id: string | null; processed_at: Date | null; outcome: string | null }
 
-/** The gateway's management webhook echoing this idempotency key (a capture or refund row's id, a void's payment id), if it came. */
-export async function managementEventFor(knex: Knex, reference: string, key: string): Promise<ManagementEventRow | null> {
-  const row = await knex(WEBHOOK_EVENT_TABLE)
+/** The gateway's management webhooks of this reference echoing this idempotency key (a capture or refund row's id, a void's payment id). */
+const managementEventsWithKey = (knex: Knex, reference: string, key: string) =>
+  knex(WEBHOOK_EVENT_TABLE)
     .where({ reference: toStorableText(reference) })
     .where("event", "like", "transaction-svc:transaction:management:%")
     .whereRaw("payload->'metadata'->>? = ?", [IDEMPOTENCY_METADATA_KEY, key])
     .whereNull("deleted_at")
-    .orderBy("received_at", "asc")
-    .first("id", "subject_id", "processed_at", "outcome")
+
+/** The first such webhook, if it came. */
+export async function managementEventFor(knex: Knex, reference: string, key: string): Promise<ManagementEventRow | null> {
+  const row = await managementEventsWithKey(knex, reference, key).orderBy("received_at", "asc").first("id", "subject_id", "processed_at", "outcome")
   return (row as ManagementEventRow | undefined) ?? null
 }
 
@@ -149,13 +151,10 @@ export async function managementEventFor(knex: Knex, reference: string, key: str
  * job again (the call failed after all); how many.
  */
 export async function runAgainTakenForMedusas(knex: Knex, reference: string, key: string): Promise<number> {
-  const changed = await knex(WEBHOOK_EVENT_TABLE)
-    .update({ processed_at: null, outcome: null, next_attempt_at: new Date(), updated_at: new Date() })
-    .where({ reference: toStorableText(reference), outcome: "ignored:made_by_medusa" })
-    .where("event", "like", "transaction-svc:transaction:management:%")
-    .whereRaw("payload->'metadata'->>? = ?", [IDEMPOTENCY_METADATA_KEY, key])
+  const changed = await managementEventsWithKey(knex, reference, key)
+    .where({ outcome: "ignored:made_by_medusa" })
     .whereNotNull("processed_at")
-    .whereNull("deleted_at")
+    .update({ processed_at: null, outcome: null, next_attempt_at: new Date(), updated_at: new Date() })
   return Number(changed)
 }
 

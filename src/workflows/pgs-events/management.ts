@@ -70,7 +70,7 @@ export async function handleManagement(ctx: EventContext, eventName: string, pay
   const settled = holds ? (lost ?? (operation === "VOID" ? await openLostAnswer(ctx, payment.id) : null)) : null
   if (settled) await closeLostAnswer(ctx, settled, tx.id)
   // Its record, also when a run that died before writing it had recorded the operation already.
-  if (replaced && (isApplied(outcome) || outcome === "ignored:already_recorded")) await recordRepair(ctx, kind, key as string, tx, payment)
+  if (replaced && holds) await recordRepair(ctx, kind, key as string, tx, payment)
   return outcome
 }
 
@@ -150,6 +150,8 @@ async function settledMedusaCall(ctx: EventContext, sessionId: string, payment: 
   const deadline = (Number.isFinite(written) ? written : receivedAt.getTime()) + MEDUSA_CALL_WAIT_MS
   let current: PaymentView | null = payment
   while (current) {
+    // Medusa's call succeeded (the usual case): nothing more to read. A failed call never has its key recorded.
+    if (providerRecorded(current, key)) return "made_by_medusa"
     const lost = await openLostAnswer(ctx, key)
     if (lost) {
       if (isVoid || !madeByMedusa(current, key)) return current
@@ -157,7 +159,7 @@ async function settledMedusaCall(ctx: EventContext, sessionId: string, payment: 
       if (Date.now() - new Date(lost.created_at).getTime() > MEDUSA_CALL_WAIT_MS)
         throw new Error(`Medusa's row ${key} outlived its call whose answer was lost; the retry job or reconciliation settles it`)
     } else {
-      if (providerRecorded(current, key) || (isVoid && current.canceled_at)) return "made_by_medusa"
+      if (isVoid && current.canceled_at) return "made_by_medusa"
       if (!madeByMedusa(current, key)) return current
       if (Date.now() > deadline) {
         if (isVoid) return current

@@ -51,7 +51,7 @@ const TRANSACTION_TYPE = { capture: "CAPTURE", refund: "REFUND" } as const
 async function settle(deps: CheckDeps, operation: UnfinishedOperation): Promise<"repaired" | "told" | null> {
   const { kind } = operation
   const reference = typeof operation.data.reference === "string" ? operation.data.reference : null
-  const event = reference ? await gatewayEventOf(deps, reference, operation.id) : null
+  const event = reference ? await managementEventFor(deps.knex, reference, operation.id) : null
   // Its webhook is being applied right now (it waits for Medusa's call): the next run looks again.
   if (event && !event.processed_at && event.outcome === null) return null
   const tx = event?.subject_id ? ((await deps.client.status.transaction(event.subject_id))?.transaction ?? null) : null
@@ -100,6 +100,3 @@ function unconfirmedNote(operation: UnfinishedOperation, transactionId: string |
     "If it does not, choose Remove from the order here and refund again from the order page, or refund the same amount in the gateway's dashboard: its refund then replaces this one in Medusa and this item closes."
   )
 }
-
-/** The gateway's management webhook carrying this capture or refund row's id as its idempotency key, if it came. */
-export const gatewayEventOf = (deps: Pick<CheckDeps, "knex">, reference: string, rowId: string) => managementEventFor(deps.knex, reference, rowId)

@@ -12,7 +12,7 @@ import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/util
 import { closeOpenFollowUp, followUpById, reopenFollowUp } from "../../../../../../modules/pgs/follow-ups"
 import { unconfirmedOperationOf } from "../../../../../../payments/lost-answers"
 import { removeOperationRow } from "../../../../../../workflows/medusa-operation-rows"
-import { gatewayEventOf } from "../../../../../../workflows/reconcile/unfinished-operations"
+import { managementEventFor } from "../../../../../../modules/pgs/webhook-queue"
 
 export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse) {
   const knex = req.scope.resolve(ContainerRegistrationKeys.PG_CONNECTION)
@@ -22,7 +22,7 @@ export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse)
   if (!row || operation?.kind !== "refund" || row.kind !== "unknown_management") throw new MedusaError(MedusaError.Types.NOT_FOUND, `There is no unconfirmed refund with id ${id}`)
   const settledAlready = new MedusaError(MedusaError.Types.NOT_ALLOWED, `This refund is settled already: ${row.note ?? ""}`.trim())
   if (row.state !== "needs_person") throw settledAlready
-  const arrived = row.reference ? await gatewayEventOf({ knex }, row.reference, operation.rowId) : null
+  const arrived = row.reference ? await managementEventFor(knex, row.reference, operation.rowId) : null
   if (arrived)
     throw new MedusaError(
       MedusaError.Types.NOT_ALLOWED,
