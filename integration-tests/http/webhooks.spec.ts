@@ -43,6 +43,17 @@ const sha512 = (v: string) => createHash("sha512").update(v).digest("hex")
 const TOKENIZED = "tokenization-webhook:payment-method:tokenized"
 
 pgsStoreSuite("gateway webhooks", (s) => {
+  /** The gateway sends a transaction's webhook again (its resend); returns once both deliveries are processed. */
+  async function resendAndProcess(transactionId: string) {
+    await s.sandbox.control("POST", `/_sandbox/transactions/${transactionId}/webhook`)
+    await waitFor(async () => {
+      const res = await s.sandbox.control("GET", `/_sandbox/webhooks/deliveries?subject_id=${transactionId}`)
+      const mine = (res.body.deliveries as any[]).filter((d) => d.url === s.webhookUrl)
+      return mine.length === 2 && mine.every((d) => d.state === "delivered")
+    }, { what: "the resent webhook delivered" })
+    await waitFor(async () => (await eventRows(s, { subject_id: transactionId })).every((r) => r.processed_at), { what: "the resent webhook processed" })
+  }
+
   /** A real event body the sandbox produced (a Direct API purchase outside Medusa: foreign reference). */
   async function foreignEventBody() {
     const res = await authorizeCard(s.sandbox)
@@ -409,13 +420,7 @@ pgsStoreSuite("gateway webhooks", (s) => {
       expect((await paymentSession(s, session.id)).status).toMatch(/authorized|captured/)
 
       // The gateway sends the approval again: still one order, one payment.
-      await s.sandbox.control("POST", `/_sandbox/transactions/${transactionId}/webhook`)
-      await waitFor(async () => {
-        const res = await s.sandbox.control("GET", `/_sandbox/webhooks/deliveries?subject_id=${transactionId}`)
-        const mine = (res.body.deliveries as any[]).filter((d) => d.url === s.webhookUrl)
-        return mine.length === 2 && mine.every((d) => d.state === "delivered")
-      })
-      await waitFor(async () => (await eventRows(s, { subject_id: transactionId })).every((r) => r.processed_at))
+      await resendAndProcess(transactionId)
       const order = await s.api.get(`/admin/orders/${orderId}?fields=id,*payment_collections.payments`, { headers: await s.adminHeaders() })
       expect(order.data.order.payment_collections.flatMap((c: any) => c.payments)).toHaveLength(1)
       expect(await orderOfCart(s, cart.id)).toBe(orderId)
@@ -503,13 +508,7 @@ pgsStoreSuite("gateway webhooks", (s) => {
       expect(after.captured_at).not.toBeNull()
 
       // The gateway sends it again (its resend): still one capture.
-      await s.sandbox.control("POST", `/_sandbox/transactions/${captureId}/webhook`)
-      await waitFor(async () => {
-        const res = await s.sandbox.control("GET", `/_sandbox/webhooks/deliveries?subject_id=${captureId}`)
-        const mine = (res.body.deliveries as any[]).filter((d) => d.url === s.webhookUrl)
-        return mine.length === 2 && mine.every((d) => d.state === "delivered")
-      })
-      await waitFor(async () => (await eventRows(s, { subject_id: captureId })).every((r) => r.processed_at))
+      await resendAndProcess(captureId)
       expect((await adminPayment(s, payment.id)).captures).toHaveLength(1)
     })
 
@@ -616,6 +615,81 @@ pgsStoreSuite("gateway webhooks", (s) => {
       expect(await item()).toEqual({ state: "done", note: expect.stringMatching(new RegExp(`confirmed it \\(transaction ${voidId}\\)`)) })
     })
 
+    /**
+     * A person captures in the gateway's dashboard; its message is still on its way when the order is canceled.
+     * Medusa's order cancel logs the declined void and goes on: the order is canceled, the money stays captured.
+     */
+    async function orderCanceledWhileCapturedAtGateway() {
+      const paid = await orderPaidByWebhook()
+      await s.sandbox.control("POST", "/_sandbox/settings", { webhooks_held: true })
+      try {
+        await manageAtGateway(s, paid.session, paid.transactionId, "CAPTURE", paid.session.data.amount_minor)
+        expect((await adminPost(s, `/admin/orders/${paid.orderId}/cancel`, {})).status).toBe(200)
+      } finally {
+        await s.sandbox.control("POST", "/_sandbox/settings", { webhooks_held: false })
+      }
+      return paid
+    }
+
+    it("lists a void the gateway declined when Medusa canceled the order after a capture made at the gateway", async () => {
+      const { orderId, transactionId, payment } = await orderCanceledWhileCapturedAtGateway()
+      const knex = s.container().resolve(ContainerRegistrationKeys.PG_CONNECTION)
+      expect(await knex("pgs_follow_up").where({ key: `manage:${payment.id}` }).first("kind", "state", "transaction_id", "note")).toEqual({
+        kind: "void_not_made",
+        state: "needs_person",
+        transaction_id: transactionId,
+        note: expect.stringMatching(/was not voided: .*cannot void an authorization after a capture.*refund what was captured/),
+      })
+      const listed = (await s.api.get("/admin/pgs/attention?limit=100", { headers: await s.adminHeaders() })).data.items.find((i: any) => i.transaction_id === transactionId && i.kind === "void_not_made")
+      expect(listed).toMatchObject({ title: "Void not made", needs_person: true, order_id: orderId, actions: expect.arrayContaining(["resolve"]) })
+      expect(await approvedOperations(s.sandbox, transactionId, "VOID")).toHaveLength(0)
+    })
+
+    it("records a refund made at the gateway on an order Medusa canceled, with its order transaction and credit line, once", async () => {
+      const { session, orderId, transactionId, payment } = await orderCanceledWhileCapturedAtGateway()
+      const [captured] = await approvedOperations(s.sandbox, transactionId, "CAPTURE")
+      expect((await processedEvent(s, captured!.transaction_id)).outcome).toBe("applied:external_capture")
+      // The person gives the money back in the gateway's dashboard, as the item says. Medusa's own refund workflow
+      // refunds and then fails on a canceled order, leaving the order without the refund.
+      const refundId = await manageAtGateway(s, session, transactionId, "REFUND", session.data.amount_minor)
+      expect(await processedEvent(s, refundId)).toMatchObject({ outcome: "applied:external_refund", error: null })
+      const order = async () =>
+        (await s.api.get(`/admin/orders/${orderId}?fields=id,status,summary,*transactions,*credit_lines`, { headers: await s.adminHeaders() })).data.order
+      const recorded = await order()
+      const refunds = (await adminPayment(s, payment.id)).refunds
+      expect(refunds.map((r: any) => [Number(r.amount), r.metadata])).toEqual([[25.5, { pgs_transaction_id: refundId }]])
+      expect(recorded.status).toBe("canceled")
+      expect(recorded.transactions.map((t: any) => [t.reference, Number(t.amount)]).sort()).toEqual([["capture", 25.5], ["refund", -25.5]])
+      // (Medusa's cancel wrote a credit line of 0 for the collection: nothing was refunded then.)
+      expect(recorded.credit_lines.filter((c: any) => c.reference === "refund").map((c: any) => [c.reference_id, Number(c.amount)])).toEqual([[refunds[0].id, 25.5]])
+      expect(recorded.summary).toMatchObject({ transaction_total: 0, pending_difference: 0 })
+      expect(recorded.payment_collections[0]).toMatchObject({ captured_amount: 25.5, refunded_amount: 25.5 })
+
+      // The gateway sends it again: nothing more is recorded.
+      await resendAndProcess(refundId)
+      expect((await adminPayment(s, payment.id)).refunds).toHaveLength(1)
+      expect((await order()).transactions).toHaveLength(2)
+    })
+
+    it("lists a void the gateway could not be asked for, until the payment is voided in the gateway's dashboard", async () => {
+      const { session, orderId, transactionId, payment } = await orderPaidByWebhook()
+      // The gateway cannot be read before the void (more failures than the client retries): the void is never sent.
+      await s.sandbox.control("POST", "/_sandbox/faults", { target: "GET /api/transactions/:id/status", kind: "status", status: 503, count: 10 })
+      try {
+        expect((await adminPost(s, `/admin/orders/${orderId}/cancel`, {})).status).toBe(200)
+      } finally {
+        await s.sandbox.control("DELETE", "/_sandbox/faults")
+      }
+      const knex = s.container().resolve(ContainerRegistrationKeys.PG_CONNECTION)
+      const item = () => knex("pgs_follow_up").where({ key: `manage:${payment.id}` }).first("kind", "state", "note")
+      expect(await item()).toEqual({ kind: "void_not_made", state: "needs_person", note: expect.stringMatching(/was not voided: .*503.*void it if it is only authorized/) })
+      expect((await adminPayment(s, payment.id)).canceled_at).toBeNull()
+      const voidId = await manageAtGateway(s, session, transactionId, "VOID", session.data.amount_minor)
+      expect((await processedEvent(s, voidId)).outcome).toBe("applied:external_void")
+      expect((await adminPayment(s, payment.id)).canceled_at).not.toBeNull()
+      expect(await item()).toMatchObject({ state: "done", note: expect.stringMatching(new RegExp(`confirmed it \\(transaction ${voidId}\\)`)) })
+    })
+
     it("records a void made at the gateway as a canceled payment", async () => {
       const { session, transactionId, payment } = await orderPaidByWebhook()
       const voidId = await manageAtGateway(s, session, transactionId, "VOID", session.data.amount_minor)
@@ -665,13 +739,7 @@ pgsStoreSuite("gateway webhooks", (s) => {
       expect(await gatewayRefunds()).toHaveLength(1)
 
       // The gateway sends it again (its resend): still one refund in Medusa, still one at the gateway.
-      await s.sandbox.control("POST", `/_sandbox/transactions/${refundId}/webhook`)
-      await waitFor(async () => {
-        const res = await s.sandbox.control("GET", `/_sandbox/webhooks/deliveries?subject_id=${refundId}`)
-        const mine = (res.body.deliveries as any[]).filter((d) => d.url === s.webhookUrl)
-        return mine.length === 2 && mine.every((d) => d.state === "delivered")
-      }, { what: "the resent refund webhook delivered" })
-      await waitFor(async () => (await eventRows(s, { subject_id: refundId })).every((r) => r.processed_at), { what: "the resent refund webhook processed" })
+      await resendAndProcess(refundId)
       expect((await adminPayment(s, payment.id)).refunds.map((r: any) => Number(r.amount))).toEqual([5])
       expect(await gatewayRefunds()).toHaveLength(1)
     })

@@ -8,6 +8,7 @@ import { MedusaError } from "@medusajs/framework/utils"
 import { GatewayOutcomeUnknownError, toMinorUnits, type ManageResult, type MoneyInput } from "../../gateway"
 import { captureAmountMinor, capturesComplete, externalRefundOf } from "../../modules/pgs/medusa-tables"
 import { rememberLostAnswer } from "../../payments/lost-answers"
+import { rememberVoidNotMade } from "../../payments/void-not-made"
 import { isSingleStep, type PgsSessionData } from "../../payments/session-data"
 import { gatewayTransactionType, isFailedStatus } from "../../payments/status-table"
 import type { ProviderDeps } from "./deps"
@@ -45,17 +46,25 @@ export async function refund(deps: ProviderDeps, current: PgsSessionData, input:
 
 export async function voidPayment(deps: ProviderDeps, current: PgsSessionData, input: CancelPaymentInput): Promise<CancelPaymentOutput> {
   if (!current.transaction_id || current.void) return { data: current } // nothing taken, or already voided
-  const found = await deps.client.status.transaction(current.transaction_id)
-  if (!found) return { data: current }
-  const tx = found.transaction
-  if (tx.status === "CANCELED") return { data: { ...current, gateway_status: "CANCELED" } } // already done
-  if (isFailedStatus(tx.status)) return { data: { ...current, gateway_status: tx.status } } // nothing to release
-  const type = gatewayTransactionType(tx.transaction_type)
-  if (isSingleStep(type))
-    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Payment ${current.transaction_id} was a ${type} (money taken in one step): it cannot be voided. Refund it instead.`)
   const key = input.context?.idempotency_key
-  const result = await manage(deps, "VOID", current, tx.id, current.amount_minor, key)
-  return { data: { ...current, gateway_status: "CANCELED", void: record(key, current.amount_minor, result) } }
+  let singleStep = false
+  try {
+    const found = await deps.client.status.transaction(current.transaction_id)
+    if (!found) return { data: current }
+    const tx = found.transaction
+    if (tx.status === "CANCELED") return { data: { ...current, gateway_status: "CANCELED" } } // already done
+    if (isFailedStatus(tx.status)) return { data: { ...current, gateway_status: tx.status } } // nothing to release
+    const type = gatewayTransactionType(tx.transaction_type)
+    singleStep = isSingleStep(type)
+    if (singleStep)
+      throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Payment ${current.transaction_id} was a ${type} (money taken in one step): it cannot be voided. Refund it instead.`)
+    const result = await manage(deps, "VOID", current, tx.id, current.amount_minor, key)
+    return { data: { ...current, gateway_status: "CANCELED", void: record(key, current.amount_minor, result) } }
+  } catch (error) {
+    // Medusa's callers log this error and go on (FRAMEWORK-NOTES 66): the admin is told on Needs attention instead.
+    await rememberVoidNotMade(deps.knex, deps.logger, current, key, error, singleStep)
+    throw error
+  }
 }
 
 function requireTransaction(current: PgsSessionData, what: string): string {

@@ -19,6 +19,7 @@ import { managementOperationOf } from "./classify"
 import { isApplied, type EventContext, type EventOutcome } from "./context"
 import { findPaymentForSession, type PaymentView } from "./lookup"
 import { recordExternalVoidWorkflow } from "./external-void"
+import { canceledOrderOf, recordRefundOfCanceledOrder } from "./canceled-order-refund"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { followUpByKey, updateFollowUp } from "../../modules/pgs/follow-ups"
 import { lostAnswerKey } from "../../payments/lost-answers"
@@ -98,24 +99,28 @@ async function recordOperation(
       })
       await markExternalCapture(ctx, payment.id, earlier, externalCaptureBy(tx.id))
       return "applied:external_capture"
-    case "REFUND":
-      if (payment.refunds.some((r) => r.metadata?.[EXTERNAL_REFUND_METADATA_KEY] === tx.id)) return "ignored:already_recorded"
+    case "REFUND": {
+      const recorded = payment.refunds.some((r) => r.metadata?.[EXTERNAL_REFUND_METADATA_KEY] === tx.id)
+      // On an order Medusa canceled, its refund workflow fails after refunding: recorded apart, and finished there if a run died.
+      const canceledOrder = await canceledOrderOf(ctx, payment)
+      if (recorded && !canceledOrder) return "ignored:already_recorded"
       // A person refunding in the gateway's dashboard what Needs attention listed: this refund takes that row's place.
-      if (outside) await removeUnconfirmedRefund(ctx, payment, tx.amount, `The gateway's refund ${tx.id} took its place.`)
+      if (outside && !recorded) await removeUnconfirmedRefund(ctx, payment, tx.amount, `The gateway's refund ${tx.id} took its place.`)
+      const details = {
+        amount,
+        note: replaced?.note ?? `Refunded at the gateway (transaction ${tx.id})`,
+        created_by: replaced?.created_by ?? undefined,
+        refund_reason_id: replaced?.refund_reason_id ?? undefined,
+      }
+      if (canceledOrder) return recordRefundOfCanceledOrder(ctx, payment, canceledOrder, { transactionId: tx.id, ...details })
       // Medusa's refundPayment always calls the provider; the provider's refundPayment reads this refund row
       // (id = its idempotency key), finds the metadata and returns without calling the gateway (no second refund).
       await refundPaymentWorkflow(ctx.container).run({
         // metadata reaches the refund row (payment module) but is missing from the workflow's input type.
-        input: {
-          payment_id: payment.id,
-          amount,
-          note: replaced?.note ?? `Refunded at the gateway (transaction ${tx.id})`,
-          created_by: replaced?.created_by ?? undefined,
-          refund_reason_id: replaced?.refund_reason_id ?? undefined,
-          metadata: { [EXTERNAL_REFUND_METADATA_KEY]: tx.id },
-        } as { payment_id: string },
+        input: { payment_id: payment.id, ...details, metadata: { [EXTERNAL_REFUND_METADATA_KEY]: tx.id } } as { payment_id: string },
       })
       return "applied:external_refund"
+    }
     case "VOID": {
       if (payment.canceled_at) return "ignored:already_canceled"
       // The gateway voids only an authorization nothing was captured from: a capture row it never confirmed goes too.

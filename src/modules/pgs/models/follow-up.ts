@@ -12,9 +12,11 @@ export const FOLLOW_UP_TABLE = "pgs_follow_up"
  * - unknown_management: a capture or refund whose answer was lost (the status endpoint cannot prove it);
  * - stuck: a transaction still not final after days of checks;
  * - webhooks_refused: deliveries whose signature the configured key does not verify (one row, `checks` counts them);
- * - fulfillment_capture: a capture on fulfillment (key "fulfillment-capture:<fulfillment id>", so one per fulfillment).
+ * - fulfillment_capture: a capture on fulfillment (key "fulfillment-capture:<fulfillment id>", so one per fulfillment);
+ * - void_not_made: a void Medusa asked for that the gateway declined or refused, or that could not be sent (key as a
+ *   lost void answer's, "manage:<payment id>").
  */
-export const FOLLOW_UP_KINDS = ["check", "reconciled", "late_refund", "gave_up", "unknown_management", "stuck", "webhooks_refused", "fulfillment_capture"] as const
+export const FOLLOW_UP_KINDS = ["check", "reconciled", "late_refund", "gave_up", "unknown_management", "stuck", "webhooks_refused", "fulfillment_capture", "void_not_made"] as const
 export type FollowUpKind = (typeof FOLLOW_UP_KINDS)[number]
 
 /** watching: the plugin is on it. done: nothing left to do (kept as a record). needs_person: a person must act. */

@@ -40,6 +40,7 @@ const TITLES: Record<string, string> = {
   stuck: "Still not final",
   webhooks_refused: "Webhooks refused",
   fulfillment_capture: "Capture on fulfillment",
+  void_not_made: "Void not made",
   flagged_event: "Money without an order",
   failed_event: "Webhook not processed",
 }
