@@ -638,7 +638,7 @@ pgsStoreSuite("gateway webhooks", (s) => {
         kind: "void_not_made",
         state: "needs_person",
         transaction_id: transactionId,
-        note: expect.stringMatching(/was not voided: .*cannot void an authorization after a capture.*refund what was captured/),
+        note: expect.stringMatching(/was not voided: the gateway declined the VOID: Declined: cannot void an authorization after a capture\. Medusa shows .*if money was captured, refund it there.*Do not refund it from Medusa's order page/),
       })
       const listed = (await s.api.get("/admin/pgs/attention?limit=100", { headers: await s.adminHeaders() })).data.items.find((i: any) => i.transaction_id === transactionId && i.kind === "void_not_made")
       expect(listed).toMatchObject({ title: "Void not made", needs_person: true, order_id: orderId, actions: expect.arrayContaining(["resolve"]) })
@@ -665,10 +665,31 @@ pgsStoreSuite("gateway webhooks", (s) => {
       expect(recorded.summary).toMatchObject({ transaction_total: 0, pending_difference: 0 })
       expect(recorded.payment_collections[0]).toMatchObject({ captured_amount: 25.5, refunded_amount: 25.5 })
 
-      // The gateway sends it again: nothing more is recorded.
-      await resendAndProcess(refundId)
+      // The message runs again (the admin's "Process again"): nothing more is recorded.
+      const again = await adminPost(s, `/admin/pgs/events/${(await processedEvent(s, refundId)).id}/process`, {})
+      expect(again.data).toMatchObject({ outcome: "ignored:already_recorded", error: null })
       expect((await adminPayment(s, payment.id)).refunds).toHaveLength(1)
       expect((await order()).transactions).toHaveLength(2)
+    })
+
+    it("leaves a refund recorded before its order was canceled as it was when its message is processed again", async () => {
+      const { session, orderId, transactionId, payment } = await orderPaidByWebhook()
+      const captureId = await manageAtGateway(s, session, transactionId, "CAPTURE", session.data.amount_minor)
+      expect((await processedEvent(s, captureId)).outcome).toBe("applied:external_capture")
+      const refundId = await manageAtGateway(s, session, transactionId, "REFUND", 500)
+      expect((await processedEvent(s, refundId)).outcome).toBe("applied:external_refund")
+      // Medusa's cancel refunds what is left (through the provider) and writes its own credit line.
+      expect((await adminPost(s, `/admin/orders/${orderId}/cancel`, {})).status).toBe(200)
+      const recorded = async () => {
+        const order = (await s.api.get(`/admin/orders/${orderId}?fields=id,status,*transactions,*credit_lines`, { headers: await s.adminHeaders() })).data.order
+        return { status: order.status, transactions: order.transactions.length, credit_lines: order.credit_lines.length, refunds: (await adminPayment(s, payment.id)).refunds.length }
+      }
+      const before = await recorded()
+      expect(before).toMatchObject({ status: "canceled", refunds: 2 })
+      // The admin's "Process again" runs the recorded message once more, now on a canceled order.
+      const again = await adminPost(s, `/admin/pgs/events/${(await processedEvent(s, refundId)).id}/process`, {})
+      expect(again.data).toMatchObject({ outcome: "ignored:already_recorded", error: null })
+      expect(await recorded()).toEqual(before)
     })
 
     it("lists a void the gateway could not be asked for, until the payment is voided in the gateway's dashboard", async () => {
@@ -682,12 +703,12 @@ pgsStoreSuite("gateway webhooks", (s) => {
       }
       const knex = s.container().resolve(ContainerRegistrationKeys.PG_CONNECTION)
       const item = () => knex("pgs_follow_up").where({ key: `manage:${payment.id}` }).first("kind", "state", "note")
-      expect(await item()).toEqual({ kind: "void_not_made", state: "needs_person", note: expect.stringMatching(/was not voided: .*503.*void it if it is only authorized/) })
+      expect(await item()).toEqual({ kind: "void_not_made", state: "needs_person", note: expect.stringMatching(/was not voided: the gateway could not be reached just then \(HTTP 503\)\. .*if it is only authorized, void it there/) })
       expect((await adminPayment(s, payment.id)).canceled_at).toBeNull()
       const voidId = await manageAtGateway(s, session, transactionId, "VOID", session.data.amount_minor)
       expect((await processedEvent(s, voidId)).outcome).toBe("applied:external_void")
       expect((await adminPayment(s, payment.id)).canceled_at).not.toBeNull()
-      expect(await item()).toMatchObject({ state: "done", note: expect.stringMatching(new RegExp(`confirmed it \\(transaction ${voidId}\\)`)) })
+      expect(await item()).toMatchObject({ state: "done", note: expect.stringMatching(new RegExp(`since been voided at the gateway \\(transaction ${voidId}\\)`)) })
     })
 
     it("records a void made at the gateway as a canceled payment", async () => {

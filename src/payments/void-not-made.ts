@@ -8,22 +8,40 @@
  */
 import type { Knex } from "@medusajs/framework/mikro-orm/knex"
 import { MedusaError } from "@medusajs/framework/utils"
-import { fromMinorUnits, GatewayOutcomeUnknownError, isGatewayError } from "../gateway"
-import { openFollowUp } from "../modules/pgs/follow-ups"
+import { fromMinorUnits, GatewayOutcomeUnknownError, isGatewayError, type AnyGatewayError } from "../gateway"
+import { openFollowUp, updateFollowUp } from "../modules/pgs/follow-ups"
 import { lostAnswerKey } from "./lost-answers"
 import type { PgsSessionData } from "./session-data"
 
 type Logger = { warn(message: string): void }
 
-/** Why the void did not happen, in the words the admin reads (never a secret: the gateway's message, or ours). */
-function reasonOf(error: unknown): string {
-  if (isGatewayError(error)) return error.merchantMessage
-  return error instanceof Error ? error.message : String(error)
+const status = (e: AnyGatewayError) => (e.statusCode ? ` (HTTP ${e.statusCode})` : "")
+
+/** Why the void did not happen, in a shop admin's words; the client's full diagnostics are in the log. */
+function reasonOf(error: AnyGatewayError | MedusaError): string {
+  // The gateway's decline ("The gateway declined the VOID: …", providers/pgs/management.ts), as the sentence goes on.
+  if (!isGatewayError(error)) return error.message.charAt(0).toLowerCase() + error.message.slice(1).replace(/\.+$/, "")
+  switch (error.type) {
+    case "unavailable":
+    case "timeout":
+    case "rate_limited":
+      return `the gateway could not be reached just then${status(error)}`
+    case "unauthorized":
+    case "forbidden":
+      return `the gateway refused the store's access${status(error)}: check the plugin's credentials and terminal`
+    default:
+      return `the gateway refused the request${status(error)}`
+  }
 }
 
+const DOUBLE_STEP_TODO =
+  "Medusa shows the order canceled all the same. Look at the payment in the gateway's dashboard: if it is only authorized, void it there (that void is recorded here and closes this); if money was captured, refund it there (it is recorded on the order), then mark this handled. Do not refund it from Medusa's order page: for a canceled order, Medusa makes the refund, then shows an error and leaves it off the order."
+const SINGLE_STEP_TODO =
+  "It was taken in one step, so only a refund gives it back: if no order keeps this money, refund it in the gateway's dashboard, then mark this handled."
+
 /**
- * Lists the void unless its outcome is unknown (a lost answer is listed by lost-answers.ts). `singleStep`: the money
- * was taken in one step, so only a refund gives it back.
+ * Lists the void unless its outcome is unknown (a lost answer is listed by lost-answers.ts), or the error is not the
+ * gateway's answer (a bug of ours, logged by the caller). `singleStep`: the money was taken in one step.
  */
 export async function rememberVoidNotMade(
   knex: Knex | null,
@@ -34,13 +52,13 @@ export async function rememberVoidNotMade(
   singleStep: boolean,
 ): Promise<void> {
   if (!knex || !idempotencyKey || error instanceof GatewayOutcomeUnknownError) return
-  if (!isGatewayError(error) && !(error instanceof MedusaError)) return // a bug of ours, not the gateway's answer: logged by the caller
-  const money = `${fromMinorUnits(current.amount_minor, current.currency_code)} ${current.currency_code.toUpperCase()}`
-  const todo = singleStep
-    ? "It was taken in one step, so it cannot be voided: if no order keeps this money, refund it in the gateway's dashboard, then mark this done."
-    : "Medusa shows the order canceled all the same. Look at the payment in the gateway's dashboard: void it if it is only authorized (that void is recorded here and closes this), or refund what was captured there (on a canceled order, Medusa's order page makes the refund but then reports an error), then mark this done."
+  if (!isGatewayError(error) && !(error instanceof MedusaError)) return
   try {
-    await openFollowUp(knex, {
+    const money = `${fromMinorUnits(current.amount_minor, current.currency_code)} ${current.currency_code.toUpperCase()}`
+    const note = singleStep
+      ? `Medusa asked the gateway to void this payment of ${money}, and it was not voided. ${SINGLE_STEP_TODO}`
+      : `Medusa asked the gateway to void this payment of ${money}, and it was not voided: ${reasonOf(error)}. ${DOUBLE_STEP_TODO}`
+    const { opened, row } = await openFollowUp(knex, {
       key: lostAnswerKey(idempotencyKey),
       kind: "void_not_made",
       state: "needs_person",
@@ -48,8 +66,10 @@ export async function rememberVoidNotMade(
       reference: current.reference,
       amount_minor: current.amount_minor,
       currency_code: current.currency_code.toLowerCase(),
-      note: `Medusa asked the gateway to void this payment of ${money}, and it was not voided: ${reasonOf(error)}. ${todo}`,
+      note,
     })
+    // The payment's earlier item was marked handled: this failure is new.
+    if (!opened && row.state === "done") await updateFollowUp(knex, row.id, { kind: "void_not_made", state: "needs_person", resolved_at: null, note })
   } catch (cause) {
     logger.warn(`[pgs] a void that did not happen could not be listed for the admin: ${(cause as Error).message}`)
   }

@@ -2,12 +2,15 @@
  * A refund made at the gateway of a payment whose order Medusa has canceled: money captured at the gateway while the
  * order was being canceled (its void was declined: payments/void-not-made.ts), then given back there.
  * Medusa's refundPaymentWorkflow cannot record it: it writes the refund row, then refuses a credit line on a canceled
- * order and fails, undoing the order's transaction (FRAMEWORK-NOTES 67). So it is recorded here as Medusa's own order
- * cancel records a refund: the payment's refund row, the order's refund transaction and a credit line of the same
- * amount. Each is skipped when it exists, so a run that died halfway is finished by the next one.
+ * order and fails, undoing the order's transaction (FRAMEWORK-NOTES 67). So it is recorded here the way that workflow
+ * records a refund, without its check: the payment's refund row (and Medusa's payment.refunded event), a credit line
+ * for what the order did not already owe the customer, and the order's refund transaction, written last: a refund
+ * row that has its transaction is recorded, so a run that died halfway is finished by the next one and a refund
+ * Medusa recorded while the order was live is left alone.
  */
-import { ChangeActionType, MathBN, Modules, OrderChangeType } from "@medusajs/framework/utils"
-import type { IOrderModuleService, IPaymentModuleService } from "@medusajs/framework/types"
+import { ChangeActionType, MathBN, Modules, OrderChangeType, PaymentEvents } from "@medusajs/framework/utils"
+import type { BigNumberInput, IEventBusModuleService, IOrderModuleService, IPaymentModuleService } from "@medusajs/framework/types"
+import { looseQuery } from "../../lib/loose-query"
 import { EXTERNAL_REFUND_METADATA_KEY } from "../../modules/pgs/medusa-tables"
 import type { EventContext, EventOutcome } from "./context"
 import { findOrderIdForCollection, orderStatus, type PaymentView } from "./lookup"
@@ -15,6 +18,7 @@ import { findOrderIdForCollection, orderStatus, type PaymentView } from "./looku
 /** `amount` in major units, as Medusa takes it ("25.50"). */
 export type GatewayRefund = { transactionId: string; amount: string; note: string; created_by?: string; refund_reason_id?: string }
 
+// listOrderCreditLines is generated for the module's model but missing from its interface.
 type OrderModule = IOrderModuleService & { listOrderCreditLines(filters: object, config: object): Promise<Array<{ id: string }>> }
 
 /** The payment's order when Medusa has canceled it, else null. */
@@ -24,46 +28,61 @@ export async function canceledOrderOf(ctx: EventContext, payment: PaymentView): 
 }
 
 export async function recordRefundOfCanceledOrder(ctx: EventContext, payment: PaymentView, orderId: string, refund: GatewayRefund): Promise<EventOutcome> {
-  const payments = ctx.container.resolve<IPaymentModuleService>(Modules.PAYMENT)
-  // listOrderCreditLines is generated for the module's model but missing from its interface.
   const orders = ctx.container.resolve<OrderModule>(Modules.ORDER)
-  const madeAt = (p: Pick<PaymentView, "refunds">) => p.refunds.find((r) => r.metadata?.[EXTERNAL_REFUND_METADATA_KEY] === refund.transactionId)
-  let row = madeAt(payment)
-  let wrote = false
-  if (!row) {
-    // The provider's refundPayment finds this metadata on the row and does not call the gateway (no second refund).
-    const after = await payments.refundPayment({
-      payment_id: payment.id,
-      amount: refund.amount,
-      note: refund.note,
-      created_by: refund.created_by,
-      refund_reason_id: refund.refund_reason_id,
-      metadata: { [EXTERNAL_REFUND_METADATA_KEY]: refund.transactionId },
-    } as Parameters<IPaymentModuleService["refundPayment"]>[0])
-    row = madeAt(after as unknown as Pick<PaymentView, "refunds">)
-    if (!row) throw new Error(`the refund of gateway transaction ${refund.transactionId} was not found on payment ${payment.id} after recording it`)
-    wrote = true
-  }
-  const [transaction] = await orders.listOrderTransactions({ order_id: orderId, reference: "refund", reference_id: row.id }, { select: ["id"] })
-  if (!transaction) {
-    await orders.addOrderTransactions({ order_id: orderId, amount: MathBN.mult(refund.amount, -1), currency_code: payment.currency_code, reference: "refund", reference_id: row.id })
-    wrote = true
-  }
-  const [creditLine] = await orders.listOrderCreditLines({ order_id: orderId, reference_id: row.id }, { select: ["id"] })
-  if (!creditLine) {
-    // What createOrderRefundCreditLinesWorkflow does, without its check that the order is not canceled.
-    const change = await orders.createOrderChange({ order_id: orderId, change_type: OrderChangeType.CREDIT_LINE })
+  const rowId = payment.refunds.find((r) => r.metadata?.[EXTERNAL_REFUND_METADATA_KEY] === refund.transactionId)?.id ?? (await refundRow(ctx, payment, refund))
+  const [transaction] = await orders.listOrderTransactions({ order_id: orderId, reference: "refund", reference_id: rowId }, { select: ["id"] })
+  if (transaction) return "ignored:already_recorded"
+  const [creditLine] = await orders.listOrderCreditLines({ order_id: orderId, reference_id: rowId }, { select: ["id"] })
+  const credit = creditLine ? 0 : await creditLineAmount(ctx, orderId, refund.amount)
+  if (MathBN.gt(credit, 0)) await addCreditLine(orders, orderId, rowId, credit)
+  await orders.addOrderTransactions({ order_id: orderId, amount: MathBN.mult(refund.amount, -1), currency_code: payment.currency_code, reference: "refund", reference_id: rowId })
+  return "applied:external_refund"
+}
+
+/** Writes the payment's refund row; the provider's refundPayment finds its metadata and does not call the gateway. */
+async function refundRow(ctx: EventContext, payment: PaymentView, refund: GatewayRefund): Promise<string> {
+  const payments = ctx.container.resolve<IPaymentModuleService>(Modules.PAYMENT)
+  const after = (await payments.refundPayment({
+    payment_id: payment.id,
+    amount: refund.amount,
+    note: refund.note,
+    created_by: refund.created_by,
+    refund_reason_id: refund.refund_reason_id,
+    metadata: { [EXTERNAL_REFUND_METADATA_KEY]: refund.transactionId },
+  } as Parameters<IPaymentModuleService["refundPayment"]>[0])) as unknown as Pick<PaymentView, "refunds">
+  const row = after.refunds.find((r) => r.metadata?.[EXTERNAL_REFUND_METADATA_KEY] === refund.transactionId)
+  if (!row) throw new Error(`the refund of gateway transaction ${refund.transactionId} is not on payment ${payment.id} after recording it`)
+  await ctx.container.resolve<IEventBusModuleService>(Modules.EVENT_BUS).emit({ name: PaymentEvents.REFUNDED, data: { id: payment.id } })
+  return row.id
+}
+
+/** As refundPaymentWorkflow: the part of the refund beyond what the order already owed the customer. */
+async function creditLineAmount(ctx: EventContext, orderId: string, amount: BigNumberInput): Promise<BigNumberInput> {
+  const { data } = await looseQuery(ctx.container).graph({ entity: "order", fields: ["id", "summary"], filters: { id: orderId } })
+  const summary = (data[0] as { summary?: { raw_pending_difference?: BigNumberInput; pending_difference?: BigNumberInput } } | undefined)?.summary
+  const pending = summary?.raw_pending_difference ?? summary?.pending_difference ?? 0
+  if (!MathBN.lt(pending, 0)) return amount
+  const owed = MathBN.mult(pending, -1)
+  return MathBN.gt(amount, owed) ? MathBN.sub(amount, owed) : 0
+}
+
+/** What createOrderRefundCreditLinesWorkflow does, without its check that the order is not canceled. */
+async function addCreditLine(orders: OrderModule, orderId: string, rowId: string, amount: BigNumberInput): Promise<void> {
+  const change = await orders.createOrderChange({ order_id: orderId, change_type: OrderChangeType.CREDIT_LINE })
+  try {
     await orders.addOrderAction({
       order_change_id: change.id,
       order_id: orderId,
       version: change.version,
       action: ChangeActionType.CREDIT_LINE_ADD,
       reference: "refund",
-      reference_id: row.id,
-      amount: refund.amount,
+      reference_id: rowId,
+      amount,
     })
     await orders.confirmOrderChange({ id: change.id })
-    wrote = true
+  } catch (error) {
+    // As the workflow's compensation: a pending change left behind would refuse every later change of the order.
+    await orders.deleteOrderChanges([change.id]).catch(() => undefined)
+    throw error
   }
-  return wrote ? "applied:external_refund" : "ignored:already_recorded"
 }

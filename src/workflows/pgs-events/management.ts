@@ -224,6 +224,7 @@ async function openLostAnswer(ctx: EventContext, idempotencyKey: string): Promis
 
 /** Closed once the gateway's operation is recorded: the gateway says it happened. */
 async function closeLostAnswer(ctx: EventContext, row: LostAnswer, transactionId: string): Promise<void> {
-  const note = `${row.note ?? ""} The gateway has since confirmed it (transaction ${transactionId}); it is recorded here.`.trim()
+  const since = row.kind === "void_not_made" ? "It has since been voided at the gateway" : "The gateway has since confirmed it"
+  const note = `${row.note ?? ""} ${since} (transaction ${transactionId}); it is recorded here.`.trim()
   await updateFollowUp(knexOf(ctx), row.id, { state: "done", resolved_at: new Date(), note })
 }
