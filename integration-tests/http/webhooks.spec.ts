@@ -638,7 +638,7 @@ pgsStoreSuite("gateway webhooks", (s) => {
         kind: "void_not_made",
         state: "needs_person",
         transaction_id: transactionId,
-        note: expect.stringMatching(/was not voided: the gateway declined the VOID: Declined: cannot void an authorization after a capture\. Medusa shows .*if money was captured, refund it there.*Do not refund it from Medusa's order page/),
+        note: expect.stringMatching(/was not voided: the gateway declined the VOID: Declined: cannot void an authorization after a capture\. Medusa shows .*if money was captured, refund it there \(it is recorded on the order; Medusa's order page cannot refund a canceled order\)/),
       })
       const listed = (await s.api.get("/admin/pgs/attention?limit=100", { headers: await s.adminHeaders() })).data.items.find((i: any) => i.transaction_id === transactionId && i.kind === "void_not_made")
       expect(listed).toMatchObject({ title: "Void not made", needs_person: true, order_id: orderId, actions: expect.arrayContaining(["resolve"]) })
@@ -649,8 +649,13 @@ pgsStoreSuite("gateway webhooks", (s) => {
       const { session, orderId, transactionId, payment } = await orderCanceledWhileCapturedAtGateway()
       const [captured] = await approvedOperations(s.sandbox, transactionId, "CAPTURE")
       expect((await processedEvent(s, captured!.transaction_id)).outcome).toBe("applied:external_capture")
-      // The person gives the money back in the gateway's dashboard, as the item says. Medusa's own refund workflow
-      // refunds and then fails on a canceled order, leaving the order without the refund.
+      // Medusa's order page cannot: its refund workflow would refund, then fail on the canceled order. Refused first.
+      const refused = await adminPost(s, `/admin/payments/${payment.id}/refund`, { amount: 5 })
+      expect(refused.status).toBe(400)
+      expect(refused.data.message).toMatch(/order is canceled.*Refund the payment in the gateway's dashboard instead/)
+      expect(await approvedOperations(s.sandbox, transactionId, "REFUND")).toHaveLength(0)
+      expect((await adminPayment(s, payment.id)).refunds).toHaveLength(0)
+      // The person gives the money back in the gateway's dashboard, as the item says: recorded on the order.
       const refundId = await manageAtGateway(s, session, transactionId, "REFUND", session.data.amount_minor)
       expect(await processedEvent(s, refundId)).toMatchObject({ outcome: "applied:external_refund", error: null })
       const order = async () =>

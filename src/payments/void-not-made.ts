@@ -35,7 +35,7 @@ function reasonOf(error: AnyGatewayError | MedusaError): string {
 }
 
 const DOUBLE_STEP_TODO =
-  "Medusa shows the order canceled all the same. Look at the payment in the gateway's dashboard: if it is only authorized, void it there (that void is recorded here and closes this); if money was captured, refund it there (it is recorded on the order), then mark this handled. Do not refund it from Medusa's order page: for a canceled order, Medusa makes the refund, then shows an error and leaves it off the order."
+  "Medusa shows the order canceled all the same. Look at the payment in the gateway's dashboard: if it is only authorized, void it there (that void is recorded here and closes this); if money was captured, refund it there (it is recorded on the order; Medusa's order page cannot refund a canceled order), then mark this handled."
 const SINGLE_STEP_TODO =
   "It was taken in one step, so only a refund gives it back: if no order keeps this money, refund it in the gateway's dashboard, then mark this handled."
 

@@ -6,7 +6,7 @@
 import type { CapturePaymentInput, CapturePaymentOutput, CancelPaymentInput, CancelPaymentOutput, RefundPaymentInput, RefundPaymentOutput } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
 import { GatewayOutcomeUnknownError, toMinorUnits, type ManageResult, type MoneyInput } from "../../gateway"
-import { captureAmountMinor, capturesComplete, externalRefundOf } from "../../modules/pgs/medusa-tables"
+import { captureAmountMinor, capturesComplete, externalRefundOf, recordedPaymentOfSession } from "../../modules/pgs/medusa-tables"
 import { rememberLostAnswer } from "../../payments/lost-answers"
 import { rememberVoidNotMade } from "../../payments/void-not-made"
 import { isSingleStep, type PgsSessionData } from "../../payments/session-data"
@@ -40,6 +40,13 @@ export async function refund(deps: ProviderDeps, current: PgsSessionData, input:
   const external = await externalRefund(deps, key)
   if (external)
     return { data: { ...current, refunds: [...(current.refunds ?? []), { key: key!, transaction_id: external, amount_minor: amount, kind: "external" as const }] } }
+  // Medusa's refund workflow would refund, then fail on a canceled order and leave the refund off it (FRAMEWORK-NOTES
+  // 67): refused before any money moves. Medusa's own order cancel refunds before it marks the order canceled.
+  if (await orderCanceled(deps, current))
+    throw new MedusaError(
+      MedusaError.Types.NOT_ALLOWED,
+      "This order is canceled, and Medusa cannot record a refund on a canceled order. Refund the payment in the gateway's dashboard instead: that refund is recorded on the order.",
+    )
   const result = await manage(deps, "REFUND", current, parent, amount, key)
   return { data: { ...current, refunds: [...(current.refunds ?? []), record(key, amount, result)] } }
 }
@@ -138,6 +145,15 @@ async function externalRefund(deps: ProviderDeps, refundId: string | undefined):
     deps.logger.warn(`[pgs] refund ${refundId}: metadata not readable (${error.message})`)
     return null
   })
+}
+
+async function orderCanceled(deps: ProviderDeps, current: PgsSessionData): Promise<boolean> {
+  if (!deps.knex) return false
+  const recorded = await recordedPaymentOfSession(deps.knex, current.session_id).catch((error: Error) => {
+    deps.logger.warn(`[pgs] session ${current.session_id}: its order's status is not readable (${error.message})`)
+    return null
+  })
+  return recorded?.order_status === "canceled"
 }
 
 const remainingToCapture = (current: PgsSessionData): number =>
