@@ -5,7 +5,7 @@
  * an order given up, a transaction still not final after days). Screenshots land in artifacts/screenshots/admin-*.png.
  */
 import { paidOrder } from "../http/support/admin-pgs"
-import { HOUR, MINUTE, decideAtGateway, manageAtGateway, orderAwaitingBank, paidAfterTheCartMovedOn, runReconcile, unconfirmedRefund, unreachable } from "../http/support/attention"
+import { HOUR, MINUTE, decideAtGateway, manageAtGateway, orderAwaitingBank, orderCanceledWhileCapturedAtGateway, paidAfterTheCartMovedOn, runReconcile, unconfirmedRefund, unreachable } from "../http/support/attention"
 import { adminPost, paymentOfOrder } from "../http/support/checkout"
 import { pgsStoreSuite } from "../http/support/store"
 import { deliver, deliverSigned, processedEvent, waitFor } from "../http/support/webhooks"
@@ -123,6 +123,30 @@ describeBrowser("needs attention in the dashboard", () => {
       expect(await widget.getByTestId("pgs-medusa-state").textContent()).not.toMatch(/refunded/)
       await widget.scrollIntoViewIfNeeded()
       await screenshot(d.page, "admin-order-after-removal")
+    })
+
+    it("lists a void the gateway declined, and says on the canceled order where its captured money is refunded", async () => {
+      const { orderId, transactionId } = await orderCanceledWhileCapturedAtGateway(s)
+      await d.page.setViewportSize({ width: 1440, height: 1000 })
+      await d.page.goto(`${d.url}/app/pgs/attention`)
+      const item = d.page.getByTestId("pgs-attention-item").filter({ hasText: "Void not made" }).filter({ hasText: transactionId })
+      await item.getByText(/void this payment of 25\.50 EUR, and it was not voided: the gateway declined the VOID/).waitFor({ timeout: 30_000 })
+      await item.scrollIntoViewIfNeeded()
+      await screenshot(d.page, "admin-attention-void-not-made")
+      await d.page.setViewportSize({ width: 360, height: 900 })
+      await item.scrollIntoViewIfNeeded()
+      await screenshot(d.page, "admin-attention-void-not-made-360")
+      expect(await rightEdge(item)).toBeLessThanOrEqual(360)
+      // The order page: the capture made at the gateway is recorded; its refund is not offered here, and the widget
+      // says where to make it.
+      await d.page.setViewportSize({ width: 1440, height: 1000 })
+      await d.page.goto(`${d.url}/app/orders/${orderId}`)
+      const widget = d.page.locator('[aria-label="Payment gateway"]').first()
+      await widget.getByTestId("pgs-canceled-refund").getByText(/25\.50 EUR captured is not refunded\. .*refund it in the gateway's dashboard/).waitFor({ timeout: 30_000 })
+      expect(await widget.getByRole("button", { name: "Refund…" }).count()).toBe(0)
+      await widget.getByTestId("pgs-order-attention").waitFor()
+      await widget.scrollIntoViewIfNeeded()
+      await screenshot(d.page, "admin-order-canceled-captured")
     })
 
     it("pages through a long record with Next and Previous (keyset pages: page 2 goes on from page 1's last row)", async () => {

@@ -19,7 +19,7 @@ import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { GatewayOutcomeUnknownError, IDEMPOTENCY_METADATA_KEY } from "../../src/gateway"
 import { rememberLostAnswer } from "../../src/payments/lost-answers"
 import retryPgsWebhookEvents from "../../src/jobs/retry-pgs-webhook-events"
-import { runReconcile } from "./support/attention"
+import { orderCanceledWhileCapturedAtGateway, runReconcile } from "./support/attention"
 import { request } from "undici"
 import { createServer } from "node:net"
 import {
@@ -615,24 +615,8 @@ pgsStoreSuite("gateway webhooks", (s) => {
       expect(await item()).toEqual({ state: "done", note: expect.stringMatching(new RegExp(`confirmed it \\(transaction ${voidId}\\)`)) })
     })
 
-    /**
-     * A person captures in the gateway's dashboard; its message is still on its way when the order is canceled.
-     * Medusa's order cancel logs the declined void and goes on: the order is canceled, the money stays captured.
-     */
-    async function orderCanceledWhileCapturedAtGateway() {
-      const paid = await orderPaidByWebhook()
-      await s.sandbox.control("POST", "/_sandbox/settings", { webhooks_held: true })
-      try {
-        await manageAtGateway(s, paid.session, paid.transactionId, "CAPTURE", paid.session.data.amount_minor)
-        expect((await adminPost(s, `/admin/orders/${paid.orderId}/cancel`, {})).status).toBe(200)
-      } finally {
-        await s.sandbox.control("POST", "/_sandbox/settings", { webhooks_held: false })
-      }
-      return paid
-    }
-
     it("lists a void the gateway declined when Medusa canceled the order after a capture made at the gateway", async () => {
-      const { orderId, transactionId, payment } = await orderCanceledWhileCapturedAtGateway()
+      const { orderId, transactionId, payment } = await orderCanceledWhileCapturedAtGateway(s)
       const knex = s.container().resolve(ContainerRegistrationKeys.PG_CONNECTION)
       expect(await knex("pgs_follow_up").where({ key: `manage:${payment.id}` }).first("kind", "state", "transaction_id", "note")).toEqual({
         kind: "void_not_made",
@@ -646,7 +630,7 @@ pgsStoreSuite("gateway webhooks", (s) => {
     })
 
     it("records a refund made at the gateway on an order Medusa canceled, with its order transaction and credit line, once", async () => {
-      const { session, orderId, transactionId, payment } = await orderCanceledWhileCapturedAtGateway()
+      const { session, orderId, transactionId, payment } = await orderCanceledWhileCapturedAtGateway(s)
       const [captured] = await approvedOperations(s.sandbox, transactionId, "CAPTURE")
       expect((await processedEvent(s, captured!.transaction_id)).outcome).toBe("applied:external_capture")
       // Medusa's order page cannot: its refund workflow would refund, then fail on the canceled order. Refused first.

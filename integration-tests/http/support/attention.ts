@@ -7,7 +7,8 @@ import reconcilePgsTransactions from "../../../src/jobs/reconcile-pgs-transactio
 import { paidOrder } from "./admin-pgs"
 import { adminPost, paymentOfOrder } from "./checkout"
 import { providerId, startRedirect } from "./redirect"
-export { manageAtGateway } from "./webhooks"
+import { manageAtGateway } from "./webhooks"
+export { manageAtGateway }
 import type { StoreSuite } from "./store"
 
 export const MINUTE = 60_000
@@ -56,4 +57,22 @@ export async function unconfirmedRefund(s: StoreSuite) {
   const [refund] = await payments.createRefunds([{ payment_id: payment.id, amount: 4, note: "Scarf returned", created_by: "user_shop_admin" }])
   await runReconcile(s, 10 * MINUTE)
   return { orderId, transactionId, paymentId: payment.id as string, refundId: refund!.id }
+}
+
+/**
+ * A person captures in the gateway's dashboard; its message is still on its way when the order is canceled in Medusa.
+ * Medusa's order cancel logs the declined void and goes on: the order is canceled, the money stays captured, and
+ * "Void not made" is on Needs attention. The capture's message is then let through.
+ */
+export async function orderCanceledWhileCapturedAtGateway(s: StoreSuite) {
+  const paid = await paidOrder(s)
+  const payment = await paymentOfOrder(s, paid.orderId)
+  await s.sandbox.control("POST", "/_sandbox/settings", { webhooks_held: true })
+  try {
+    await manageAtGateway(s, paid.session, paid.transactionId, "CAPTURE", paid.session.data.amount_minor)
+    if ((await adminPost(s, `/admin/orders/${paid.orderId}/cancel`, {})).status !== 200) throw new Error("the order cancel was refused")
+  } finally {
+    await s.sandbox.control("POST", "/_sandbox/settings", { webhooks_held: false })
+  }
+  return { ...paid, payment }
 }

@@ -126,14 +126,24 @@ function OperationsList({ p }: { p: OrderPayment }) {
   )
 }
 
-/** "Capture…" and "Refund…" for any part of the payment, the open form, and the operations so far. */
-export function CaptureRefund({ p, onDone }: { p: OrderPayment; onDone(): void }) {
+/**
+ * "Capture…" and "Refund…" for any part of the payment, the open form, and the operations so far. On a canceled
+ * order Medusa records neither (its refund would be made and then left off the order: FRAMEWORK-NOTES 67), so the
+ * admin is told where to do it instead.
+ */
+export function CaptureRefund({ p, orderCanceled, onDone }: { p: OrderPayment; orderCanceled: boolean; onDone(): void }) {
   const [open, setOpen] = useState<Operation | null>(null)
   const l = limits(p)
   return (
     <div className="flex flex-col gap-y-3">
       <OperationsList p={p} />
-      {l.toCapture > 0 || l.toRefund > 0 ? (
+      {orderCanceled && l.toRefund > 0 ? (
+        <Text size="small" data-testid="pgs-canceled-refund">
+          The order is canceled and {money(fromMinor(l.toRefund, l.decimals), p.medusa.currency_code)} captured is not refunded. Medusa cannot record a refund on a
+          canceled order: refund it in the gateway's dashboard, and it is recorded here.
+        </Text>
+      ) : null}
+      {!orderCanceled && (l.toCapture > 0 || l.toRefund > 0) ? (
         <div className="flex flex-wrap gap-2">
           {l.toCapture > 0 ? (
             <Button size="small" variant="secondary" onClick={() => setOpen("capture")} disabled={open !== null}>

@@ -48,7 +48,7 @@ function TimelineItem({ e }: { e: TimelineEvent }) {
   )
 }
 
-function PaymentBlock({ p, onDone }: { p: OrderPayment; onDone(): void }) {
+function PaymentBlock({ p, orderCanceled, onDone }: { p: OrderPayment; orderCanceled: boolean; onDone(): void }) {
   const g = p.gateway
   const m = p.medusa
   return (
@@ -84,7 +84,7 @@ function PaymentBlock({ p, onDone }: { p: OrderPayment; onDone(): void }) {
           <Row label="Terminal" value={g.terminal_id} />
         </dl>
       ) : null}
-      <CaptureRefund p={p} onDone={onDone} />
+      <CaptureRefund p={p} orderCanceled={orderCanceled} onDone={onDone} />
       <div>
         <Text size="small" weight="plus">What the gateway told us</Text>
         {p.events.length ? (
@@ -101,7 +101,7 @@ function PaymentBlock({ p, onDone }: { p: OrderPayment; onDone(): void }) {
 
 const OrderGatewayWidget = ({ data: order }: DetailWidgetProps<AdminOrder>) => {
   // Read again when Medusa's own buttons (capture, refund, cancel) change the order's payment.
-  const view = useLoad(() => api<OrderGateway>(`/admin/pgs/orders/${order.id}/gateway`), [order.id, order.payment_status])
+  const view = useLoad(() => api<OrderGateway>(`/admin/pgs/orders/${order.id}/gateway`), [order.id, order.payment_status, order.status])
   const owed = useLoad(() => api<OwedView>(`/admin/pgs/orders/${order.id}/pay-link`), [order.id, order.payment_status])
   const syncing = useAction()
 
@@ -146,7 +146,7 @@ const OrderGatewayWidget = ({ data: order }: DetailWidgetProps<AdminOrder>) => {
           onPaid={() => void Promise.all([owed.reload(), view.reload()])}
         />
       ) : null}
-      {view.data?.payments.map((p) => <PaymentBlock key={p.payment_session_id} p={p} onDone={view.reload} />)}
+      {view.data?.payments.map((p) => <PaymentBlock key={p.payment_session_id} p={p} orderCanceled={order.status === "canceled"} onDone={view.reload} />)}
     </Container>
   )
 }
