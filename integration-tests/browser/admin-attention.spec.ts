@@ -6,7 +6,7 @@
  */
 import { paidOrder } from "../http/support/admin-pgs"
 import { HOUR, MINUTE, decideAtGateway, manageAtGateway, orderAwaitingBank, orderCanceledWhileCapturedAtGateway, paidAfterTheCartMovedOn, runReconcile, unconfirmedRefund, unreachable } from "../http/support/attention"
-import { adminPost, paymentOfOrder } from "../http/support/checkout"
+import { adminPayment, adminPost, approvedOperations, paymentOfOrder } from "../http/support/checkout"
 import { pgsStoreSuite } from "../http/support/store"
 import { deliver, deliverSigned, processedEvent, waitFor } from "../http/support/webhooks"
 import { generateKeyPairSync } from "node:crypto"
@@ -126,7 +126,7 @@ describeBrowser("needs attention in the dashboard", () => {
     })
 
     it("lists a void the gateway declined, and says on the canceled order where its captured money is refunded", async () => {
-      const { orderId, transactionId } = await orderCanceledWhileCapturedAtGateway(s)
+      const { orderId, transactionId, payment } = await orderCanceledWhileCapturedAtGateway(s)
       await d.page.setViewportSize({ width: 1440, height: 1000 })
       await d.page.goto(`${d.url}/app/pgs/attention`)
       const item = d.page.getByTestId("pgs-attention-item").filter({ hasText: "Void not made" }).filter({ hasText: transactionId })
@@ -147,6 +147,16 @@ describeBrowser("needs attention in the dashboard", () => {
       await widget.getByTestId("pgs-order-attention").waitFor()
       await widget.scrollIntoViewIfNeeded()
       await screenshot(d.page, "admin-order-canceled-captured")
+      // Medusa's own refund drawer on the same order: refused in words, and no money moves.
+      await d.page.goto(`${d.url}/app/orders/${orderId}/refund?paymentId=${payment.id}`)
+      const drawer = d.page.getByRole("dialog")
+      await drawer.getByText("Create Refund").waitFor({ timeout: 30_000 })
+      await drawer.getByRole("textbox").first().fill("5")
+      await drawer.getByRole("button", { name: "Save" }).click()
+      await d.page.getByText(/This order is canceled, and Medusa cannot record a refund on a canceled order\. Refund the payment in the gateway's dashboard/).waitFor()
+      await screenshot(d.page, "admin-medusa-refund-canceled")
+      expect((await adminPayment(s, payment.id)).refunds).toHaveLength(0)
+      expect(await approvedOperations(s.sandbox, transactionId, "REFUND")).toHaveLength(0)
     })
 
     it("pages through a long record with Next and Previous (keyset pages: page 2 goes on from page 1's last row)", async () => {
