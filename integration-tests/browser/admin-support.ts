@@ -110,14 +110,16 @@ export async function launchChromium(): Promise<Browser> {
 
 /**
  * Signs in on the dashboard's login page and waits until the dashboard has loaded. The first load may be long: a
- * dashboard served in development (the demo) compiles its modules then, and on a busy 2-core CI machine that took
- * over 30 s (Playwright's default) once; a built dashboard loads in about a second either way.
+ * dashboard served in development (the demo) compiles its modules then, and on a 2-core CI machine that took over
+ * 30 s (Playwright's default) twice, once for the page and once for its form to appear; a built dashboard loads in
+ * about a second either way.
  */
 export async function signIn(browser: Browser, adminUrl: string, user: { email: string; password: string }): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 1000 }, locale: "en-US" })
   const page = await context.newPage()
+  // The page's HTML comes first; its form appears once the modules compiled (the first load's time, not goto's).
   await page.goto(`${adminUrl}/app/login`, { timeout: FIRST_LOAD_MS })
-  await page.locator('input[name="email"]').fill(user.email)
+  await page.locator('input[name="email"]').fill(user.email, { timeout: FIRST_LOAD_MS })
   await page.locator('input[name="password"]').fill(user.password)
   await page.locator('button[type="submit"]').click()
   await page.waitForURL((u) => !u.pathname.startsWith("/app/login"), { timeout: 60_000 })

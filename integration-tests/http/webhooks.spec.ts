@@ -15,9 +15,10 @@ import { fromStorableJson } from "../../src/modules/pgs/storable"
 import { startWebhookReceiverThread } from "../../src/modules/pgs/webhook-intake/receiver-thread"
 import { superviseWebhookReceiver } from "../../src/modules/pgs/webhook-intake/receiver-supervisor"
 import { freePort } from "../../scripts/demo/flags"
-import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
 import { GatewayOutcomeUnknownError, IDEMPOTENCY_METADATA_KEY } from "../../src/gateway"
 import { rememberLostAnswer } from "../../src/payments/lost-answers"
+import { rememberVoidNotMade } from "../../src/payments/void-not-made"
 import retryPgsWebhookEvents from "../../src/jobs/retry-pgs-webhook-events"
 import { orderCanceledWhileCapturedAtGateway, runReconcile } from "./support/attention"
 import { request } from "undici"
@@ -681,7 +682,7 @@ pgsStoreSuite("gateway webhooks", (s) => {
       expect(await recorded()).toEqual(before)
     })
 
-    it("lists a void the gateway could not be asked for, until the payment is voided in the gateway's dashboard", async () => {
+    it("lists a void the gateway could not be asked for, refuses to capture it, until the payment is voided in the gateway's dashboard", async () => {
       const { session, orderId, transactionId, payment } = await orderPaidByWebhook()
       // The gateway cannot be read before the void (more failures than the client retries): the void is never sent.
       await s.sandbox.control("POST", "/_sandbox/faults", { target: "GET /api/transactions/:id/status", kind: "status", status: 503, count: 10 })
@@ -694,10 +695,29 @@ pgsStoreSuite("gateway webhooks", (s) => {
       const item = () => knex("pgs_follow_up").where({ key: `manage:${payment.id}` }).first("kind", "state", "note")
       expect(await item()).toEqual({ kind: "void_not_made", state: "needs_person", note: expect.stringMatching(/was not voided: the gateway could not be reached just then \(HTTP 503\)\. .*if it is only authorized, void it there/) })
       expect((await adminPayment(s, payment.id)).canceled_at).toBeNull()
+      // Medusa would capture the canceled order's money (its capture has no check of its own): refused, in words.
+      const capture = await adminPost(s, `/admin/payments/${payment.id}/capture`, {})
+      expect(capture.status).toBe(400)
+      expect(capture.data.message).toMatch(/order is canceled: capturing would take the customer's money for it\. .*void it in the gateway's dashboard/)
+      expect(await approvedOperations(s.sandbox, transactionId, "CAPTURE")).toHaveLength(0)
+      expect((await adminPayment(s, payment.id)).captures).toHaveLength(0)
       const voidId = await manageAtGateway(s, session, transactionId, "VOID", session.data.amount_minor)
       expect((await processedEvent(s, voidId)).outcome).toBe("applied:external_void")
       expect((await adminPayment(s, payment.id)).canceled_at).not.toBeNull()
       expect(await item()).toMatchObject({ state: "done", note: expect.stringMatching(new RegExp(`since been voided at the gateway \\(transaction ${voidId}\\)`)) })
+    })
+
+    it("lists a void not made again when it fails after its earlier item was marked handled", async () => {
+      const { session, payment } = await orderPaidByWebhook()
+      const knex = s.container().resolve(ContainerRegistrationKeys.PG_CONNECTION)
+      const item = () => knex("pgs_follow_up").where({ key: `manage:${payment.id}` }).first("kind", "state", "resolved_at", "note")
+      const declined = (why: string) => new MedusaError(MedusaError.Types.NOT_ALLOWED, `The gateway declined the VOID: ${why}`)
+      await rememberVoidNotMade(knex, { warn: () => undefined }, session.data, payment.id, declined("first"), false)
+      expect(await item()).toMatchObject({ kind: "void_not_made", state: "needs_person", note: expect.stringMatching(/declined the VOID: first\./) })
+      await knex("pgs_follow_up").where({ key: `manage:${payment.id}` }).update({ state: "done", resolved_at: new Date() })
+      await rememberVoidNotMade(knex, { warn: () => undefined }, session.data, payment.id, declined("second"), false)
+      expect(await item()).toMatchObject({ kind: "void_not_made", state: "needs_person", resolved_at: null, note: expect.stringMatching(/declined the VOID: second\./) })
+      expect(await knex("pgs_follow_up").where({ key: `manage:${payment.id}` }).count({ n: "*" })).toEqual([{ n: "1" }])
     })
 
     it("records a void made at the gateway as a canceled payment", async () => {

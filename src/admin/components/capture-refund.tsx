@@ -128,8 +128,8 @@ function OperationsList({ p }: { p: OrderPayment }) {
 
 /**
  * "Capture…" and "Refund…" for any part of the payment, the open form, and the operations so far. On a canceled
- * order Medusa records neither (its refund would be made and then left off the order: FRAMEWORK-NOTES 67), so the
- * admin is told where to do it instead.
+ * order the provider refuses both (a refund there would be made and then left off the order, FRAMEWORK-NOTES 67; a
+ * capture would take money for a canceled order), so the admin is told what to do in the gateway's dashboard instead.
  */
 export function CaptureRefund({ p, orderCanceled, onDone }: { p: OrderPayment; orderCanceled: boolean; onDone(): void }) {
   const [open, setOpen] = useState<Operation | null>(null)
@@ -141,6 +141,12 @@ export function CaptureRefund({ p, orderCanceled, onDone }: { p: OrderPayment; o
         <Text size="small" data-testid="pgs-canceled-refund">
           The order is canceled and {money(fromMinor(l.toRefund, l.decimals), p.medusa.currency_code)} captured is not refunded. Medusa cannot record a refund on a
           canceled order: refund it in the gateway's dashboard, and it is recorded here.
+        </Text>
+      ) : null}
+      {orderCanceled && l.toCapture > 0 ? (
+        <Text size="small" data-testid="pgs-canceled-authorized">
+          The order is canceled and {money(fromMinor(l.toCapture, l.decimals), p.medusa.currency_code)} is still authorized: void it in the gateway's dashboard,
+          and it is recorded here.
         </Text>
       ) : null}
       {!orderCanceled && (l.toCapture > 0 || l.toRefund > 0) ? (

@@ -22,6 +22,12 @@ export async function capture(deps: ProviderDeps, current: PgsSessionData, input
   }
   if (key && current.captures?.some((c) => c.key === key)) return { data: current } // already done
   const parent = requireTransaction(current, "capture")
+  // Medusa's capture has no check of its own (a capture recorded from the gateway does not reach the provider).
+  if (await orderCanceled(deps, current))
+    throw new MedusaError(
+      MedusaError.Types.NOT_ALLOWED,
+      "This order is canceled: capturing would take the customer's money for it. If the payment is still authorized, void it in the gateway's dashboard instead: that void is recorded on the order.",
+    )
   // Medusa passes no amount to capturePayment: it is on the capture row Medusa created just before (id = key).
   const rowAmount = await captureRowAmount(deps, key, current)
   const amount = rowAmount ?? remainingToCapture(current)

@@ -3,12 +3,12 @@
  * order was being canceled (its void was declined: payments/void-not-made.ts), then given back there.
  * Medusa's refundPaymentWorkflow cannot record it: it writes the refund row, then refuses a credit line on a canceled
  * order and fails, undoing the order's transaction (FRAMEWORK-NOTES 67). So it is recorded here the way that workflow
- * records a refund, without its check: the payment's refund row (and Medusa's payment.refunded event), a credit line
- * for what the order did not already owe the customer, and the order's refund transaction, written last: a refund
+ * records a refund, without its check: the payment's refund row, a credit line for what the order did not already
+ * owe the customer, and the order's refund transaction, written last (then Medusa's payment.refunded event): a refund
  * row that has its transaction is recorded, so a run that died halfway is finished by the next one and a refund
  * Medusa recorded while the order was live is left alone.
  */
-import { ChangeActionType, MathBN, Modules, OrderChangeType, PaymentEvents } from "@medusajs/framework/utils"
+import { ChangeActionType, MathBN, Modules, OrderChangeStatus, OrderChangeType, PaymentEvents } from "@medusajs/framework/utils"
 import type { BigNumberInput, IEventBusModuleService, IOrderModuleService, IPaymentModuleService } from "@medusajs/framework/types"
 import { looseQuery } from "../../lib/loose-query"
 import { EXTERNAL_REFUND_METADATA_KEY } from "../../modules/pgs/medusa-tables"
@@ -29,13 +29,16 @@ export async function canceledOrderOf(ctx: EventContext, payment: PaymentView): 
 
 export async function recordRefundOfCanceledOrder(ctx: EventContext, payment: PaymentView, orderId: string, refund: GatewayRefund): Promise<EventOutcome> {
   const orders = ctx.container.resolve<OrderModule>(Modules.ORDER)
-  const rowId = payment.refunds.find((r) => r.metadata?.[EXTERNAL_REFUND_METADATA_KEY] === refund.transactionId)?.id ?? (await refundRow(ctx, payment, refund))
+  const recordedRow = payment.refunds.find((r) => r.metadata?.[EXTERNAL_REFUND_METADATA_KEY] === refund.transactionId)?.id
+  const rowId = recordedRow ?? (await refundRow(ctx, payment, refund))
   const [transaction] = await orders.listOrderTransactions({ order_id: orderId, reference: "refund", reference_id: rowId }, { select: ["id"] })
   if (transaction) return "ignored:already_recorded"
   const [creditLine] = await orders.listOrderCreditLines({ order_id: orderId, reference_id: rowId }, { select: ["id"] })
   const credit = creditLine ? 0 : await creditLineAmount(ctx, orderId, refund.amount)
-  if (MathBN.gt(credit, 0)) await addCreditLine(orders, orderId, rowId, credit)
+  if (MathBN.gt(credit, 0)) await addCreditLine(ctx, orders, orderId, rowId, credit)
   await orders.addOrderTransactions({ order_id: orderId, amount: MathBN.mult(refund.amount, -1), currency_code: payment.currency_code, reference: "refund", reference_id: rowId })
+  // Last, as Medusa's workflow does: a subscriber reads the order with its refund.
+  await ctx.container.resolve<IEventBusModuleService>(Modules.EVENT_BUS).emit({ name: PaymentEvents.REFUNDED, data: { id: payment.id } })
   return "applied:external_refund"
 }
 
@@ -52,7 +55,6 @@ async function refundRow(ctx: EventContext, payment: PaymentView, refund: Gatewa
   } as Parameters<IPaymentModuleService["refundPayment"]>[0])) as unknown as Pick<PaymentView, "refunds">
   const row = after.refunds.find((r) => r.metadata?.[EXTERNAL_REFUND_METADATA_KEY] === refund.transactionId)
   if (!row) throw new Error(`the refund of gateway transaction ${refund.transactionId} is not on payment ${payment.id} after recording it`)
-  await ctx.container.resolve<IEventBusModuleService>(Modules.EVENT_BUS).emit({ name: PaymentEvents.REFUNDED, data: { id: payment.id } })
   return row.id
 }
 
@@ -66,8 +68,19 @@ async function creditLineAmount(ctx: EventContext, orderId: string, amount: BigN
   return MathBN.gt(amount, owed) ? MathBN.sub(amount, owed) : 0
 }
 
-/** What createOrderRefundCreditLinesWorkflow does, without its check that the order is not canceled. */
-async function addCreditLine(orders: OrderModule, orderId: string, rowId: string, amount: BigNumberInput): Promise<void> {
+/**
+ * What createOrderRefundCreditLinesWorkflow does, without its check that the order is not canceled. A change of ours
+ * left pending by a run that died is confirmed; another open change of the order (an edit requested before the
+ * cancel) would refuse a new one, so the credit line is left out and said in the log: the refund itself is recorded.
+ */
+async function addCreditLine(ctx: EventContext, orders: OrderModule, orderId: string, rowId: string, amount: BigNumberInput): Promise<void> {
+  const open = await orders.listOrderChanges({ order_id: orderId, status: [OrderChangeStatus.PENDING, OrderChangeStatus.REQUESTED] }, { relations: ["actions"] })
+  const ours = open.find((c) => c.actions?.some((a) => a.reference_id === rowId))
+  if (ours) return void (await orders.confirmOrderChange({ id: ours.id }))
+  if (open.length) {
+    ctx.logger.warn(`[pgs] order ${orderId} has an open change: the credit line of refund ${rowId} (${amount}) is not added; the refund and its transaction are recorded`)
+    return
+  }
   const change = await orders.createOrderChange({ order_id: orderId, change_type: OrderChangeType.CREDIT_LINE })
   try {
     await orders.addOrderAction({

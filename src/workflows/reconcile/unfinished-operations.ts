@@ -97,6 +97,6 @@ function unconfirmedNote(operation: UnfinishedOperation, transactionId: string |
   return (
     `Medusa recorded a refund of ${money} on ${when} UTC that the gateway never confirmed: ` +
     `the server stopped while asking for it, so the order shows money given back that the customer may not have received.${declined} ${lookUp} If it shows this refund, nothing is lost: its message will arrive and this item closes by itself. ` +
-    "If it does not, choose Remove from the order here and refund again from the order page, or refund the same amount in the gateway's dashboard: its refund then replaces this one in Medusa and this item closes."
+    "If it does not, choose Remove from the order here and refund again from the order page (on a canceled order Medusa cannot: refund in the gateway's dashboard), or refund the same amount in the gateway's dashboard: its refund then replaces this one in Medusa and this item closes."
   )
 }
