@@ -111,6 +111,10 @@ export async function removedOperationRow(knex: Knex, kind: "capture" | "refund"
 }
 
 /** The gateway refund a refund row records (see EXTERNAL_REFUND_METADATA_KEY), or null for Medusa's own. */
+/** The payment's refund row that records this gateway refund transaction, if any. */
+export const externalRefundRow = <R extends { metadata?: Record<string, unknown> | null }>(refunds: R[], transactionId: string): R | undefined =>
+  refunds.find((r) => r.metadata?.[EXTERNAL_REFUND_METADATA_KEY] === transactionId)
+
 export async function externalRefundOf(knex: Knex, refundId: string): Promise<string | null> {
   const row = await knex("refund").where({ id: refundId }).first("metadata")
   const id = json(row?.metadata)?.[EXTERNAL_REFUND_METADATA_KEY]
@@ -123,7 +127,7 @@ export async function customerOfAccountHolder(knex: Knex, accountHolderId: strin
   return row?.customer_id ?? null
 }
 
-export type RecordedPayment = { captured: boolean; canceled: boolean; order_status: string | null }
+export type RecordedPayment = { captured: boolean; canceled: boolean; order_id: string | null; order_status: string | null }
 
 /**
  * The payment Medusa made for a session, and the status of the order its collection paid (null: no order), in one
@@ -136,8 +140,8 @@ export async function recordedPaymentOfSession(knex: Knex, sessionId: string): P
     .leftJoin("order as o", "o.id", "opc.order_id")
     .where("p.payment_session_id", sessionId)
     .whereNull("p.deleted_at")
-    .first("p.captured_at", "p.canceled_at", "o.status as order_status")
-  return row ? { captured: !!row.captured_at, canceled: !!row.canceled_at, order_status: row.order_status ?? null } : null
+    .first("p.captured_at", "p.canceled_at", "o.id as order_id", "o.status as order_status")
+  return row ? { captured: !!row.captured_at, canceled: !!row.canceled_at, order_id: row.order_id ?? null, order_status: row.order_status ?? null } : null
 }
 
 /** Saves a session's data and status (see providers/pgs/session-records.ts, reportUnauthorized, for why). */

@@ -8,12 +8,12 @@
  * row that has its transaction is recorded, so a run that died halfway is finished by the next one and a refund
  * Medusa recorded while the order was live is left alone.
  */
-import { ChangeActionType, MathBN, Modules, OrderChangeStatus, OrderChangeType, PaymentEvents } from "@medusajs/framework/utils"
+import { ChangeActionType, ContainerRegistrationKeys, MathBN, Modules, OrderChangeStatus, OrderChangeType, PaymentEvents } from "@medusajs/framework/utils"
 import type { BigNumberInput, IEventBusModuleService, IOrderModuleService, IPaymentModuleService } from "@medusajs/framework/types"
 import { looseQuery } from "../../lib/loose-query"
-import { EXTERNAL_REFUND_METADATA_KEY } from "../../modules/pgs/medusa-tables"
+import { EXTERNAL_REFUND_METADATA_KEY, externalRefundRow, recordedPaymentOfSession } from "../../modules/pgs/medusa-tables"
 import type { EventContext, EventOutcome } from "./context"
-import { findOrderIdForCollection, orderStatus, type PaymentView } from "./lookup"
+import type { PaymentView } from "./lookup"
 
 /** `amount` in major units, as Medusa takes it ("25.50"). */
 export type GatewayRefund = { transactionId: string; amount: string; note: string; created_by?: string; refund_reason_id?: string }
@@ -21,16 +21,15 @@ export type GatewayRefund = { transactionId: string; amount: string; note: strin
 // listOrderCreditLines is generated for the module's model but missing from its interface.
 type OrderModule = IOrderModuleService & { listOrderCreditLines(filters: object, config: object): Promise<Array<{ id: string }>> }
 
-/** The payment's order when Medusa has canceled it, else null. */
-export async function canceledOrderOf(ctx: EventContext, payment: PaymentView): Promise<string | null> {
-  const orderId = await findOrderIdForCollection(ctx.container, payment.payment_collection_id)
-  return orderId && (await orderStatus(ctx.container, orderId)) === "canceled" ? orderId : null
+/** The order of the session's payment when Medusa has canceled it, else null (one read). */
+export async function canceledOrderOf(ctx: EventContext, sessionId: string): Promise<string | null> {
+  const recorded = await recordedPaymentOfSession(ctx.container.resolve(ContainerRegistrationKeys.PG_CONNECTION), sessionId)
+  return recorded?.order_status === "canceled" ? recorded.order_id : null
 }
 
 export async function recordRefundOfCanceledOrder(ctx: EventContext, payment: PaymentView, orderId: string, refund: GatewayRefund): Promise<EventOutcome> {
   const orders = ctx.container.resolve<OrderModule>(Modules.ORDER)
-  const recordedRow = payment.refunds.find((r) => r.metadata?.[EXTERNAL_REFUND_METADATA_KEY] === refund.transactionId)?.id
-  const rowId = recordedRow ?? (await refundRow(ctx, payment, refund))
+  const rowId = externalRefundRow(payment.refunds, refund.transactionId)?.id ?? (await refundRow(ctx, payment, refund))
   const [transaction] = await orders.listOrderTransactions({ order_id: orderId, reference: "refund", reference_id: rowId }, { select: ["id"] })
   if (transaction) return "ignored:already_recorded"
   const [creditLine] = await orders.listOrderCreditLines({ order_id: orderId, reference_id: rowId }, { select: ["id"] })
@@ -53,7 +52,7 @@ async function refundRow(ctx: EventContext, payment: PaymentView, refund: Gatewa
     refund_reason_id: refund.refund_reason_id,
     metadata: { [EXTERNAL_REFUND_METADATA_KEY]: refund.transactionId },
   } as Parameters<IPaymentModuleService["refundPayment"]>[0])) as unknown as Pick<PaymentView, "refunds">
-  const row = after.refunds.find((r) => r.metadata?.[EXTERNAL_REFUND_METADATA_KEY] === refund.transactionId)
+  const row = externalRefundRow(after.refunds, refund.transactionId)
   if (!row) throw new Error(`the refund of gateway transaction ${refund.transactionId} is not on payment ${payment.id} after recording it`)
   return row.id
 }

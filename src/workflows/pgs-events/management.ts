@@ -23,7 +23,7 @@ import { canceledOrderOf, recordRefundOfCanceledOrder } from "./canceled-order-r
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { followUpByKey, updateFollowUp } from "../../modules/pgs/follow-ups"
 import { lostAnswerKey } from "../../payments/lost-answers"
-import { EXTERNAL_REFUND_METADATA_KEY, removedOperationRow, type OperationRowDetails } from "../../modules/pgs/medusa-tables"
+import { EXTERNAL_REFUND_METADATA_KEY, externalRefundRow, removedOperationRow, type OperationRowDetails } from "../../modules/pgs/medusa-tables"
 import { recordRepair, removeUnconfirmedCaptures, removeUnconfirmedRefund } from "./unfinished-rows"
 
 /** `captured_by` (the capture's `created_by`) of a capture recorded from the gateway. */
@@ -64,7 +64,7 @@ export async function handleManagement(ctx: EventContext, eventName: string, pay
   // failed is made outside Medusa, so neither replaces another row a person was told about.
   const kind = operation === "CAPTURE" ? "capture" : "refund"
   const replaced = typeof key === "string" && operation !== "VOID" ? await removedOperationRow(knexOf(ctx), kind, key) : null
-  const outcome = await recordOperation(ctx, operation, tx, payment, { replaced, outside: !keyWasMedusas && !replaced && !lost })
+  const outcome = await recordOperation(ctx, operation, tx, payment, { sessionId, replaced, outside: !keyWasMedusas && !replaced && !lost })
   // A void of the payment also settles a lost void answer of it: a person voided it in the gateway's dashboard.
   // Closed once Medusa holds the operation (not on ignored:already_captured: Medusa holds another capture).
   const holds = isApplied(outcome) || outcome === "ignored:already_recorded" || outcome === "ignored:already_canceled"
@@ -81,7 +81,7 @@ async function recordOperation(
   operation: "CAPTURE" | "REFUND" | "VOID",
   tx: Transaction,
   payment: PaymentView,
-  { replaced, outside }: { replaced: OperationRowDetails | null; outside: boolean },
+  { sessionId, replaced, outside }: { sessionId: string; replaced: OperationRowDetails | null; outside: boolean },
 ): Promise<EventOutcome> {
   const amount = fromMinorUnits(tx.amount, tx.currency)
   switch (operation) {
@@ -100,9 +100,9 @@ async function recordOperation(
       await markExternalCapture(ctx, payment.id, earlier, externalCaptureBy(tx.id))
       return "applied:external_capture"
     case "REFUND": {
-      const recorded = payment.refunds.some((r) => r.metadata?.[EXTERNAL_REFUND_METADATA_KEY] === tx.id)
+      const recorded = !!externalRefundRow(payment.refunds, tx.id)
       // On an order Medusa canceled, its refund workflow fails after refunding: recorded apart, and finished there if a run died.
-      const canceledOrder = await canceledOrderOf(ctx, payment)
+      const canceledOrder = await canceledOrderOf(ctx, sessionId)
       if (recorded && !canceledOrder) return "ignored:already_recorded"
       // A person refunding in the gateway's dashboard what Needs attention listed: this refund takes that row's place.
       if (outside && !recorded) await removeUnconfirmedRefund(ctx, payment, tx.amount, `The gateway's refund ${tx.id} took its place.`)
