@@ -662,6 +662,44 @@ pgsStoreSuite("gateway webhooks", (s) => {
       expect((await order()).transactions).toHaveLength(2)
     })
 
+    it("lists the money a canceled order kept when the gateway declined Medusa's refund, until it is refunded in the gateway's dashboard", async () => {
+      const { session, orderId, transactionId, payment } = await orderPaidByWebhook()
+      const captureId = await manageAtGateway(s, session, transactionId, "CAPTURE", session.data.amount_minor)
+      expect((await processedEvent(s, captureId)).outcome).toBe("applied:external_capture")
+      const knex = s.container().resolve(ContainerRegistrationKeys.PG_CONNECTION)
+      const item = () => knex("pgs_follow_up").where({ key: `cancel-refund:${payment.id}` }).first("kind", "state", "order_id", "amount_minor", "note")
+      // 5.00 is refunded in the gateway's dashboard while its message waits in the gateway's queue. Medusa's cancel
+      // then asks for all 25.50 back, the gateway declines (more than is left), and Medusa cancels all the same.
+      await s.sandbox.control("POST", "/_sandbox/settings", { webhooks_held: true })
+      let partId: string
+      try {
+        partId = await manageAtGateway(s, session, transactionId, "REFUND", 500)
+        expect((await adminPost(s, `/admin/orders/${orderId}/cancel`, {})).status).toBe(200)
+        expect(await approvedOperations(s.sandbox, transactionId, "REFUND")).toHaveLength(1)
+        const listed = await waitFor(item, { what: "the refund not made, listed" })
+        expect({ ...listed, amount_minor: Number(listed.amount_minor) }).toEqual({
+          kind: "refund_not_made",
+          state: "needs_person",
+          order_id: orderId,
+          amount_minor: 2550,
+          note: expect.stringMatching(new RegExp(`^Order #\\d+ was canceled while 25\\.50 EUR captured for it was not refunded: .*"Error was thrown trying to cancel payment - ${payment.id}"\\)\\. Refund it in the gateway's dashboard`)),
+        })
+        const attention = (await s.api.get("/admin/pgs/attention", { headers: await s.adminHeaders() })).data.items as any[]
+        expect(attention.find((i) => i.kind === "refund_not_made" && i.order_id === orderId)).toMatchObject({ title: "Refund not made", needs_person: true, amount: "25.50", currency_code: "eur" })
+      } finally {
+        await s.sandbox.control("POST", "/_sandbox/settings", { webhooks_held: false })
+      }
+      // The part refunded at the gateway is recorded on the order: the item says what is left.
+      expect((await processedEvent(s, partId!)).outcome).toBe("applied:external_refund")
+      const left = await item()
+      expect([left.state, Number(left.amount_minor), left.note]).toEqual(["needs_person", 2050, expect.stringContaining("while 20.50 EUR captured for it was not refunded")])
+      // The rest, refunded in the dashboard as the item says: recorded, and the item closes.
+      const restId = await manageAtGateway(s, session, transactionId, "REFUND", 2050)
+      expect((await processedEvent(s, restId)).outcome).toBe("applied:external_refund")
+      expect(await item()).toMatchObject({ state: "done", note: expect.stringMatching(new RegExp(`since been refunded at the gateway \\(transaction ${restId}\\); it is recorded on the order\\.$`)) })
+      expect((await adminPayment(s, payment.id)).refunds.map((r: any) => Number(r.amount)).sort()).toEqual([20.5, 5])
+    })
+
     it("leaves a refund recorded before its order was canceled as it was when its message is processed again", async () => {
       const { session, orderId, transactionId, payment } = await orderPaidByWebhook()
       const captureId = await manageAtGateway(s, session, transactionId, "CAPTURE", session.data.amount_minor)

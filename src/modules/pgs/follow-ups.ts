@@ -48,8 +48,7 @@ export async function openFollowUp(knex: Knex, input: NewFollowUp): Promise<{ op
       ...rest,
       id: generateEntityId(undefined, "pgsfu"),
       state: input.state ?? "watching",
-      amount_minor: amount_minor ?? null,
-      raw_amount_minor: amount_minor === null || amount_minor === undefined ? null : JSON.stringify({ value: String(amount_minor), precision: 20 }),
+      ...amountColumns(amount_minor ?? null),
       created_at: now,
       updated_at: now,
     })
@@ -79,6 +78,17 @@ export type FollowUpPatch = Partial<Pick<FollowUpRow, "kind" | "state" | "note" 
 
 export async function updateFollowUp(knex: Knex, id: string, patch: FollowUpPatch): Promise<void> {
   await knex(FOLLOW_UP_TABLE).where({ id }).update({ ...patch, updated_at: new Date() })
+}
+
+/** The amount and its raw BigNumber column, as the model writes them. */
+const amountColumns = (amountMinor: number | null) => ({
+  amount_minor: amountMinor,
+  raw_amount_minor: amountMinor === null ? null : JSON.stringify({ value: String(amountMinor), precision: 20 }),
+})
+
+/** An open item of which part was settled: what it is about now, and its note saying so. */
+export async function updateFollowUpAmount(knex: Knex, id: string, amountMinor: number, note: string): Promise<void> {
+  await knex(FOLLOW_UP_TABLE).where({ id }).update({ ...amountColumns(amountMinor), note, updated_at: new Date() })
 }
 
 /** Closes an item a person must act on, once: false when it was closed already (by them, or by the plugin). */

@@ -6,12 +6,14 @@
  * records a refund, without its check: the payment's refund row, a credit line for what the order did not already
  * owe the customer, and the order's refund transaction, written last (then Medusa's payment.refunded event): a refund
  * row that has its transaction is recorded, so a run that died halfway is finished by the next one and a refund
- * Medusa recorded while the order was live is left alone.
+ * Medusa recorded while the order was live is left alone. The item listing money the cancel's refund left behind
+ * (payments/refund-not-made.ts) then says what is left, or closes.
  */
 import { ChangeActionType, ContainerRegistrationKeys, MathBN, Modules, OrderChangeStatus, OrderChangeType, PaymentEvents } from "@medusajs/framework/utils"
 import type { BigNumberInput, IEventBusModuleService, IOrderModuleService, IPaymentModuleService } from "@medusajs/framework/types"
 import { looseQuery } from "../../lib/loose-query"
 import { EXTERNAL_REFUND_METADATA_KEY, externalRefundRow, recordedPaymentOfSession } from "../../modules/pgs/medusa-tables"
+import { settleRefundNotMade } from "../../payments/refund-not-made"
 import type { EventContext, EventOutcome } from "./context"
 import type { PaymentView } from "./lookup"
 
@@ -31,13 +33,18 @@ export async function recordRefundOfCanceledOrder(ctx: EventContext, payment: Pa
   const orders = ctx.container.resolve<OrderModule>(Modules.ORDER)
   const rowId = externalRefundRow(payment.refunds, refund.transactionId)?.id ?? (await refundRow(ctx, payment, refund))
   const [transaction] = await orders.listOrderTransactions({ order_id: orderId, reference: "refund", reference_id: rowId }, { select: ["id"] })
-  if (transaction) return "ignored:already_recorded"
+  if (transaction) {
+    // A run that died after recording it, before the item was settled.
+    await settleRefundNotMade(ctx.container, orderId, payment.id, refund.transactionId)
+    return "ignored:already_recorded"
+  }
   const [creditLine] = await orders.listOrderCreditLines({ order_id: orderId, reference_id: rowId }, { select: ["id"] })
   const credit = creditLine ? 0 : await creditLineAmount(ctx, orderId, refund.amount)
   if (MathBN.gt(credit, 0)) await addCreditLine(ctx, orders, orderId, rowId, credit)
   await orders.addOrderTransactions({ order_id: orderId, amount: MathBN.mult(refund.amount, -1), currency_code: payment.currency_code, reference: "refund", reference_id: rowId })
   // Last, as Medusa's workflow does: a subscriber reads the order with its refund.
   await ctx.container.resolve<IEventBusModuleService>(Modules.EVENT_BUS).emit({ name: PaymentEvents.REFUNDED, data: { id: payment.id } })
+  await settleRefundNotMade(ctx.container, orderId, payment.id, refund.transactionId)
   return "applied:external_refund"
 }
 

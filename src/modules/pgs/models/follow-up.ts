@@ -14,9 +14,11 @@ export const FOLLOW_UP_TABLE = "pgs_follow_up"
  * - webhooks_refused: deliveries whose signature the configured key does not verify (one row, `checks` counts them);
  * - fulfillment_capture: a capture on fulfillment (key "fulfillment-capture:<fulfillment id>", so one per fulfillment);
  * - void_not_made: a void Medusa asked for that the gateway declined or refused, or that could not be sent (key as a
- *   lost void answer's, "manage:<payment id>").
+ *   lost void answer's, "manage:<payment id>");
+ * - refund_not_made: money a canceled order's payment kept because Medusa's refund at the cancel did not go through
+ *   (key "cancel-refund:<payment id>").
  */
-export const FOLLOW_UP_KINDS = ["check", "reconciled", "late_refund", "gave_up", "unknown_management", "stuck", "webhooks_refused", "fulfillment_capture", "void_not_made"] as const
+export const FOLLOW_UP_KINDS = ["check", "reconciled", "late_refund", "gave_up", "unknown_management", "stuck", "webhooks_refused", "fulfillment_capture", "void_not_made", "refund_not_made"] as const
 export type FollowUpKind = (typeof FOLLOW_UP_KINDS)[number]
 
 /** watching: the plugin is on it. done: nothing left to do (kept as a record). needs_person: a person must act. */

@@ -41,6 +41,7 @@ const TITLES: Record<string, string> = {
   webhooks_refused: "Webhooks refused",
   fulfillment_capture: "Capture on fulfillment",
   void_not_made: "Void not made",
+  refund_not_made: "Refund not made",
   flagged_event: "Money without an order",
   failed_event: "Webhook not processed",
 }
