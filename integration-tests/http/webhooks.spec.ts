@@ -19,6 +19,7 @@ import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/frame
 import { GatewayOutcomeUnknownError, IDEMPOTENCY_METADATA_KEY } from "../../src/gateway"
 import { rememberLostAnswer } from "../../src/payments/lost-answers"
 import { rememberVoidNotMade } from "../../src/payments/void-not-made"
+import { settleRefundsNotMadeOfOrder } from "../../src/workflows/refund-not-made"
 import retryPgsWebhookEvents from "../../src/jobs/retry-pgs-webhook-events"
 import { orderCanceledWhileCapturedAtGateway, runReconcile } from "./support/attention"
 import { request } from "undici"
@@ -662,14 +663,19 @@ pgsStoreSuite("gateway webhooks", (s) => {
       expect((await order()).transactions).toHaveLength(2)
     })
 
-    it("lists the money a canceled order kept when the gateway declined Medusa's refund, until it is refunded in the gateway's dashboard", async () => {
+    it("lists the money a canceled order kept when the gateway declined Medusa's refund, and takes the refund Medusa wrote for it off the order, until it is refunded in the gateway's dashboard", async () => {
       const { session, orderId, transactionId, payment } = await orderPaidByWebhook()
       const captureId = await manageAtGateway(s, session, transactionId, "CAPTURE", session.data.amount_minor)
       expect((await processedEvent(s, captureId)).outcome).toBe("applied:external_capture")
       const knex = s.container().resolve(ContainerRegistrationKeys.PG_CONNECTION)
       const item = () => knex("pgs_follow_up").where({ key: `cancel-refund:${payment.id}` }).first("kind", "state", "order_id", "amount_minor", "note")
+      const order = async () => {
+        const o = (await s.api.get(`/admin/orders/${orderId}?fields=id,status,summary,*transactions`, { headers: await s.adminHeaders() })).data.order
+        return { status: o.status, transactions: o.transactions.map((t: any) => [t.reference, Number(t.amount)]).sort(), transaction_total: Number(o.summary.transaction_total) }
+      }
       // 5.00 is refunded in the gateway's dashboard while its message waits in the gateway's queue. Medusa's cancel
-      // then asks for all 25.50 back, the gateway declines (more than is left), and Medusa cancels all the same.
+      // then asks for all 25.50 back, the gateway declines (more than is left), and Medusa cancels all the same,
+      // writing the order's refund transaction as if the refund had been made.
       await s.sandbox.control("POST", "/_sandbox/settings", { webhooks_held: true })
       let partId: string
       try {
@@ -682,7 +688,15 @@ pgsStoreSuite("gateway webhooks", (s) => {
           state: "needs_person",
           order_id: orderId,
           amount_minor: 2550,
-          note: expect.stringMatching(new RegExp(`^Order #\\d+ was canceled while 25\\.50 EUR captured for it was not refunded: .*"Error was thrown trying to cancel payment - ${payment.id}"\\)\\. Refund it in the gateway's dashboard`)),
+          note: expect.stringMatching(
+            new RegExp(`^Order #\\d+ was canceled while its payment still held 25\\.50 EUR captured, by Medusa's records: .*"Error was thrown trying to cancel payment - ${payment.id}"\\)\\. Refund what the gateway's dashboard shows is left`),
+          ),
+        })
+        // The order no longer counts the refund that did not happen.
+        expect(await waitFor(async () => ((await order()).transactions.length === 1 ? order() : null), { what: "the refund not made, off the order" })).toEqual({
+          status: "canceled",
+          transactions: [["capture", 25.5]],
+          transaction_total: 25.5,
         })
         const attention = (await s.api.get("/admin/pgs/attention", { headers: await s.adminHeaders() })).data.items as any[]
         expect(attention.find((i) => i.kind === "refund_not_made" && i.order_id === orderId)).toMatchObject({ title: "Refund not made", needs_person: true, amount: "25.50", currency_code: "eur" })
@@ -692,12 +706,14 @@ pgsStoreSuite("gateway webhooks", (s) => {
       // The part refunded at the gateway is recorded on the order: the item says what is left.
       expect((await processedEvent(s, partId!)).outcome).toBe("applied:external_refund")
       const left = await item()
-      expect([left.state, Number(left.amount_minor), left.note]).toEqual(["needs_person", 2050, expect.stringContaining("while 20.50 EUR captured for it was not refunded")])
+      expect([left.state, Number(left.amount_minor), left.note]).toEqual(["needs_person", 2050, expect.stringContaining("still held 20.50 EUR captured")])
+      expect(await order()).toMatchObject({ transactions: [["capture", 25.5], ["refund", -5]], transaction_total: 20.5 })
       // The rest, refunded in the dashboard as the item says: recorded, and the item closes.
       const restId = await manageAtGateway(s, session, transactionId, "REFUND", 2050)
       expect((await processedEvent(s, restId)).outcome).toBe("applied:external_refund")
       expect(await item()).toMatchObject({ state: "done", note: expect.stringMatching(new RegExp(`since been refunded at the gateway \\(transaction ${restId}\\); it is recorded on the order\\.$`)) })
       expect((await adminPayment(s, payment.id)).refunds.map((r: any) => Number(r.amount)).sort()).toEqual([20.5, 5])
+      expect(await order()).toMatchObject({ transactions: [["capture", 25.5], ["refund", -20.5], ["refund", -5]], transaction_total: 0 })
     })
 
     it("leaves a refund recorded before its order was canceled as it was when its message is processed again", async () => {
@@ -712,8 +728,12 @@ pgsStoreSuite("gateway webhooks", (s) => {
         const order = (await s.api.get(`/admin/orders/${orderId}?fields=id,status,*transactions,*credit_lines`, { headers: await s.adminHeaders() })).data.order
         return { status: order.status, transactions: order.transactions.length, credit_lines: order.credit_lines.length, refunds: (await adminPayment(s, payment.id)).refunds.length }
       }
+      // The cancel's refund went through: nothing is listed and its transaction stays (what runs after a cancel, run here).
+      await settleRefundsNotMadeOfOrder(s.container(), orderId, 60)
+      const knex = s.container().resolve(ContainerRegistrationKeys.PG_CONNECTION)
+      expect(await knex("pgs_follow_up").where({ key: `cancel-refund:${payment.id}` }).first("id")).toBeUndefined()
       const before = await recorded()
-      expect(before).toMatchObject({ status: "canceled", refunds: 2 })
+      expect(before).toMatchObject({ status: "canceled", refunds: 2, transactions: 3 })
       // The admin's "Process again" runs the recorded message once more, now on a canceled order.
       const again = await adminPost(s, `/admin/pgs/events/${(await processedEvent(s, refundId)).id}/process`, {})
       expect(again.data).toMatchObject({ outcome: "ignored:already_recorded", error: null })

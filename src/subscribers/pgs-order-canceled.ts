@@ -1,17 +1,21 @@
 /**
- * After Medusa cancels an order: money its PGS payments still hold, because Medusa's refund at the cancel did not go
- * through, goes on "Needs attention" (payments/refund-not-made.ts). Medusa only logs that failure (FRAMEWORK-NOTES 68).
+ * After Medusa cancels an order: a refund its cancel asked for that did not go through goes on "Needs attention", and
+ * the order's transaction for it is removed (workflows/refund-not-made.ts). Medusa only logs it (FRAMEWORK-NOTES 68).
  */
 import type { SubscriberArgs, SubscriberConfig } from "@medusajs/framework"
 import { OrderWorkflowEvents } from "@medusajs/framework/utils"
-import { listRefundsNotMade } from "../payments/refund-not-made"
+import { settleRefundsNotMadeOfOrder } from "../workflows/refund-not-made"
 
 export default async function pgsOrderCanceled({ event, container }: SubscriberArgs<{ id: string }>) {
   if (!event.data?.id) return
-  // Never throws: the event bus must not run it again for an error of ours; the log says what went wrong.
-  await listRefundsNotMade(container, event.data.id).catch((error: Error) =>
-    container.resolve("logger").warn(`[pgs] order ${event.data.id} canceled: the money its payments kept could not be listed for the admin: ${error.message}`),
-  )
+  await settleRefundsNotMadeOfOrder(container, event.data.id, LOCK_TIMEOUT_SECONDS).catch((error: Error) => {
+    container.resolve("logger").error(`[pgs] order ${event.data.id} canceled: a refund its cancel did not get could not be listed for the admin: ${error.message}`)
+    // Thrown again: an event bus that retries (Redis) runs it again, which is safe (one item per payment).
+    throw error
+  })
 }
+
+/** As long as a gateway event of the payment may hold its lock (workflows/process-pgs-event.ts). */
+const LOCK_TIMEOUT_SECONDS = 60
 
 export const config: SubscriberConfig = { event: OrderWorkflowEvents.CANCELED, context: { subscriberId: "pgs-order-canceled" } }

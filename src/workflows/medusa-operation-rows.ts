@@ -30,7 +30,7 @@ export async function removeOperationRow(container: MedusaContainer, kind: "capt
 
 // The order module's own summary update (private, 2.18–2.21): what its transaction removal runs, for a version we
 // name; and its generated summary list (missing from the interface).
-type SummaryKeeper = IOrderModuleService & {
+export type SummaryKeeper = IOrderModuleService & {
   updateOrderPaidRefundableAmount_?(transactions: Array<{ order_id: string; version: number; amount: BigNumberInput }>, isRemoved: boolean): Promise<void>
   listOrderSummaries(filters: { order_id: string; version: number }): Promise<Array<{ totals: Record<string, any> }>>
 }
@@ -42,8 +42,10 @@ const sumOf = (amounts: BigNumberInput[]) => amounts.reduce<BigNumberInput>((tot
  * credit line makes one) counted the transaction into the newer version's summary, which the order page shows: that
  * one is set right the same way (FRAMEWORK-NOTES 65). Only when the current summary still counts exactly what was
  * removed, so a second run (a process died between the steps, or the row is removed again) changes nothing.
+ * `rowId` is the id the transactions name: a capture or refund row, or a payment for the refund Medusa's order cancel
+ * asked for (refund-not-made.ts).
  */
-async function removeOrderTransactions(orders: SummaryKeeper, kind: "capture" | "refund", rowId: string): Promise<void> {
+export async function removeOrderTransactions(orders: SummaryKeeper, kind: "capture" | "refund", rowId: string): Promise<void> {
   // Those removed by an earlier run too: every one naming the row is removed once this is done.
   const removed = await orders.listOrderTransactions({ reference: kind, reference_id: rowId }, { select: ["id", "order_id", "version", "amount", "raw_amount", "deleted_at"], withDeleted: true })
   // One at a time: Medusa sets right only the first one's version when it removes several.

@@ -6,14 +6,14 @@
  * records a refund, without its check: the payment's refund row, a credit line for what the order did not already
  * owe the customer, and the order's refund transaction, written last (then Medusa's payment.refunded event): a refund
  * row that has its transaction is recorded, so a run that died halfway is finished by the next one and a refund
- * Medusa recorded while the order was live is left alone. The item listing money the cancel's refund left behind
- * (payments/refund-not-made.ts) then says what is left, or closes.
+ * Medusa recorded while the order was live is left alone. A refund the cancel asked for and did not get is settled
+ * first, and its "Refund not made" item then says what is left, or closes (../refund-not-made.ts).
  */
 import { ChangeActionType, ContainerRegistrationKeys, MathBN, Modules, OrderChangeStatus, OrderChangeType, PaymentEvents } from "@medusajs/framework/utils"
 import type { BigNumberInput, IEventBusModuleService, IOrderModuleService, IPaymentModuleService } from "@medusajs/framework/types"
 import { looseQuery } from "../../lib/loose-query"
 import { EXTERNAL_REFUND_METADATA_KEY, externalRefundRow, recordedPaymentOfSession } from "../../modules/pgs/medusa-tables"
-import { settleRefundNotMade } from "../../payments/refund-not-made"
+import { canceledPayments, settleRefundNotMade } from "../refund-not-made"
 import type { EventContext, EventOutcome } from "./context"
 import type { PaymentView } from "./lookup"
 
@@ -31,11 +31,13 @@ export async function canceledOrderOf(ctx: EventContext, sessionId: string): Pro
 
 export async function recordRefundOfCanceledOrder(ctx: EventContext, payment: PaymentView, orderId: string, refund: GatewayRefund): Promise<EventOutcome> {
   const orders = ctx.container.resolve<OrderModule>(Modules.ORDER)
+  // A refund the cancel asked for and did not get leaves a transaction that would count it refunded: gone first.
+  await settleRefundOf(ctx, orderId, payment.id)
   const rowId = externalRefundRow(payment.refunds, refund.transactionId)?.id ?? (await refundRow(ctx, payment, refund))
   const [transaction] = await orders.listOrderTransactions({ order_id: orderId, reference: "refund", reference_id: rowId }, { select: ["id"] })
   if (transaction) {
     // A run that died after recording it, before the item was settled.
-    await settleRefundNotMade(ctx.container, orderId, payment.id, refund.transactionId)
+    await settleRefundOf(ctx, orderId, payment.id, refund.transactionId)
     return "ignored:already_recorded"
   }
   const [creditLine] = await orders.listOrderCreditLines({ order_id: orderId, reference_id: rowId }, { select: ["id"] })
@@ -44,8 +46,13 @@ export async function recordRefundOfCanceledOrder(ctx: EventContext, payment: Pa
   await orders.addOrderTransactions({ order_id: orderId, amount: MathBN.mult(refund.amount, -1), currency_code: payment.currency_code, reference: "refund", reference_id: rowId })
   // Last, as Medusa's workflow does: a subscriber reads the order with its refund.
   await ctx.container.resolve<IEventBusModuleService>(Modules.EVENT_BUS).emit({ name: PaymentEvents.REFUNDED, data: { id: payment.id } })
-  await settleRefundNotMade(ctx.container, orderId, payment.id, refund.transactionId)
+  await settleRefundOf(ctx, orderId, payment.id, refund.transactionId)
   return "applied:external_refund"
+}
+
+async function settleRefundOf(ctx: EventContext, orderId: string, paymentId: string, refundedBy?: string): Promise<void> {
+  const [payment] = await canceledPayments(ctx.container, orderId, paymentId)
+  if (payment) await settleRefundNotMade(ctx.container, payment, refundedBy)
 }
 
 /** Writes the payment's refund row; the provider's refundPayment finds its metadata and does not call the gateway. */

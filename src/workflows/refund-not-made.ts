@@ -1,0 +1,126 @@
+/**
+ * Money a canceled order kept. Medusa's order cancel refunds what its payments captured (refundPaymentsWorkflow), but
+ * its refund step logs a refund that failed and goes on, and the workflow then writes the order's refund transaction
+ * all the same (FRAMEWORK-NOTES 68): the order is canceled and its page shows the money refunded, while the gateway
+ * keeps it and only a log line says so. For each PGS payment the cancel asked to refund (a refund transaction naming
+ * the payment, where Medusa's own refunds name their refund row) with no refund row to show for it:
+ * - the shop admin's "Needs attention" lists what the payment still holds by Medusa's records ("Refund not made");
+ * - the transaction of the refund that did not happen is removed, so the order page tells the truth again.
+ * Run after the cancel (subscribers/pgs-order-canceled.ts) and around a refund recorded from the gateway on the
+ * canceled order (pgs-events/canceled-order-refund.ts), which brings the item down to what is left, or closes it.
+ * Both run under the lock of the payment's gateway events, so neither reads what the other is writing.
+ */
+import type { Knex } from "@medusajs/framework/mikro-orm/knex"
+import type { BigNumberInput, IOrderModuleService, MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, MathBN, Modules } from "@medusajs/framework/utils"
+import { fromMinorUnits, toMinorUnits } from "../gateway"
+import { looseQuery } from "../lib/loose-query"
+import { followUpByKey, openFollowUp, updateFollowUp, updateFollowUpAmount } from "../modules/pgs/follow-ups"
+import { isPgsProviderId } from "../payments/session-data"
+import { removeOrderTransactions, type SummaryKeeper } from "./medusa-operation-rows"
+
+export const refundNotMadeKey = (paymentId: string) => `cancel-refund:${paymentId}`
+
+type Amount = { id?: string; raw_amount?: unknown; amount?: unknown }
+type PaymentRow = { id: string; provider_id: string; currency_code: string; data: { transaction_id?: string; reference?: string } | null; captures?: Amount[]; refunds?: Amount[] }
+type OrderRow = { id: string; display_id: number | null; status: string; payment_collections?: Array<{ payments?: PaymentRow[] }> }
+
+/** A canceled order's PGS payment, with what Medusa's records say it captured, refunded and the order counts. */
+export type CanceledPayment = { paymentId: string; orderId: string; displayId: number | null; transactionId: string; reference: string | null; currency: string; keptMinor: number; refundNotMade: boolean }
+
+const exact = (a: Amount): BigNumberInput => ((a.raw_amount as { value?: string } | undefined)?.value ?? a.amount ?? 0) as BigNumberInput
+const sum = (rows: Amount[]) => rows.reduce<BigNumberInput>((acc, r) => MathBN.add(acc, exact(r)), MathBN.convert(0))
+
+/** The canceled order's PGS payments (none when the order is not canceled). */
+export async function canceledPayments(container: MedusaContainer, orderId: string, only?: string): Promise<CanceledPayment[]> {
+  const payments = "payment_collections.payments"
+  const { data } = await looseQuery(container).graph({
+    entity: "order",
+    fields: ["id", "display_id", "status", ...["id", "provider_id", "currency_code", "data", "captures.raw_amount", "refunds.id", "refunds.raw_amount"].map((f) => `${payments}.${f}`)],
+    filters: { id: orderId },
+  })
+  const order = data[0] as OrderRow | undefined
+  if (order?.status !== "canceled") return []
+  const rows = (order.payment_collections ?? []).flatMap((c) => c.payments ?? []).filter((p) => isPgsProviderId(p.provider_id) && p.data?.transaction_id && (!only || p.id === only))
+  if (!rows.length) return []
+  const refundTransactions = await container.resolve<IOrderModuleService>(Modules.ORDER).listOrderTransactions({ order_id: orderId, reference: "refund" }, { select: ["reference_id", "amount", "raw_amount"] })
+  return rows.map((p) => {
+    const refunds = p.refunds ?? []
+    const rowIds = new Set(refunds.map((r) => r.id))
+    // The cancel's refund names the payment; every other refund transaction names its refund row.
+    const asked = sum(refundTransactions.filter((t) => t.reference_id === p.id) as Amount[])
+    const ofRows = sum(refundTransactions.filter((t) => rowIds.has(t.reference_id!)) as Amount[])
+    // Refund rows that no transaction of their own counts: the cancel's refund, had it been made.
+    const madeByTheCancel = MathBN.sub(sum(refunds), MathBN.mult(ofRows, -1))
+    return {
+      paymentId: p.id,
+      orderId: order.id,
+      displayId: order.display_id,
+      transactionId: p.data!.transaction_id!,
+      reference: p.data!.reference ?? null,
+      currency: p.currency_code.toLowerCase(),
+      keptMinor: Number(toMinorUnits(MathBN.sub(sum(p.captures ?? []), sum(refunds)).toString(), p.currency_code)),
+      refundNotMade: MathBN.lt(asked, 0) && MathBN.lt(madeByTheCancel, MathBN.mult(asked, -1)),
+    }
+  })
+}
+
+const moneyOf = (p: CanceledPayment) => `${fromMinorUnits(p.keptMinor, p.currency)} ${p.currency.toUpperCase()}`
+
+function noteOf(p: CanceledPayment): string {
+  const order = p.displayId === null ? "The order" : `Order #${p.displayId}`
+  return (
+    `${order} was canceled while its payment still held ${moneyOf(p)} captured, by Medusa's records: Medusa asked the gateway to refund it, and the refund did not go through ` +
+    `(the store's log gives the reason, on the line "Error was thrown trying to cancel payment - ${p.paymentId}"). ` +
+    "Refund what the gateway's dashboard shows is left: that refund is recorded on the order and brings this down, or closes it. Medusa's order page cannot refund a canceled order."
+  )
+}
+
+/**
+ * Lists the payment's refund not made and removes the order's transaction for it (listed first: a run that dies in
+ * between is finished by the next); then brings an open item to what the payment still holds, or closes it.
+ * `refundedBy`: the gateway's refund just recorded, named when the item closes. Safe to run again.
+ */
+export async function settleRefundNotMade(container: MedusaContainer, payment: CanceledPayment, refundedBy?: string): Promise<void> {
+  const knex = container.resolve<Knex>(ContainerRegistrationKeys.PG_CONNECTION)
+  const key = refundNotMadeKey(payment.paymentId)
+  if (payment.refundNotMade) {
+    if (payment.keptMinor > 0)
+      await openFollowUp(knex, {
+        key,
+        kind: "refund_not_made",
+        state: "needs_person",
+        transaction_id: payment.transactionId,
+        reference: payment.reference,
+        order_id: payment.orderId,
+        amount_minor: payment.keptMinor,
+        currency_code: payment.currency,
+        note: noteOf(payment),
+      })
+    await removeOrderTransactions(container.resolve<SummaryKeeper>(Modules.ORDER), "refund", payment.paymentId)
+  }
+  const row = await followUpByKey(knex, key)
+  if (!row || row.state === "done") return
+  if (payment.keptMinor > 0) {
+    if (Number(row.amount_minor) !== payment.keptMinor) await updateFollowUpAmount(knex, row.id, payment.keptMinor, noteOf(payment))
+    return
+  }
+  const since = refundedBy ? `It has since been refunded at the gateway (transaction ${refundedBy}); it is recorded on the order.` : "Nothing captured is left unrefunded on the order now."
+  await updateFollowUp(knex, row.id, { state: "done", resolved_at: new Date(), note: `${row.note ?? ""} ${since}`.trim() })
+}
+
+/** After Medusa canceled the order: each PGS payment under the lock its gateway events take. */
+export async function settleRefundsNotMadeOfOrder(container: MedusaContainer, orderId: string, lockTimeoutSeconds: number): Promise<void> {
+  const locking = container.resolve(Modules.LOCKING)
+  for (const listed of await canceledPayments(container, orderId)) {
+    if (!listed.refundNotMade) continue
+    await locking.execute(
+      `pgs-event:${listed.reference ?? listed.transactionId}`,
+      async () => {
+        const [now] = await canceledPayments(container, orderId, listed.paymentId)
+        if (now) await settleRefundNotMade(container, now)
+      },
+      { timeout: lockTimeoutSeconds },
+    )
+  }
+}
