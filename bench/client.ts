@@ -2,8 +2,9 @@
  * Benchmark: frictionless card authorizations through PgsClient versus a bare undici request carrying the same
  * body, ready as JSON, and a pre-fetched token, whose answer is parsed and its status checked, at concurrency 1 and 32, against a sandbox in a child process (so it
  * does not share our event loop). Prints median and p99 per call for both, the client/bare ratios against their
- * goals (p50 at c=1 ≤ 1.05, p99 at c=32 ≤ 1.2), what each of the client's own steps costs, and the token
- * requests; the last line is one JSON object.
+ * goals (p50 at c=1 ≤ 1.05, p99 at c=32 ≤ 1.2), where a call's time goes at c=1 on each side (before sending, on the
+ * wire, after the answer), what each of the client's own steps costs in a loop, and the token requests; the last
+ * line is one JSON object.
  *
  *   npx tsx bench/client.ts [--calls 2000]
  */
@@ -13,6 +14,7 @@ import { Agent } from "undici"
 import { PgsClient } from "../src/gateway"
 import type { AuthorizeRequest } from "../src/gateway/schemas"
 import { clientSteps } from "./client-steps"
+import { splitAtC1, type CallSplit } from "./client-split"
 
 const CALLS = Number(process.argv[process.argv.indexOf("--calls") + 1]) || 2000
 const CONCURRENCIES = [1, 32]
@@ -47,6 +49,15 @@ async function startSandboxProcess(): Promise<{ url: string; child: ChildProcess
     setTimeout(() => reject(new Error("sandbox did not start within 30 s")), 30_000).unref()
   })
   return { url, child }
+}
+
+/** Calls per side in each of the split's rounds. */
+const SPLIT_CALLS = 250
+
+/** Each part's median over the rounds. */
+const medianSplit = (rounds: CallSplit[]): CallSplit => {
+  const mid = (k: keyof CallSplit) => [...rounds.map((r) => r[k])].sort((a, b) => a - b)[rounds.length >> 1]
+  return { before_us: mid("before_us"), wire_us: mid("wire_us"), after_us: mid("after_us") }
 }
 
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]
@@ -174,6 +185,20 @@ async function main() {
           `ratio p50 ${summary[`p50_ratio_c${concurrency}`].toFixed(3)} p99 ${summary[`p99_ratio_c${concurrency}`].toFixed(3)}`,
       )
     }
+    // Where the difference at c=1 goes, each side unchanged (undici's diagnostics channels), alternating sides.
+    const splits: Record<"bare" | "client", CallSplit[]> = { bare: [], client: [] }
+    for (let round = 0; round < 4; round++) {
+      splits.bare.push(await splitAtC1(SPLIT_CALLS, () => JSON.stringify(body()), bareCall))
+      splits.client.push(await splitAtC1(SPLIT_CALLS, body, clientCall))
+    }
+    const split = { bare: medianSplit(splits.bare), client: medianSplit(splits.client) }
+    const row = (side: "bare" | "client") => `before sending ${split[side].before_us} µs, on the wire ${split[side].wire_us} µs, after the answer ${split[side].after_us} µs`
+    console.log(`one call at c=1, medians: bare undici ${row("bare")}; client ${row("client")}`)
+    // The goal's p50 ratio carries the gateway's noise on the wire (±0.15 ms between rounds here); this one takes
+    // the wire as equal and counts only what each side does before sending and after the answer.
+    const bareTotal = split.bare.before_us + split.bare.wire_us + split.bare.after_us
+    const ownRatio = (bareTotal + split.client.before_us - split.bare.before_us + split.client.after_us - split.bare.after_us) / bareTotal
+    console.log(`the client's own part at c=1, the wire taken as equal: ${ownRatio.toFixed(3)} × bare undici`)
     const tokensAfter = (await (await fetch(`${url}/_sandbox/stats`)).json()).tokenRequests as number
     const tokenRequests = tokensAfter - tokensBefore
     console.log(`token requests by the client: ${tokenRequests} (client counter: ${client.tokenRequests}); ${CALLS} calls per side per concurrency`)
@@ -193,6 +218,8 @@ async function main() {
         p99_ratio_c32_goal: GOALS.p99_ratio_c32,
         ...met,
         client_steps_us: steps,
+        split_c1_us: split,
+        own_ratio_c1: Math.round(ownRatio * 1000) / 1000,
         token_requests: tokenRequests,
       }),
     )
