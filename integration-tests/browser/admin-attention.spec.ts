@@ -5,7 +5,7 @@
  * an order given up, a transaction still not final after days). Screenshots land in artifacts/screenshots/admin-*.png.
  */
 import { paidOrder } from "../http/support/admin-pgs"
-import { HOUR, MINUTE, decideAtGateway, manageAtGateway, orderAwaitingBank, orderCanceledWhileCapturedAtGateway, paidAfterTheCartMovedOn, runReconcile, unconfirmedRefund, unreachable } from "../http/support/attention"
+import { HOUR, MINUTE, decideAtGateway, manageAtGateway, orderAwaitingBank, orderCanceledWhileCapturedAtGateway, orderCanceledWithRefundDeclined, paidAfterTheCartMovedOn, runReconcile, unconfirmedRefund, unreachable } from "../http/support/attention"
 import { adminPayment, adminPost, approvedOperations, paymentOfOrder } from "../http/support/checkout"
 import { pgsStoreSuite } from "../http/support/store"
 import { deliver, deliverSigned, processedEvent, waitFor } from "../http/support/webhooks"
@@ -29,6 +29,20 @@ async function rightEdge(locator: Locator): Promise<number> {
 describeBrowser("needs attention in the dashboard", () => {
   pgsStoreSuite("needs attention in the dashboard", (s) => {
     const d = dashboardForEachTest(s)
+
+    /** The transaction's item on Needs attention, pictured at 1440 and 360 px, where it must fit without scrolling sideways. */
+    async function pictureItem(title: string, transactionId: string, text: RegExp, name: string) {
+      await d.page.setViewportSize({ width: 1440, height: 1000 })
+      await d.page.goto(`${d.url}/app/pgs/attention`)
+      const item = d.page.getByTestId("pgs-attention-item").filter({ hasText: title }).filter({ hasText: transactionId })
+      await item.getByText(text).waitFor({ timeout: 30_000 })
+      await item.scrollIntoViewIfNeeded()
+      await screenshot(d.page, name)
+      await d.page.setViewportSize({ width: 360, height: 900 })
+      await item.scrollIntoViewIfNeeded()
+      await screenshot(d.page, `${name}-360`)
+      expect(await rightEdge(item)).toBeLessThanOrEqual(360)
+    }
 
     it("lists a late payment given back and an order given up, and re-reads a transaction stuck at the gateway", async () => {
       const gateway = await unreachable(s)
@@ -127,16 +141,7 @@ describeBrowser("needs attention in the dashboard", () => {
 
     it("lists a void the gateway declined, and says on the canceled order where its captured money is refunded", async () => {
       const { orderId, transactionId, payment } = await orderCanceledWhileCapturedAtGateway(s)
-      await d.page.setViewportSize({ width: 1440, height: 1000 })
-      await d.page.goto(`${d.url}/app/pgs/attention`)
-      const item = d.page.getByTestId("pgs-attention-item").filter({ hasText: "Void not made" }).filter({ hasText: transactionId })
-      await item.getByText(/void this payment of 25\.50 EUR, and it was not voided: the gateway declined the VOID/).waitFor({ timeout: 30_000 })
-      await item.scrollIntoViewIfNeeded()
-      await screenshot(d.page, "admin-attention-void-not-made")
-      await d.page.setViewportSize({ width: 360, height: 900 })
-      await item.scrollIntoViewIfNeeded()
-      await screenshot(d.page, "admin-attention-void-not-made-360")
-      expect(await rightEdge(item)).toBeLessThanOrEqual(360)
+      await pictureItem("Void not made", transactionId, /void this payment of 25\.50 EUR, and it was not voided: the gateway declined the VOID/, "admin-attention-void-not-made")
       // The order page: the capture made at the gateway is recorded; its refund is not offered here, and the widget
       // says where to make it.
       await d.page.setViewportSize({ width: 1440, height: 1000 })
@@ -164,6 +169,19 @@ describeBrowser("needs attention in the dashboard", () => {
       await screenshot(d.page, "admin-medusa-refund-canceled")
       expect((await adminPayment(s, payment.id)).refunds).toHaveLength(0)
       expect(await approvedOperations(s.sandbox, transactionId, "REFUND")).toHaveLength(0)
+    })
+
+    it("lists a refund Medusa's cancel did not get, and the canceled order no longer counts it refunded", async () => {
+      const { orderId, transactionId } = await orderCanceledWithRefundDeclined(s)
+      await pictureItem("Refund not made", transactionId, /was canceled while its payment still held 20\.50 EUR captured, by Medusa's records: Medusa asked the gateway to refund it/, "admin-attention-refund-not-made")
+      // The order page: only the 5.00 refunded at the gateway counts as refunded; the widget says what is left.
+      await d.page.setViewportSize({ width: 1440, height: 1000 })
+      await d.page.goto(`${d.url}/app/orders/${orderId}`)
+      const widget = d.page.locator('[aria-label="Payment gateway"]').first()
+      await widget.getByTestId("pgs-canceled-refund").getByText(/20\.50 EUR captured is not refunded\./).waitFor({ timeout: 30_000 })
+      await screenshot(d.page, "admin-order-refund-not-made")
+      await widget.scrollIntoViewIfNeeded()
+      await screenshot(d.page, "admin-order-refund-not-made-widget")
     })
 
     it("pages through a long record with Next and Previous (keyset pages: page 2 goes on from page 1's last row)", async () => {

@@ -699,7 +699,7 @@ pgsStoreSuite("gateway webhooks", (s) => {
           transaction_total: 25.5,
         })
         const attention = (await s.api.get("/admin/pgs/attention", { headers: await s.adminHeaders() })).data.items as any[]
-        expect(attention.find((i) => i.kind === "refund_not_made" && i.order_id === orderId)).toMatchObject({ title: "Refund not made", needs_person: true, amount: "25.50", currency_code: "eur" })
+        expect(attention.find((i) => i.kind === "refund_not_made" && i.order_id === orderId)).toMatchObject({ title: "Refund not made", needs_person: true, amount: "25.50", currency_code: "eur", actions: ["resolve"] })
       } finally {
         await s.sandbox.control("POST", "/_sandbox/settings", { webhooks_held: false })
       }

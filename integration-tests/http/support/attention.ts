@@ -2,12 +2,12 @@
  * What lands on the admin's "Needs attention" page, made the real way: bank-redirect checkouts whose webhooks never
  * arrive, and the reconciliation job run for a later time instead of waiting for it.
  */
-import { Modules } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import reconcilePgsTransactions from "../../../src/jobs/reconcile-pgs-transactions"
 import { paidOrder } from "./admin-pgs"
 import { adminPost, paymentOfOrder } from "./checkout"
 import { providerId, startRedirect } from "./redirect"
-import { manageAtGateway } from "./webhooks"
+import { manageAtGateway, processedEvent, waitFor } from "./webhooks"
 export { manageAtGateway }
 import type { StoreSuite } from "./store"
 
@@ -76,3 +76,28 @@ export async function orderCanceledWhileCapturedAtGateway(s: StoreSuite) {
   }
   return { ...paid, payment }
 }
+
+/**
+ * A captured order canceled while 5.00 of it had been refunded in the gateway's dashboard, that refund's message still
+ * in the gateway's queue: the gateway declines the cancel's refund of all 25.50 and Medusa cancels all the same.
+ * Returns once the plugin listed the refund not made and the 5.00 is recorded on the order (20.50 left).
+ */
+export async function orderCanceledWithRefundDeclined(s: StoreSuite) {
+  const paid = await paidOrder(s)
+  const payment = await paymentOfOrder(s, paid.orderId)
+  const captureId = await manageAtGateway(s, paid.session, paid.transactionId, "CAPTURE", paid.session.data.amount_minor)
+  await processedEvent(s, captureId)
+  await s.sandbox.control("POST", "/_sandbox/settings", { webhooks_held: true })
+  let partId: string
+  try {
+    partId = await manageAtGateway(s, paid.session, paid.transactionId, "REFUND", 500)
+    if ((await adminPost(s, `/admin/orders/${paid.orderId}/cancel`, {})).status !== 200) throw new Error("the order cancel was refused")
+    const knex = s.container().resolve(ContainerRegistrationKeys.PG_CONNECTION)
+    await waitFor(() => knex("pgs_follow_up").where({ key: `cancel-refund:${payment.id}` }).first("id"), { what: "the refund not made, listed" })
+  } finally {
+    await s.sandbox.control("POST", "/_sandbox/settings", { webhooks_held: false })
+  }
+  await processedEvent(s, partId!)
+  return { ...paid, payment }
+}
+

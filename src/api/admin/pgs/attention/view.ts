@@ -54,6 +54,9 @@ function titleOf(row: FollowUpRow, needsPerson: boolean): string {
   return TITLES[row.kind] ?? row.kind
 }
 
+/** Given back automatically, or closed by the gateway's message about a void or refund: nothing a re-read would find. */
+const NOT_REREAD = new Set<string>(["late_refund", "void_not_made", "refund_not_made"])
+
 /**
  * A refund the gateway never confirmed can be removed from the order (attention/[id]/remove); re-reading the
  * payment's transaction would tell nothing about it, nor about such a capture. Others can be re-read when they name
@@ -62,7 +65,7 @@ function titleOf(row: FollowUpRow, needsPerson: boolean): string {
 function firstActions(row: FollowUpRow): AttentionItem["actions"] {
   const unconfirmed = row.kind === "unknown_management" ? unconfirmedOperationOf(row.key) : null
   if (unconfirmed) return unconfirmed.kind === "refund" ? ["remove_unconfirmed"] : []
-  return row.transaction_id && row.kind !== "late_refund" ? ["reread"] : []
+  return row.transaction_id && !NOT_REREAD.has(row.kind) ? ["reread"] : []
 }
 
 async function fromFollowUp(container: MedusaContainer, row: FollowUpRow): Promise<AttentionItem> {
