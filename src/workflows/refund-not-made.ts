@@ -109,18 +109,25 @@ export async function settleRefundNotMade(container: MedusaContainer, payment: C
   await updateFollowUp(knex, row.id, { state: "done", resolved_at: new Date(), note: `${row.note ?? ""} ${since}`.trim() })
 }
 
-/** After Medusa canceled the order: each PGS payment under the lock its gateway events take. */
+/**
+ * After Medusa canceled the order: each PGS payment under the lock its gateway events take. One payment's failure
+ * does not keep the others from being settled; the first is thrown once all were tried.
+ */
 export async function settleRefundsNotMadeOfOrder(container: MedusaContainer, orderId: string, lockTimeoutSeconds: number): Promise<void> {
   const locking = container.resolve(Modules.LOCKING)
+  const failures: unknown[] = []
   for (const listed of await canceledPayments(container, orderId)) {
     if (!listed.refundNotMade) continue
-    await locking.execute(
-      `pgs-event:${listed.reference ?? listed.transactionId}`,
-      async () => {
-        const [now] = await canceledPayments(container, orderId, listed.paymentId)
-        if (now) await settleRefundNotMade(container, now)
-      },
-      { timeout: lockTimeoutSeconds },
-    )
+    await locking
+      .execute(
+        `pgs-event:${listed.reference ?? listed.transactionId}`,
+        async () => {
+          const [now] = await canceledPayments(container, orderId, listed.paymentId)
+          if (now) await settleRefundNotMade(container, now)
+        },
+        { timeout: lockTimeoutSeconds },
+      )
+      .catch((error: unknown) => failures.push(error))
   }
+  if (failures.length) throw failures[0]
 }
