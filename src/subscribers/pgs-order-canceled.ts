@@ -10,7 +10,8 @@ export default async function pgsOrderCanceled({ event, container }: SubscriberA
   if (!event.data?.id) return
   await settleRefundsNotMadeOfOrder(container, event.data.id, LOCK_TIMEOUT_SECONDS).catch((error: Error) => {
     container.resolve("logger").error(`[pgs] order ${event.data.id} canceled: a refund its cancel did not get could not be listed for the admin: ${error.message}`)
-    // Thrown again: an event bus that retries (Redis) runs it again, which is safe (one item per payment).
+    // Thrown again, for an event bus set to retry (Redis with attempts; by default it does not): a second run is safe.
+    // Otherwise the gateway's message about a refund made in its dashboard settles the payment too.
     throw error
   })
 }

@@ -46,12 +46,13 @@ export async function canceledPayments(container: MedusaContainer, orderId: stri
   const refundTransactions = await container.resolve<IOrderModuleService>(Modules.ORDER).listOrderTransactions({ order_id: orderId, reference: "refund" }, { select: ["reference_id", "amount", "raw_amount"] })
   return rows.map((p) => {
     const refunds = p.refunds ?? []
-    const rowIds = new Set(refunds.map((r) => r.id))
-    // The cancel's refund names the payment; every other refund transaction names its refund row.
-    const asked = sum(refundTransactions.filter((t) => t.reference_id === p.id) as Amount[])
-    const ofRows = sum(refundTransactions.filter((t) => rowIds.has(t.reference_id!)) as Amount[])
-    // Refund rows that no transaction of their own counts: the cancel's refund, had it been made.
-    const madeByTheCancel = MathBN.sub(sum(refunds), MathBN.mult(ofRows, -1))
+    const named = new Set(refundTransactions.map((t) => t.reference_id))
+    // The cancel's refund transaction names the payment; Medusa's other refunds name their refund row. Had the
+    // cancel's refund been made, its row would be there at that amount with no transaction of its own. (Sums of rows
+    // and transactions do not tell: Medusa gives an unfinished row a transaction at a later refund's amount.)
+    const asked = MathBN.mult(sum(refundTransactions.filter((t) => t.reference_id === p.id) as Amount[]), -1)
+    const made = refunds.some((r) => !!r.id && !named.has(r.id) && MathBN.eq(exact(r), asked))
+    const keptMinor = Number(toMinorUnits(MathBN.sub(sum(p.captures ?? []), sum(refunds)).toString(), p.currency_code))
     return {
       paymentId: p.id,
       orderId: order.id,
@@ -59,8 +60,9 @@ export async function canceledPayments(container: MedusaContainer, orderId: stri
       transactionId: p.data!.transaction_id!,
       reference: p.data!.reference ?? null,
       currency: p.currency_code.toLowerCase(),
-      keptMinor: Number(toMinorUnits(MathBN.sub(sum(p.captures ?? []), sum(refunds)).toString(), p.currency_code)),
-      refundNotMade: MathBN.lt(asked, 0) && MathBN.lt(madeByTheCancel, MathBN.mult(asked, -1)),
+      keptMinor,
+      // A refund made leaves nothing kept by Medusa's records; kept money alone is not enough (a capture recorded later).
+      refundNotMade: MathBN.gt(asked, 0) && !made && keptMinor > 0,
     }
   })
 }
@@ -70,8 +72,8 @@ const moneyOf = (p: CanceledPayment) => `${fromMinorUnits(p.keptMinor, p.currenc
 function noteOf(p: CanceledPayment): string {
   const order = p.displayId === null ? "The order" : `Order #${p.displayId}`
   return (
-    `${order} was canceled while its payment still held ${moneyOf(p)} captured, by Medusa's records: Medusa asked the gateway to refund it, and the refund did not go through ` +
-    `(the store's log gives the reason, on the line "Error was thrown trying to cancel payment - ${p.paymentId}"). ` +
+    `${order} was canceled while its payment still held ${moneyOf(p)} captured, by Medusa's records: Medusa asked the gateway to refund it, and the refund failed ` +
+    `(the store's log gives the reason, on the line "Error was thrown trying to cancel payment - ${p.paymentId}"; if Needs attention also lists its answer as lost, the gateway may have made it: look there first). ` +
     "Refund what the gateway's dashboard shows is left: that refund is recorded on the order and brings this down, or closes it. Medusa's order page cannot refund a canceled order."
   )
 }
@@ -84,23 +86,24 @@ function noteOf(p: CanceledPayment): string {
 export async function settleRefundNotMade(container: MedusaContainer, payment: CanceledPayment, refundedBy?: string): Promise<void> {
   const knex = container.resolve<Knex>(ContainerRegistrationKeys.PG_CONNECTION)
   const key = refundNotMadeKey(payment.paymentId)
-  if (payment.refundNotMade) {
-    if (payment.keptMinor > 0)
-      await openFollowUp(knex, {
-        key,
-        kind: "refund_not_made",
-        state: "needs_person",
-        transaction_id: payment.transactionId,
-        reference: payment.reference,
-        order_id: payment.orderId,
-        amount_minor: payment.keptMinor,
-        currency_code: payment.currency,
-        note: noteOf(payment),
-      })
-    await removeOrderTransactions(container.resolve<SummaryKeeper>(Modules.ORDER), "refund", payment.paymentId)
-  }
+  if (payment.refundNotMade)
+    await openFollowUp(knex, {
+      key,
+      kind: "refund_not_made",
+      state: "needs_person",
+      transaction_id: payment.transactionId,
+      reference: payment.reference,
+      order_id: payment.orderId,
+      amount_minor: payment.keptMinor,
+      currency_code: payment.currency,
+      note: noteOf(payment),
+    })
   const row = await followUpByKey(knex, key)
-  if (!row || row.state === "done") return
+  if (!row) return
+  // Also when the item was listed by an earlier run: one that died between removing the transaction and correcting
+  // the order's current summary is finished here (the removal changes nothing the second time).
+  await removeOrderTransactions(container.resolve<SummaryKeeper>(Modules.ORDER), "refund", payment.paymentId)
+  if (row.state === "done") return
   if (payment.keptMinor > 0) {
     if (Number(row.amount_minor) !== payment.keptMinor) await updateFollowUpAmount(knex, row.id, payment.keptMinor, noteOf(payment))
     return
