@@ -729,7 +729,7 @@ pgsStoreSuite("gateway webhooks", (s) => {
         return { status: order.status, transactions: order.transactions.length, credit_lines: order.credit_lines.length, refunds: (await adminPayment(s, payment.id)).refunds.length }
       }
       // The cancel's refund went through: nothing is listed and its transaction stays (what runs after a cancel, run here).
-      await settleRefundsNotMadeOfOrder(s.container(), orderId, 60)
+      await settleRefundsNotMadeOfOrder(s.container(), orderId)
       const knex = s.container().resolve(ContainerRegistrationKeys.PG_CONNECTION)
       expect(await knex("pgs_follow_up").where({ key: `cancel-refund:${payment.id}` }).first("id")).toBeUndefined()
       const before = await recorded()
@@ -754,7 +754,7 @@ pgsStoreSuite("gateway webhooks", (s) => {
         ((await s.api.get(`/admin/orders/${orderId}?fields=id,*transactions`, { headers: await s.adminHeaders() })).data.order.transactions as any[]).map((t) => [t.reference, Number(t.amount)]).sort()
       const before = await transactions()
       expect(before).toContainEqual(["refund", -20.5])
-      await settleRefundsNotMadeOfOrder(s.container(), orderId, 60)
+      await settleRefundsNotMadeOfOrder(s.container(), orderId)
       const knex = s.container().resolve(ContainerRegistrationKeys.PG_CONNECTION)
       expect(await knex("pgs_follow_up").where({ key: `cancel-refund:${payment.id}` }).first("id")).toBeUndefined()
       expect(await transactions()).toEqual(before)

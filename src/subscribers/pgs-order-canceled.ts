@@ -8,15 +8,12 @@ import { settleRefundsNotMadeOfOrder } from "../workflows/refund-not-made"
 
 export default async function pgsOrderCanceled({ event, container }: SubscriberArgs<{ id: string }>) {
   if (!event.data?.id) return
-  await settleRefundsNotMadeOfOrder(container, event.data.id, LOCK_TIMEOUT_SECONDS).catch((error: Error) => {
+  await settleRefundsNotMadeOfOrder(container, event.data.id).catch((error: Error) => {
     container.resolve("logger").error(`[pgs] order ${event.data.id} canceled: a refund its cancel did not get could not be listed for the admin: ${error.message}`)
     // Thrown again, for an event bus set to retry (Redis with attempts; by default it does not): a second run is safe.
     // Otherwise the gateway's message about a refund made in its dashboard settles the payment too.
     throw error
   })
 }
-
-/** As long as a gateway event of the payment may hold its lock (workflows/process-pgs-event.ts). */
-const LOCK_TIMEOUT_SECONDS = 60
 
 export const config: SubscriberConfig = { event: OrderWorkflowEvents.CANCELED, context: { subscriberId: "pgs-order-canceled" } }

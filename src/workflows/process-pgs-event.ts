@@ -7,7 +7,7 @@
  *
  * `runRecordedEvent` is how the subscriber and the retry job run an event: a few at a time per process.
  */
-import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { createStep, createWorkflow, StepResponse, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
 import { webhookEvent } from "../gateway"
@@ -19,11 +19,10 @@ import { isApplied, isDeferred, type EventContext } from "./pgs-events/context"
 import { dispatchEvent } from "./pgs-events/dispatch"
 import { RECORDED_AT_CHECKOUT } from "./pgs-events/approval"
 import { inSpan } from "../lib/tracing"
+import { underEventLock } from "./pgs-events/event-lock"
 
 export type ProcessPgsEventInput = { id: string }
 export type ProcessPgsEventResult = { id: string; outcome: string | null; already_processed: boolean }
-
-const LOCK_TIMEOUT_SECONDS = 60
 
 /** `read`: the row as just read under the lock, so it is not read a second time. */
 async function runOne(ctx: EventContext, id: string, read?: EventToRun): Promise<string> {
@@ -119,13 +118,8 @@ export const processPgsEventStep = createStep(
       client: pgs.gateway(),
       logger: container.resolve(ContainerRegistrationKeys.LOGGER),
     }
-    const locking = container.resolve(Modules.LOCKING)
-    const outcome = await locking.execute(
-      `pgs-event:${row.reference ?? row.subject_id ?? row.id}`,
-      // Subscribers may start in any order: under the lock, what arrived earlier for this reference runs first.
-      () => runInOrder(ctx, row),
-      { timeout: LOCK_TIMEOUT_SECONDS },
-    )
+    // Subscribers may start in any order: under the lock, what arrived earlier for this reference runs first.
+    const outcome = await underEventLock(container as MedusaContainer, row.reference ?? row.subject_id ?? row.id, () => runInOrder(ctx, row))
     return new StepResponse({ id: row.id, outcome, already_processed: false })
   },
 )

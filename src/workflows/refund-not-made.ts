@@ -11,13 +11,14 @@
  * Both run under the lock of the payment's gateway events, so neither reads what the other is writing.
  */
 import type { Knex } from "@medusajs/framework/mikro-orm/knex"
-import type { BigNumberInput, IOrderModuleService, MedusaContainer } from "@medusajs/framework/types"
+import type { IOrderModuleService, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MathBN, Modules } from "@medusajs/framework/utils"
 import { fromMinorUnits, toMinorUnits } from "../gateway"
 import { looseQuery } from "../lib/loose-query"
 import { followUpByKey, openFollowUp, updateFollowUp, updateFollowUpAmount } from "../modules/pgs/follow-ups"
 import { isPgsProviderId } from "../payments/session-data"
-import { removeOrderTransactions, type SummaryKeeper } from "./medusa-operation-rows"
+import { exactAmount, removeOrderTransactions, sumOf, type SummaryKeeper } from "./medusa-operation-rows"
+import { underEventLock } from "./pgs-events/event-lock"
 
 export const refundNotMadeKey = (paymentId: string) => `cancel-refund:${paymentId}`
 
@@ -28,8 +29,7 @@ type OrderRow = { id: string; display_id: number | null; status: string; payment
 /** A canceled order's PGS payment, with what Medusa's records say it captured, refunded and the order counts. */
 export type CanceledPayment = { paymentId: string; orderId: string; displayId: number | null; transactionId: string; reference: string | null; currency: string; keptMinor: number; refundNotMade: boolean }
 
-const exact = (a: Amount): BigNumberInput => ((a.raw_amount as { value?: string } | undefined)?.value ?? a.amount ?? 0) as BigNumberInput
-const sum = (rows: Amount[]) => rows.reduce<BigNumberInput>((acc, r) => MathBN.add(acc, exact(r)), MathBN.convert(0))
+const sum = (rows: Amount[]) => sumOf(rows.map(exactAmount))
 
 /** The canceled order's PGS payments (none when the order is not canceled). */
 export async function canceledPayments(container: MedusaContainer, orderId: string, only?: string): Promise<CanceledPayment[]> {
@@ -44,14 +44,14 @@ export async function canceledPayments(container: MedusaContainer, orderId: stri
   const rows = (order.payment_collections ?? []).flatMap((c) => c.payments ?? []).filter((p) => isPgsProviderId(p.provider_id) && p.data?.transaction_id && (!only || p.id === only))
   if (!rows.length) return []
   const refundTransactions = await container.resolve<IOrderModuleService>(Modules.ORDER).listOrderTransactions({ order_id: orderId, reference: "refund" }, { select: ["reference_id", "amount", "raw_amount"] })
+  const named = new Set(refundTransactions.map((t) => t.reference_id))
   return rows.map((p) => {
     const refunds = p.refunds ?? []
-    const named = new Set(refundTransactions.map((t) => t.reference_id))
     // The cancel's refund transaction names the payment; Medusa's other refunds name their refund row. Had the
     // cancel's refund been made, its row would be there at that amount with no transaction of its own. (Sums of rows
     // and transactions do not tell: Medusa gives an unfinished row a transaction at a later refund's amount.)
     const asked = MathBN.mult(sum(refundTransactions.filter((t) => t.reference_id === p.id) as Amount[]), -1)
-    const made = refunds.some((r) => !!r.id && !named.has(r.id) && MathBN.eq(exact(r), asked))
+    const made = refunds.some((r) => !!r.id && !named.has(r.id) && MathBN.eq(exactAmount(r), asked))
     const keptMinor = Number(toMinorUnits(MathBN.sub(sum(p.captures ?? []), sum(refunds)).toString(), p.currency_code))
     return {
       paymentId: p.id,
@@ -116,21 +116,14 @@ export async function settleRefundNotMade(container: MedusaContainer, payment: C
  * After Medusa canceled the order: each PGS payment under the lock its gateway events take. One payment's failure
  * does not keep the others from being settled; the first is thrown once all were tried.
  */
-export async function settleRefundsNotMadeOfOrder(container: MedusaContainer, orderId: string, lockTimeoutSeconds: number): Promise<void> {
-  const locking = container.resolve(Modules.LOCKING)
+export async function settleRefundsNotMadeOfOrder(container: MedusaContainer, orderId: string): Promise<void> {
   const failures: unknown[] = []
   for (const listed of await canceledPayments(container, orderId)) {
     if (!listed.refundNotMade) continue
-    await locking
-      .execute(
-        `pgs-event:${listed.reference ?? listed.transactionId}`,
-        async () => {
-          const [now] = await canceledPayments(container, orderId, listed.paymentId)
-          if (now) await settleRefundNotMade(container, now)
-        },
-        { timeout: lockTimeoutSeconds },
-      )
-      .catch((error: unknown) => failures.push(error))
+    await underEventLock(container, listed.reference ?? listed.transactionId, async () => {
+      const [now] = await canceledPayments(container, orderId, listed.paymentId)
+      if (now) await settleRefundNotMade(container, now)
+    }).catch((error: unknown) => failures.push(error))
   }
   if (failures.length) throw failures[0]
 }
