@@ -160,7 +160,7 @@ async function main() {
       if (concurrency === 1) {
         // One call each in turn, swapping who goes first: the gateway's time varies by ±0.4 ms over seconds here
         // (more than the client adds), and calls side by side meet the same sandbox. Alternating in rounds of
-        // 200 calls left a run's p50 ratio to where that drift fell (0.997–1.185 in eight runs).
+        // 200 calls left a run's p50 ratio to where that drift fell (0.997–1.185 in nine runs).
         for (let i = 0; i < CALLS; i++) {
           const sides = [
             async () => bareLat.push(...(await run(1, 1, () => JSON.stringify(body()), bareCall))),
