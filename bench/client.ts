@@ -157,32 +157,20 @@ async function main() {
       // object for the client (which validates and serializes it: part of what is measured).
       const bareLat: number[] = []
       const clientLat: number[] = []
-      if (concurrency === 1) {
-        // One call each in turn, swapping who goes first: the gateway's time varies by ±0.4 ms over seconds here
-        // (more than the client adds), and calls side by side meet the same sandbox. Alternating in rounds of
-        // 200 calls left a run's p50 ratio to where that drift fell (0.997–1.185 in nine runs).
-        for (let i = 0; i < CALLS; i++) {
-          const sides = [
-            async () => bareLat.push(...(await run(1, 1, () => JSON.stringify(body()), bareCall))),
-            async () => clientLat.push(...(await run(1, 1, body, clientCall))),
-          ]
-          if (i % 2) sides.reverse()
-          for (const side of sides) await side()
-        }
-      } else {
-        // Alternate in rounds, swapping who goes first, so drift in the sandbox (a growing store, GC, neighbours
-        // on the machine) hits both sides alike. Rounds, not single calls: each side's tail under load (its own
-        // garbage collection among it) stays its own.
-        const ROUNDS = 10
-        for (let round = 0; round < ROUNDS; round++) {
-          const calls = Math.floor((CALLS * (round + 1)) / ROUNDS) - Math.floor((CALLS * round) / ROUNDS)
-          const sides = [
-            async () => bareLat.push(...(await run(calls, concurrency, () => JSON.stringify(body()), bareCall))),
-            async () => clientLat.push(...(await run(calls, concurrency, body, clientCall))),
-          ]
-          if (round % 2) sides.reverse()
-          for (const side of sides) await side()
-        }
+      // Alternate in rounds, swapping who goes first, so drift in the sandbox (a growing store, GC, neighbours on the
+      // machine) hits both sides alike. At c=1 a round is one call each: the gateway's time varies by ±0.4 ms over
+      // seconds here (more than the client adds), and rounds of 200 calls left a run's p50 ratio to where that drift
+      // fell (0.997–1.185 in nine runs). At c=32, 10 rounds: each side's tail under load (its own garbage collection
+      // among it) stays its own.
+      const ROUNDS = concurrency === 1 ? CALLS : 10
+      for (let round = 0; round < ROUNDS; round++) {
+        const calls = Math.floor((CALLS * (round + 1)) / ROUNDS) - Math.floor((CALLS * round) / ROUNDS)
+        const sides = [
+          async () => bareLat.push(...(await run(calls, concurrency, () => JSON.stringify(body()), bareCall))),
+          async () => clientLat.push(...(await run(calls, concurrency, body, clientCall))),
+        ]
+        if (round % 2) sides.reverse()
+        for (const side of sides) await side()
       }
       bareLat.sort((a, b) => a - b)
       clientLat.sort((a, b) => a - b)
