@@ -37,7 +37,7 @@ const installLine = (where: "backend" | "storefront") => {
 const npmEnv = () => shellEnv({ npm_config_prefer_offline: "true", npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false" })
 
 beforeAll(async () => {
-  fs.mkdirSync(packages, { recursive: true })
+  // The folder is README's to make (npm pack fails on a destination that does not exist).
   for (const command of commands(readmeBlock("pack"))) await run(here(command), ROOT, npmEnv())
 }, 300_000)
 
