@@ -1,11 +1,13 @@
 /**
- * Benchmark: frictionless card authorizations through PgsClient versus a bare undici request carrying the same
- * body, ready as JSON, and a pre-fetched token, whose answer is parsed and its status checked, at concurrency 1 (one
- * call each in turn) and 32 (alternating rounds), against a sandbox in a child process (so it
- * does not share our event loop). Prints median and p99 per call for both, the client/bare ratios against their
- * goals (p50 at c=1 ≤ 1.05, p99 at c=32 ≤ 1.2), where a call's time goes at c=1 on each side (before sending, on the
- * wire, after the answer), what each of the client's own steps costs in a loop, and the token requests; the last
- * line is one JSON object.
+ * Benchmark: frictionless card authorizations through the plugin's gateway client (made as the plugin makes it:
+ * `newGatewayClient`, which leaves the request's schema check to the gateway) versus a bare undici request carrying
+ * the same body, ready as JSON, and a pre-fetched token, whose answer is parsed and its status checked, at
+ * concurrency 1 (one call each in turn) and 32 (alternating rounds), against a sandbox in a child process (so it does
+ * not share our event loop). A third side, PgsClient with its defaults (the request checked before sending, as a
+ * direct user of the client gets it), runs in the same rounds for comparison. Prints median and p99 per call for
+ * each, the client/bare ratios against their goals (p50 at c=1 ≤ 1.05, p99 at c=32 ≤ 1.2), where a call's time goes
+ * at c=1 (before sending, on the wire, after the answer), what each of the client's own steps costs in a loop, and
+ * the token requests; the last line is one JSON object.
  *
  *   npx tsx bench/client.ts [--calls 2000]
  */
@@ -13,6 +15,10 @@ import { spawn, type ChildProcess } from "node:child_process"
 import path from "node:path"
 import { Agent } from "undici"
 import { PgsClient } from "../src/gateway"
+import { pgsOptionsFromEnv } from "../src/config"
+import { newGatewayClient } from "../src/modules/pgs/gateway"
+import { parseOptions } from "../src/modules/pgs/options"
+import { storeEnvFor } from "../sandbox/store-env"
 import type { AuthorizeRequest } from "../src/gateway/schemas"
 import { clientSteps } from "./client-steps"
 import { splitAtC1, type CallSplit } from "./client-split"
@@ -104,7 +110,11 @@ async function main() {
     const token = ((await tokenRes.body.json()) as { access_token: string }).access_token
     const tokensBefore = (await (await fetch(`${url}/_sandbox/stats`)).json()).tokenRequests as number
 
-    const client = new PgsClient({
+    // The client as the plugin makes it from its options (with a logger, as Medusa's always is), and PgsClient with
+    // its defaults.
+    const env = { ...storeEnvFor(config), PGS_STORE_URL: "http://localhost:8000", PGS_BACKEND_URL: "http://localhost:9000" }
+    const client = newGatewayClient(parseOptions(pgsOptionsFromEnv(env)), { warn: console.warn, error: console.error })
+    const standalone = new PgsClient({
       baseUrl: config.base_url,
       authUrl: config.auth_url,
       realm: config.realm,
@@ -142,14 +152,17 @@ async function main() {
         throw new Error(`bare authorize: ${res.statusCode} ${text.slice(0, 200)}`)
       lastResponse = text
     }
-    const clientCall = async (b: AuthorizeRequest) => {
-      const r = await client.payments.authorize(b)
+    const callThrough = (c: PgsClient) => async (b: AuthorizeRequest) => {
+      const r = await c.payments.authorize(b)
       if (r.kind !== "finished" || r.transaction.status !== "APPROVED") throw new Error(`client authorize: ${r.kind}`)
     }
+    const clientCall = callThrough(client)
+    const standaloneCall = callThrough(standalone)
 
-    // Warm up both sides (connections, JIT).
+    // Warm up every side (connections, JIT).
     await run(200, 8, () => JSON.stringify(body()), bareCall)
     await run(200, 8, body, clientCall)
+    await run(200, 8, body, standaloneCall)
 
     const summary: Record<string, number> = {}
     for (const concurrency of CONCURRENCIES) {
@@ -157,8 +170,9 @@ async function main() {
       // object for the client (which validates and serializes it: part of what is measured).
       const bareLat: number[] = []
       const clientLat: number[] = []
-      // Alternate in rounds, swapping who goes first, so drift in the sandbox (a growing store, GC, neighbours on the
-      // machine) hits both sides alike. At c=1 a round is one call each: the gateway's time varies by ±0.4 ms over
+      const standaloneLat: number[] = []
+      // Alternate in rounds, each side going first in turn, so drift in the sandbox (a growing store, GC, neighbours on
+      // the machine) hits every side alike. At c=1 a round is one call each: the gateway's time varies by ±0.4 ms over
       // seconds here (more than the client adds), and rounds of 200 calls left a run's p50 ratio to where that drift
       // fell (0.997–1.185 in nine runs). At c=32, 10 rounds: each side's tail under load (its own garbage collection
       // among it) stays its own.
@@ -168,25 +182,29 @@ async function main() {
         const sides = [
           async () => bareLat.push(...(await run(calls, concurrency, () => JSON.stringify(body()), bareCall))),
           async () => clientLat.push(...(await run(calls, concurrency, body, clientCall))),
+          async () => standaloneLat.push(...(await run(calls, concurrency, body, standaloneCall))),
         ]
-        if (round % 2) sides.reverse()
-        for (const side of sides) await side()
+        // Each side goes first, second and third in turn.
+        for (let i = 0; i < sides.length; i++) await sides[(i + round) % sides.length]()
       }
-      bareLat.sort((a, b) => a - b)
-      clientLat.sort((a, b) => a - b)
+      for (const latencies of [bareLat, clientLat, standaloneLat]) latencies.sort((a, b) => a - b)
       const row = {
         bare_p50: quantile(bareLat, 0.5),
         bare_p99: quantile(bareLat, 0.99),
         client_p50: quantile(clientLat, 0.5),
         client_p99: quantile(clientLat, 0.99),
+        standalone_p50: quantile(standaloneLat, 0.5),
+        standalone_p99: quantile(standaloneLat, 0.99),
       }
       for (const [k, v] of Object.entries(row)) summary[`${k}_ms_c${concurrency}`] = v
       summary[`p50_ratio_c${concurrency}`] = row.client_p50 / row.bare_p50
       summary[`p99_ratio_c${concurrency}`] = row.client_p99 / row.bare_p99
+      summary[`standalone_p50_ratio_c${concurrency}`] = row.standalone_p50 / row.bare_p50
+      summary[`standalone_p99_ratio_c${concurrency}`] = row.standalone_p99 / row.bare_p99
       console.log(
         `concurrency ${String(concurrency).padStart(2)}: bare p50 ${row.bare_p50.toFixed(3)} ms p99 ${row.bare_p99.toFixed(3)} ms | ` +
-          `client p50 ${row.client_p50.toFixed(3)} ms p99 ${row.client_p99.toFixed(3)} ms | ` +
-          `ratio p50 ${summary[`p50_ratio_c${concurrency}`].toFixed(3)} p99 ${summary[`p99_ratio_c${concurrency}`].toFixed(3)}`,
+          `plugin's client p50 ${row.client_p50.toFixed(3)} ms p99 ${row.client_p99.toFixed(3)} ms, ratio p50 ${summary[`p50_ratio_c${concurrency}`].toFixed(3)} p99 ${summary[`p99_ratio_c${concurrency}`].toFixed(3)} | ` +
+          `PgsClient with its defaults (request checked before sending) ratio p50 ${summary[`standalone_p50_ratio_c${concurrency}`].toFixed(3)} p99 ${summary[`standalone_p99_ratio_c${concurrency}`].toFixed(3)}`,
       )
     }
     // Where the difference at c=1 goes, each side unchanged (undici's diagnostics channels), alternating sides.
@@ -205,8 +223,9 @@ async function main() {
     console.log(`the client's own part at c=1, the wire taken as equal: ${ownRatio.toFixed(3)} × bare undici`)
     const tokensAfter = (await (await fetch(`${url}/_sandbox/stats`)).json()).tokenRequests as number
     const tokenRequests = tokensAfter - tokensBefore
-    console.log(`token requests by the client: ${tokenRequests} (client counter: ${client.tokenRequests}); ${CALLS} calls per side per concurrency`)
+    console.log(`token requests by the two clients: ${tokenRequests} (their counters: ${client.tokenRequests + standalone.tokenRequests}); ${CALLS} calls per side per concurrency`)
     await client.close()
+    await standalone.close()
     await bare.close()
     const steps = clientSteps(body(), lastResponse)
     console.log(`the client's own steps, µs per call (in a loop: a floor; between network waits they run colder): ${Object.entries(steps).map(([k, v]) => `${k} ${v}`).join(", ")}`)

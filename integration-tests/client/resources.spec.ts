@@ -84,6 +84,25 @@ describe("authorize", () => {
     expect(after.requests["POST /api/transactions/authorize"] ?? 0).toBe(before.requests["POST /api/transactions/authorize"] ?? 0)
   })
 
+  it("leaves the request's check to the gateway when told to (as the plugin's client is), whose 422 names the same fields", async () => {
+    const gatewayChecks = clientFor(h, { validateRequests: false })
+    try {
+      const before = await stats(h)
+      const error = await caught(gatewayChecks.payments.authorize({ ...cardAuthorize(h, gatewayChecks), reference: "x".repeat(41), amount: 10.5 }))
+      expect(error).toBeInstanceOf(GatewayValidationError)
+      expect(error.local).toBe(false)
+      expect(error.statusCode).toBe(422)
+      expect(error.fields.map((f: { property: string }) => f.property).sort()).toEqual(["amount", "reference"])
+      const after = await stats(h)
+      expect(after.requests["POST /api/transactions/authorize"]).toBe((before.requests["POST /api/transactions/authorize"] ?? 0) + 1)
+      // A valid body goes through as it does with the check.
+      const done = expectKind(await gatewayChecks.payments.authorize(cardAuthorize(h, gatewayChecks)), "finished")
+      expect(done.transaction.status).toBe("APPROVED")
+    } finally {
+      await gatewayChecks.close()
+    }
+  })
+
   it("refuses a phone number that is not a possible E.164 number before sending", async () => {
     const error = await caught(client.payments.authorize(cardAuthorize(h, client, "frictionless_approved", { customer: { phone: "+4860123" } })))
     expect(error).toBeInstanceOf(GatewayValidationError)

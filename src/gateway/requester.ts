@@ -1,6 +1,6 @@
 /**
  * The pipeline every API call goes through: validate the body with the shared schema (a local failure never
- * reaches the network and names the field like the gateway's 422), serialize once, add the bearer token,
+ * reaches the network and names the field like the gateway's 422; a client may leave this to the gateway), serialize once, add the bearer token,
  * send, renew-and-replay once on 401, map failures to typed errors, retry by the rule in retry.ts, and parse
  * the response at the boundary.
  */
@@ -45,12 +45,16 @@ export class Requester {
     private readonly logger?: GatewayLogger,
     private readonly tracer?: GatewayTracer,
     private readonly logDebug = true,
+    private readonly validateRequests = true,
   ) {}
 
-  /** Validate with the operation's schema: returns what will be sent, or throws a local GatewayValidationError. */
+  /**
+   * Validate with the operation's schema (unless the client leaves that to the gateway) and its extra rules: returns
+   * what will be sent, or throws a local GatewayValidationError.
+   */
   validate(op: Operation, body: unknown): unknown {
     const operation = `${op.method} ${op.pattern}`
-    const parsed = op.request ? op.request.safeParse(body) : { success: true as const, data: body }
+    const parsed = op.request && this.validateRequests ? op.request.safeParse(body) : { success: true as const, data: body }
     const fields = parsed.success ? [] : toGatewayErrors(parsed.error, body)
     if (op.check) fields.push(...op.check(body).filter((f) => !fields.some((e) => e.property === f.property)))
     if (fields.length || !parsed.success) throw new GatewayValidationError(fields, true, { operation })

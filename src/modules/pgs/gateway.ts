@@ -33,6 +33,9 @@ export function newGatewayClient(options: PgsProviderOptions, logger?: ClientLog
     userAgentSuffix: USER_AGENT_SUFFIX,
     ...(options.timeouts ? { timeouts: options.timeouts } : {}),
     tracer: traceGatewayCall,
+    // Every body the plugin sends is built from what it has already checked (options at boot, route bodies, session
+    // data); the gateway checks it again and names a refused field in its 422.
+    validateRequests: false,
     ...(logger
       ? {
           // Only warnings and errors reach Medusa's log, so the client is spared the debug entries' redaction.
