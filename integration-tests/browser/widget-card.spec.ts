@@ -119,9 +119,10 @@ widgetSuite("storefront widget: cards", (s, shop) => {
     const session = await currentSession(s, cart.id)
     const tx = await s.sandbox.control("GET", `/_sandbox/transactions/${session.data.transaction_id}`)
     expect(tx.body.record.browser_info.user_agent).toMatch(/Chrome/) // the widget's own browser data reached 3-D Secure
-    // Kept on the session only until the gateway approves (attempt.ts, withoutSingleUseFields).
-    if (decision === "approve") expect(session.data.browser_info).toBeNull()
-    else expect(session.data.browser_info.user_agent).toMatch(/Chrome/)
+    // Never public (sealed, seal.ts), and the sealed copy kept only until the gateway approves (attempt.ts, withoutSingleUseFields).
+    expect(session.data.browser_info).toBeNull()
+    if (decision === "approve") expect(session.data.sealed).toBeNull()
+    else expect(session.data.sealed).toEqual(expect.any(String))
     expect(tx.body.record.flow.three_ds.method_completed).toBe(true) // the method iframe reached the ACS and reported back
     await screenshot(page, `widget-card-3ds-challenge-${decision}`)
     await context.close()

@@ -21,30 +21,35 @@ import {
 } from "./support/checkout-direct"
 
 pgsStoreSuite("card checkout with the Direct API", (s) => {
-  it("authorizes a wallet token at cart completion and keeps the token out of the session data", async () => {
+  it("authorizes a wallet token at cart completion and keeps the token and the browser's details out of the session data", async () => {
     const payment = walletPayment(s.sandbox.testCard("frictionless_approved"))
     const { cart, session } = await directCart(s, payment)
-    expect(session.data).toMatchObject({ integration: "direct_api", payment_method: { type: "wallet-one" } })
+    expect(session.data).toMatchObject({ integration: "direct_api", payment_method: { type: "wallet-one" }, browser_info: null, sealed: expect.any(String) })
     expect(JSON.stringify(session.data)).not.toContain(payment.token)
+    expect(JSON.stringify(session.data)).not.toContain(BROWSER_INFO.user_agent)
     const done = await s.completeCart(cart.id)
     expect(done.data.type).toBe("order")
     const tx = (await ledger(s.sandbox)).filter((e) => e.reference === session.data.reference && !e.replay)
     expect(tx).toHaveLength(1)
     expect(tx[0]).toMatchObject({ transaction_type: "AUTHORIZE", amount: 2550, status: "APPROVED" })
+    // The gateway got them from the sealed blob (3-D Secure needs them).
+    const record = (await s.sandbox.control("GET", `/_sandbox/transactions/${tx[0].transaction_id}`)).body.record
+    expect(record.browser_info).toMatchObject({ user_agent: BROWSER_INFO.user_agent, screen_width: BROWSER_INFO.screen_width })
   })
 
   it("keeps no browser details, shopper IP or sealed credentials on the payment or its session once the gateway approved it", async () => {
-    // Not approved: the session keeps them (a refused request may be sent again from them).
+    // Not approved: the session keeps them, sealed (a refused request may be sent again from them).
     const declined = await directCart(s, walletPayment(s.sandbox.testCard("frictionless_insufficient_funds")))
     expect((await s.completeCart(declined.cart.id)).data.type).toBe("cart")
     const refused = await currentSession(s, declined.cart.id)
     expect(refused.data.error.message).toMatch(/declined/i)
-    expect(refused.data).toMatchObject({ browser_info: BROWSER_INFO, sealed: expect.any(String) })
+    expect(refused.data).toMatchObject({ browser_info: null, sealed: expect.any(String) })
 
     const { cart, session } = await directCart(s, walletPayment(s.sandbox.testCard("frictionless_approved")))
     // The storefront's client-info call records the shopper's IP on the session, as a redirect method needs it.
     const told = await storePost(s, `/store/pgs/payment-sessions/${session.id}/client-info`, { browser_info: BROWSER_INFO })
-    expect(told.data.payment_session.data).toMatchObject({ browser_info: BROWSER_INFO, customer_ip: expect.any(String), sealed: expect.any(String) })
+    expect(told.data.payment_session.data).toMatchObject({ customer_ip: expect.any(String), sealed: expect.any(String) })
+    expect(JSON.stringify(told.data.payment_session.data)).not.toContain(BROWSER_INFO.user_agent)
     expect((await s.completeCart(cart.id)).data.type).toBe("order")
     const paymentModule = s.container().resolve<any>("payment")
     const [payment] = await paymentModule.listPayments({ payment_session_id: session.id })
@@ -162,12 +167,17 @@ pgsStoreSuite("card checkout with the Direct API", (s) => {
     expect(created).toHaveLength(1)
   })
 
-  it("records the shopper's browser data and IP from the shopper's own request", async () => {
-    const { session } = await directCart(s, walletPayment(s.sandbox.testCard("frictionless_approved")))
+  it("records the shopper's browser data (sealed) and IP from the shopper's own request, and sends them to the gateway", async () => {
+    const { cart, session } = await directCart(s, walletPayment(s.sandbox.testCard("frictionless_approved")))
     const res = await storePost(s, `/store/pgs/payment-sessions/${session.id}/client-info`, { browser_info: { ...BROWSER_INFO, screen_width: 390 } })
     expect(res.status).toBe(200)
-    expect(res.data.payment_session.data.browser_info.screen_width).toBe(390)
+    expect(res.data.payment_session.data.browser_info).toBeNull()
     expect(res.data.payment_session.data.customer_ip).toMatch(/^(127\.0\.0\.1|::1)$/)
+    expect((await s.completeCart(cart.id)).data.type).toBe("order")
+    const [tx] = (await ledger(s.sandbox)).filter((e) => e.reference === session.data.reference && !e.replay)
+    const record = (await s.sandbox.control("GET", `/_sandbox/transactions/${tx.transaction_id}`)).body.record
+    expect(record.browser_info).toMatchObject({ user_agent: BROWSER_INFO.user_agent, screen_width: 390 })
+    expect(record.customer_ip).toMatch(/^(127\.0\.0\.1|::1)$/)
   })
 
   it("refuses what a storefront may not send: raw card fields without SAQ D, unknown saved cards, saving a card as a guest", async () => {

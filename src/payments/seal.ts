@@ -6,6 +6,7 @@
  */
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from "node:crypto"
 import { z } from "zod"
+import { browserInfo, type BrowserInfo } from "../gateway/schemas"
 
 export const sealedSecrets = z.object({
   payment_method: z.record(z.string(), z.unknown()).optional(),
@@ -14,8 +15,19 @@ export const sealedSecrets = z.object({
   payer: z.record(z.string(), z.string()).optional(),
   /** Redirect methods: what the shopper chose or typed (scheme code, phone). */
   method_data: z.record(z.string(), z.string()).optional(),
+  /**
+   * The shopper's browser details (3-D Secure, vouchers), until the gateway approves. Sealed rather than public: Medusa
+   * copies a session's public data through every step of its payment workflows, so nine fields fewer there cost less
+   * on every checkout (docs/benchmarks.md), and they are the shopper's personal data.
+   */
+  browser_info: browserInfo.optional(),
 })
 export type SealedSecrets = z.infer<typeof sealedSecrets>
+
+/** A session's browser details: sealed in new sessions; public in those an earlier version of the plugin made. */
+export function browserInfoOf(publicData: { browser_info?: BrowserInfo | null }, secrets: SealedSecrets): BrowserInfo | undefined {
+  return secrets.browser_info ?? publicData.browser_info ?? undefined
+}
 
 export class SealError extends Error {
   override name = "SealError"

@@ -3,7 +3,7 @@ import { gatewayReferenceFor, sessionIdFromReference } from "../reference"
 import { pgsOptionsFromEnv } from "../../config"
 import { parseOptions } from "../../modules/pgs/options"
 import { FAMILIES, gatewayMethodOf } from "../method-families"
-import { Sealer } from "../seal"
+import { browserInfoOf, Sealer } from "../seal"
 
 const SESSION = "payses_01JABCDEFGHJKMNPQRSTVWXYZ0"
 
@@ -141,6 +141,17 @@ describe("sealed session secrets", () => {
     expect(() => sealer.open(blob, "payses_01JOTHERSESSION000000000000")).toThrow(/another session/)
     const tampered = blob.slice(0, -2) + (blob.endsWith("A") ? "BB" : "AA")
     expect(() => sealer.open(tampered, SESSION)).toThrow()
+  })
+
+  it("keeps the browser's details sealed, and still reads them from the public data of a session an earlier version made", () => {
+    const browser = { user_agent: "Mozilla/5.0", accept_header: "text/html", java_enabled: false, color_depth: 24, screen_height: 800, screen_width: 390, time_zone_offset: -60, language: "en-GB" }
+    const blob = sealer.seal({ browser_info: browser }, SESSION)
+    expect(blob).not.toContain("Mozilla")
+    expect(browserInfoOf({ browser_info: null }, sealer.open(blob, SESSION))).toEqual(browser)
+    const earlier = { browser_info: { ...browser, screen_width: 1280 } }
+    expect(browserInfoOf(earlier, {})).toEqual(earlier.browser_info)
+    expect(browserInfoOf(earlier, sealer.open(blob, SESSION))).toEqual(browser)
+    expect(browserInfoOf({}, {})).toBeUndefined()
   })
 
   it("binds reference, terminal, amount and currency with an integrity code", () => {

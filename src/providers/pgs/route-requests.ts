@@ -23,15 +23,11 @@ export async function serveRouteRequest(deps: ProviderDeps, current: PgsSessionD
   const integration = integrationOf(current)
   switch (request.kind) {
     case "client_info": {
-      // The payer's details are personal data: sealed, not public session data.
-      const secrets = request.payer ? deps.sealer.open(current.sealed, current.session_id) : null
-      return {
-        data: {
-          ...withIp,
-          ...(request.browser_info ? { browser_info: request.browser_info } : {}),
-          ...(secrets ? { sealed: deps.sealer.seal({ ...secrets, payer: definedOnly(request.payer!) }, current.session_id) } : {}),
-        },
-      }
+      // The payer's and the browser's details are personal data: sealed, not public session data.
+      if (!request.payer && !request.browser_info) return { data: withIp }
+      const secrets = deps.sealer.open(current.sealed, current.session_id)
+      const told = { ...(request.payer ? { payer: definedOnly(request.payer) } : {}), ...(request.browser_info ? { browser_info: request.browser_info } : {}) }
+      return { data: { ...withIp, sealed: deps.sealer.seal({ ...secrets, ...told }, current.session_id) } }
     }
     case "attach_transaction":
       return attachTransaction(deps, integration, withIp, request.transaction_id)

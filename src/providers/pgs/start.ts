@@ -10,7 +10,7 @@ import type { PaymentProviderContext } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
 import type { MoneyInput } from "../../gateway"
 import { gatewayMethodOf, type MethodFamily } from "../../payments/method-families"
-import type { SealedSecrets } from "../../payments/seal"
+import { browserInfoOf, type SealedSecrets } from "../../payments/seal"
 import type { GatewayTransactionType, PgsSessionData } from "../../payments/session-data"
 import { attemptStart } from "./attempt"
 import type { ProviderDeps } from "./deps"
@@ -58,7 +58,7 @@ export async function restartSession(
   if (family.kind === "card") {
     const input: InitiateInput = {
       session_id: current.session_id,
-      browser_info: current.browser_info ?? undefined,
+      browser_info: browserInfoOf(current, previous.secrets),
       save_card: current.save_card,
       simulated_flow: current.simulated_flow,
     }

@@ -1,6 +1,6 @@
 /** The gateway requests that start a redirect-family payment (payment endpoint or a redirect authorize), from the session and the payer. */
 import { MedusaError } from "@medusajs/framework/utils"
-import type { AuthorizeRequest, ExecutionResult, PgsClient } from "../../../gateway"
+import type { AuthorizeRequest, BrowserInfo, ExecutionResult, PgsClient } from "../../../gateway"
 import type { PgsSessionData } from "../../../payments/session-data"
 import type { ReturnUrls } from "../attempt"
 import type { AuthorizeRedirectFamily, MethodFamily, PaymentEndpointFamily } from "../../../payments/method-families"
@@ -11,6 +11,7 @@ type StartInput = {
   current: PgsSessionData
   payer: Payer
   methodData: Record<string, string>
+  browserInfo: BrowserInfo | undefined
   urls: ReturnUrls
   description: string
   originatorUrl: string | undefined
@@ -50,7 +51,7 @@ function paymentBody({ identifier }: PaymentEndpointFamily, { current, payer, ur
   }
 }
 
-function authorizeBody(family: AuthorizeRedirectFamily, { current, payer, methodData, urls, description }: StartInput): AuthorizeRequest {
+function authorizeBody(family: AuthorizeRedirectFamily, { current, payer, methodData, browserInfo, urls, description }: StartInput): AuthorizeRequest {
   const who = family.identifier
   const required = requirePayer(payer, family.payerFields, who)
   const common = {
@@ -84,12 +85,12 @@ function authorizeBody(family: AuthorizeRedirectFamily, { current, payer, method
       }
     case "voucher-redirect":
       // The voucher schema also requires customer and browser_info (spec "Voucher redirect family").
-      if (!current.browser_info) throw missingClientInfo("browser details (browser_info)", who)
+      if (!browserInfo) throw missingClientInfo("browser details (browser_info)", who)
       return {
         ...common,
         payment_method: { type: current.method!.type as `voucher-redirect-${"ali"}`, data: { email: required.email!, first_name: required.first_name!, last_name: required.last_name! } },
         customer: customerOf(payer)!,
-        browser_info: current.browser_info,
+        browser_info: browserInfo,
       }
     case "wallet-one-redirect":
     case "wallet-two-redirect":

@@ -6,7 +6,7 @@
 import type { PaymentProviderContext } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
 import { isValidNotificationUrl, type AuthorizeRequest, type ExecutionResult, type PaymentMethodInput } from "../../../../gateway"
-import type { SealedSecrets } from "../../../../payments/seal"
+import { browserInfoOf, type SealedSecrets } from "../../../../payments/seal"
 import { cardTransactionType, type PgsSessionData } from "../../../../payments/session-data"
 import { applyStep, baseSession, customerOfContext, describe, refusal, returnUrl, trimSlash } from "../../attempt"
 import { stepOutcome } from "../../next-step"
@@ -31,14 +31,14 @@ export const directApi: Integration = {
     if (previous) {
       // The amount changed: the method the shopper chose (and its owner) carries over, checked at the first attempt.
       publicMethod = previous.data.payment_method
-      secrets = { payment_method: previous.secrets.payment_method }
+      secrets = { payment_method: previous.secrets.payment_method, ...(input.browser_info ? { browser_info: input.browser_info } : {}) }
       gatewayCustomerId = previous.data.gateway_customer_id
     } else {
       if (!input.browser_info)
         throw new MedusaError(MedusaError.Types.INVALID_DATA, "data.browser_info is required for card payments through the Direct API (3-D Secure needs it)")
       const prepared = await (attempt.directMethod ?? prepareDirectMethod(deps, input.payment_method!, context))
       publicMethod = prepared.publicMethod
-      secrets = { payment_method: prepared.gatewayMethod }
+      secrets = { payment_method: prepared.gatewayMethod, browser_info: input.browser_info }
       gatewayCustomerId = prepared.gatewayCustomerId
       if (input.save_card) {
         const holder = accountHolderId(context)
@@ -52,7 +52,6 @@ export const directApi: Integration = {
       payment_method: publicMethod,
       ...(input.save_card ? { save_card: true } : {}),
       ...consent,
-      ...(input.browser_info ? { browser_info: input.browser_info } : {}),
       ...(previous?.data.customer_ip ? { customer_ip: previous.data.customer_ip } : {}),
       ...(gatewayCustomerId ? { gateway_customer_id: gatewayCustomerId } : {}),
       sealed: deps.sealer.seal(secrets, start.sessionId),
@@ -62,7 +61,8 @@ export const directApi: Integration = {
   async authorize(deps, current, context) {
     const secrets = deps.sealer.open(current.sealed, current.session_id)
     if (!secrets.payment_method) throw new MedusaError(MedusaError.Types.INVALID_DATA, "PGS session has no payment method to authorize")
-    if (!current.browser_info) throw new MedusaError(MedusaError.Types.INVALID_DATA, "PGS session has no browser_info")
+    const browserInfo = browserInfoOf(current, secrets)
+    if (!browserInfo) throw new MedusaError(MedusaError.Types.INVALID_DATA, "PGS session has no browser_info")
     const notificationUrl = `${trimSlash(deps.options.backendUrl)}/hooks/pgs/three-ds/notification?session_id=${encodeURIComponent(current.session_id)}`
     const customer = customerOfContext(context)
     const body: AuthorizeRequest = {
@@ -73,7 +73,7 @@ export const directApi: Integration = {
       amount: current.amount_minor,
       transaction_type: cardTransactionType(current.transaction_type),
       payment_method: secrets.payment_method as PaymentMethodInput,
-      browser_info: current.browser_info,
+      browser_info: browserInfo,
       return_url: returnUrl(deps, current),
       metadata: { medusa_payment_session_id: current.session_id, ...(current.simulated_flow ? { simulated_flow: current.simulated_flow } : {}) },
       ...(current.customer_ip ? { customer_ip: current.customer_ip } : {}),
