@@ -202,6 +202,14 @@ pgsStoreSuite("card checkout with the Direct API", (s) => {
     expect(noBrowser.status).toBe(400)
     expect(noBrowser.data.message).toMatch(/browser_info/)
 
+    const networkToken = { type: "network-token", token_number: "4111111111111111", expiration_month: 12, expiration_year: new Date().getFullYear() + 2 }
+    const noEci = await create({ payment_method: { ...networkToken, cryptogram: "AgAAAAAAAIR8CQrXcIhbQAAAAAA=" }, browser_info: BROWSER_INFO })
+    expect(noEci.status).toBe(400)
+    expect(noEci.data.message).toMatch(/data\.payment_method\.eci is required with a cryptogram/)
+    const eciAlone = await create({ payment_method: { ...networkToken, eci: "05" }, browser_info: BROWSER_INFO })
+    expect(eciAlone.status).toBe(400)
+    expect(eciAlone.data.message).toMatch(/data\.payment_method\.eci must be left out without a cryptogram/)
+
     const junk = await create({ payment_method: { type: "bitcoin" } })
     expect(junk.status).toBe(400)
     expect(junk.data.message).toMatch(/data\.payment_method/)

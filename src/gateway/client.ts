@@ -52,7 +52,8 @@ export type PgsClientOptions = {
    * refuse is refused here, naming the field, and never reaches the network. false leaves that check to the gateway,
    * whose 422 names the same fields (a GatewayValidationError with `local` false). The plugin says false: it builds
    * every body from data it has already checked, and the check costs more than the rest of the client (bench:client).
-   * The operations' own extra rules (a possible phone number, a payout reference of at most 40) still run.
+   * Path parameters and the operations' own extra rules (a payout reference of at most 40) are still checked. The
+   * plugin checks what the schemas would have at its own boundaries (phone numbers, a network token's ECI).
    */
   validateRequests?: boolean
 }

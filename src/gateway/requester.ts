@@ -20,7 +20,7 @@ export type Operation<Res extends z.ZodType = z.ZodType> = {
   kind: CallKind
   safety: Safety
   request?: z.ZodType
-  /** Extra local rules beyond the shared schema (phone possible-number check, payout reference ≤ 40). */
+  /** Extra local rules beyond the shared schema, run even when the client leaves the schema to the gateway (payout reference ≤ 40). */
   check?: (body: any) => GatewayFieldError[]
   response: Res
 }

@@ -17,7 +17,7 @@ export const sealedSecrets = z.object({
   method_data: z.record(z.string(), z.string()).optional(),
   /**
    * The shopper's browser details (3-D Secure, vouchers), until the gateway approves. Sealed rather than public: Medusa
-   * copies a session's public data through every step of its payment workflows, so nine fields fewer there cost less
+   * copies a session's public data through every step of its payment workflows, so eight keys fewer there cost less
    * on every checkout (docs/benchmarks.md), and they are the shopper's personal data.
    */
   browser_info: browserInfo.optional(),

@@ -21,7 +21,14 @@ export const directPaymentMethodInput = z.discriminatedUnion("type", [
       eci: z.enum(ECI_VALUES).optional(),
       source: z.enum(["wallet-one", "wallet-two", "network-token"]).optional(),
     })
-    .strict(),
+    .strict()
+    // The gateway's rule (spec, network tokens), checked here: the plugin's client leaves the schema check to the gateway.
+    .superRefine((method, ctx) => {
+      if (method.cryptogram !== undefined && method.eci === undefined)
+        ctx.addIssue({ code: "custom", path: ["eci"], message: "is required with a cryptogram (CRYPTOGRAM_3DS)" })
+      if (method.cryptogram === undefined && method.eci !== undefined)
+        ctx.addIssue({ code: "custom", path: ["eci"], message: "must be left out without a cryptogram (PAN_ONLY)" })
+    }),
   z
     .object({
       type: z.literal("card"),

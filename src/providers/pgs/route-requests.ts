@@ -27,7 +27,9 @@ export async function serveRouteRequest(deps: ProviderDeps, current: PgsSessionD
       if (!request.payer && !request.browser_info) return { data: withIp }
       const secrets = deps.sealer.open(current.sealed, current.session_id)
       const told = { ...(request.payer ? { payer: definedOnly(request.payer) } : {}), ...(request.browser_info ? { browser_info: request.browser_info } : {}) }
-      return { data: { ...withIp, sealed: deps.sealer.seal({ ...secrets, ...told }, current.session_id) } }
+      // An earlier version's session kept the browser details public: sealed now, the public copy is cleared.
+      const clearPublic = request.browser_info && current.browser_info ? { browser_info: null } : {}
+      return { data: { ...withIp, ...clearPublic, sealed: deps.sealer.seal({ ...secrets, ...told }, current.session_id) } }
     }
     case "attach_transaction":
       return attachTransaction(deps, integration, withIp, request.transaction_id)

@@ -20,5 +20,7 @@ export function familySession(deps: ProviderDeps, attempt: NewAttempt, integrati
     // A restart keeps what the client-info route recorded from the shopper's browser.
     sealed: deps.sealer.seal({ method_data: choice.methodData, ...(choice.payer ? { payer: choice.payer } : {}), ...(browserInfo ? { browser_info: browserInfo } : {}) }, start.sessionId),
     ...(previous?.data.customer_ip ? { customer_ip: previous.data.customer_ip } : {}),
+    // An earlier version's session kept the browser details public: sealed now, the public copy is cleared.
+    ...(previous?.data.browser_info ? { browser_info: null } : {}),
   }
 }

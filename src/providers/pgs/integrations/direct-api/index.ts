@@ -53,6 +53,8 @@ export const directApi: Integration = {
       ...(input.save_card ? { save_card: true } : {}),
       ...consent,
       ...(previous?.data.customer_ip ? { customer_ip: previous.data.customer_ip } : {}),
+      // An earlier version's session kept the browser details public: sealed now, the public copy is cleared.
+      ...(previous?.data.browser_info ? { browser_info: null } : {}),
       ...(gatewayCustomerId ? { gateway_customer_id: gatewayCustomerId } : {}),
       sealed: deps.sealer.seal(secrets, start.sessionId),
     }
