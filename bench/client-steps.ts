@@ -1,6 +1,7 @@
 /**
  * bench:client's breakdown: what each of the client's own steps costs per authorize, timed in a loop on the bench's
  * body and a real response (a floor: between network waits the same code runs colder, about 2–3× this).
+ * `validate_request` is PgsClient's default only: the plugin's client leaves that check to the gateway.
  */
 import { AUTHORIZE } from "../src/gateway/resources/payments"
 import { toExecutionResult } from "../src/gateway/results"

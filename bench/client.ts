@@ -228,7 +228,7 @@ async function main() {
     await standalone.close()
     await bare.close()
     const steps = clientSteps(body(), lastResponse)
-    console.log(`the client's own steps, µs per call (in a loop: a floor; between network waits they run colder): ${Object.entries(steps).map(([k, v]) => `${k} ${v}`).join(", ")}`)
+    console.log(`the client's own steps, µs per call (in a loop: a floor; between network waits they run colder; validate_request runs only with PgsClient's defaults): ${Object.entries(steps).map(([k, v]) => `${k} ${v}`).join(", ")}`)
     const round = (x: number) => Math.round(x * 1000) / 1000
     const met = { p50_c1_met: summary.p50_ratio_c1 <= GOALS.p50_ratio_c1, p99_c32_met: summary.p99_ratio_c32 <= GOALS.p99_ratio_c32 }
     console.log(`goals: p50 c=1 ${round(summary.p50_ratio_c1)} (≤ ${GOALS.p50_ratio_c1}: ${met.p50_c1_met ? "met" : "not met"}), p99 c=32 ${round(summary.p99_ratio_c32)} (≤ ${GOALS.p99_ratio_c32}: ${met.p99_c32_met ? "met" : "not met"})`)
