@@ -29,6 +29,9 @@ export function browserInfoOf(publicData: { browser_info?: BrowserInfo | null },
   return secrets.browser_info ?? publicData.browser_info ?? undefined
 }
 
+/** Once the browser details are sealed, an earlier version's public copy is cleared (null: Medusa merges session data). */
+export const clearedPublicBrowserInfo = (publicData: { browser_info?: BrowserInfo | null }) => (publicData.browser_info ? { browser_info: null } : {})
+
 export class SealError extends Error {
   override name = "SealError"
 }

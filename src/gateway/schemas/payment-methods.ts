@@ -20,6 +20,16 @@ export const savedCardInput = z.object({
 })
 
 export const ECI_VALUES = ["00", "01", "02", "05", "06", "07"] as const
+
+/**
+ * ECI: required for CRYPTOGRAM_3DS (a cryptogram is sent), omitted for PAN_ONLY (no cryptogram). What is wrong with
+ * a token's ECI, if anything; the gateway's schema and the store's initiate input each word it their own way.
+ */
+export function eciProblem(cryptogram: unknown, eci: unknown): "missing" | "unexpected" | null {
+  if (cryptogram !== undefined && eci === undefined) return "missing"
+  if (cryptogram === undefined && eci !== undefined) return "unexpected"
+  return null
+}
 export const networkTokenInput = z.object({
   type: z.literal("network-token"),
   data: z.object({
@@ -30,12 +40,10 @@ export const networkTokenInput = z.object({
     eci: z.enum(ECI_VALUES).optional(),
     source: z.enum(["wallet-one", "wallet-two", "network-token"]).optional(),
   })
-    // ECI: required for CRYPTOGRAM_3DS (a cryptogram is sent), omitted for PAN_ONLY (no cryptogram).
     .superRefine((data, ctx) => {
-      if (data.encrypted_cryptogram !== undefined && data.eci === undefined)
-        ctx.addIssue({ code: "custom", path: ["eci"], message: "must not be null: required with a cryptogram (CRYPTOGRAM_3DS)" })
-      if (data.encrypted_cryptogram === undefined && data.eci !== undefined)
-        ctx.addIssue({ code: "custom", path: ["eci"], message: "must be omitted without a cryptogram (PAN_ONLY)" })
+      const problem = eciProblem(data.encrypted_cryptogram, data.eci)
+      if (problem === "missing") ctx.addIssue({ code: "custom", path: ["eci"], message: "must not be null: required with a cryptogram (CRYPTOGRAM_3DS)" })
+      if (problem === "unexpected") ctx.addIssue({ code: "custom", path: ["eci"], message: "must be omitted without a cryptogram (PAN_ONLY)" })
     }),
 })
 

@@ -3,7 +3,7 @@
  * is dropped; secrets in here (wallet token, card fields) are sealed before they are stored.
  */
 import { z } from "zod"
-import { browserInfo, ECI_VALUES } from "../../gateway/schemas"
+import { browserInfo, ECI_VALUES, eciProblem } from "../../gateway/schemas"
 import { merchantConsentInput } from "../../payments/merchant-consent"
 
 const digits = (what: string, min: number, max: number) => z.string().regex(new RegExp(`^\\d{${min},${max}}$`), `must be ${min} to ${max} digits (${what})`)
@@ -24,10 +24,9 @@ export const directPaymentMethodInput = z.discriminatedUnion("type", [
     .strict()
     // The gateway's rule (spec, network tokens), checked here: the plugin's client leaves the schema check to the gateway.
     .superRefine((method, ctx) => {
-      if (method.cryptogram !== undefined && method.eci === undefined)
-        ctx.addIssue({ code: "custom", path: ["eci"], message: "is required with a cryptogram (CRYPTOGRAM_3DS)" })
-      if (method.cryptogram === undefined && method.eci !== undefined)
-        ctx.addIssue({ code: "custom", path: ["eci"], message: "must be left out without a cryptogram (PAN_ONLY)" })
+      const problem = eciProblem(method.cryptogram, method.eci)
+      if (problem === "missing") ctx.addIssue({ code: "custom", path: ["eci"], message: "is required with a cryptogram (CRYPTOGRAM_3DS)" })
+      if (problem === "unexpected") ctx.addIssue({ code: "custom", path: ["eci"], message: "must be left out without a cryptogram (PAN_ONLY)" })
     }),
   z
     .object({

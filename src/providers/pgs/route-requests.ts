@@ -6,6 +6,7 @@
  */
 import type { UpdatePaymentOutput } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
+import { clearedPublicBrowserInfo } from "../../payments/seal"
 import type { ServerRequest } from "../../payments/server-requests"
 import type { PgsSessionData } from "../../payments/session-data"
 import { attachTransaction } from "./attach-transaction"
@@ -27,8 +28,7 @@ export async function serveRouteRequest(deps: ProviderDeps, current: PgsSessionD
       if (!request.payer && !request.browser_info) return { data: withIp }
       const secrets = deps.sealer.open(current.sealed, current.session_id)
       const told = { ...(request.payer ? { payer: definedOnly(request.payer) } : {}), ...(request.browser_info ? { browser_info: request.browser_info } : {}) }
-      // An earlier version's session kept the browser details public: sealed now, the public copy is cleared.
-      const clearPublic = request.browser_info && current.browser_info ? { browser_info: null } : {}
+      const clearPublic = request.browser_info ? clearedPublicBrowserInfo(current) : {}
       return { data: { ...withIp, ...clearPublic, sealed: deps.sealer.seal({ ...secrets, ...told }, current.session_id) } }
     }
     case "attach_transaction":

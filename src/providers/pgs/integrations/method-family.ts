@@ -2,7 +2,7 @@
  * The session fields of a method family's payment (redirect methods and the `pgs-hosted` provider): the family
  * and the gateway's method value in public, what the shopper chose and the payer's details sealed.
  */
-import { browserInfoOf } from "../../../payments/seal"
+import { browserInfoOf, clearedPublicBrowserInfo } from "../../../payments/seal"
 import type { PgsSessionData } from "../../../payments/session-data"
 import { baseSession } from "../attempt"
 import type { ProviderDeps } from "../deps"
@@ -20,7 +20,6 @@ export function familySession(deps: ProviderDeps, attempt: NewAttempt, integrati
     // A restart keeps what the client-info route recorded from the shopper's browser.
     sealed: deps.sealer.seal({ method_data: choice.methodData, ...(choice.payer ? { payer: choice.payer } : {}), ...(browserInfo ? { browser_info: browserInfo } : {}) }, start.sessionId),
     ...(previous?.data.customer_ip ? { customer_ip: previous.data.customer_ip } : {}),
-    // An earlier version's session kept the browser details public: sealed now, the public copy is cleared.
-    ...(previous?.data.browser_info ? { browser_info: null } : {}),
+    ...(previous ? clearedPublicBrowserInfo(previous.data) : {}),
   }
 }

@@ -6,7 +6,7 @@
 import type { PaymentProviderContext } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
 import { isValidNotificationUrl, type AuthorizeRequest, type ExecutionResult, type PaymentMethodInput } from "../../../../gateway"
-import { browserInfoOf, type SealedSecrets } from "../../../../payments/seal"
+import { browserInfoOf, clearedPublicBrowserInfo, type SealedSecrets } from "../../../../payments/seal"
 import { cardTransactionType, type PgsSessionData } from "../../../../payments/session-data"
 import { applyStep, baseSession, customerOfContext, describe, refusal, returnUrl, trimSlash } from "../../attempt"
 import { stepOutcome } from "../../next-step"
@@ -53,8 +53,7 @@ export const directApi: Integration = {
       ...(input.save_card ? { save_card: true } : {}),
       ...consent,
       ...(previous?.data.customer_ip ? { customer_ip: previous.data.customer_ip } : {}),
-      // An earlier version's session kept the browser details public: sealed now, the public copy is cleared.
-      ...(previous?.data.browser_info ? { browser_info: null } : {}),
+      ...(previous ? clearedPublicBrowserInfo(previous.data) : {}),
       ...(gatewayCustomerId ? { gateway_customer_id: gatewayCustomerId } : {}),
       sealed: deps.sealer.seal(secrets, start.sessionId),
     }
