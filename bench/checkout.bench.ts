@@ -27,6 +27,7 @@ import { startCostMeter, UNCOUNTED, type CheckoutCost } from "./checkout-costs"
 import { checkoutCosts, costTable } from "./checkout-split"
 import { startSandboxHarnessProcess } from "./sandbox-process"
 import { profileCheckouts } from "./checkout-profile"
+import { sessionFields } from "../integration-tests/support/session-fields"
 
 const CHECKOUTS = Number(process.env.BENCH_CHECKOUTS ?? 200)
 const DISTINCT_WEBHOOKS = 1000
@@ -69,7 +70,7 @@ pgsStoreSuite("checkout benchmark", (s) => {
       },
       { what: "the saved card", timeoutMs: 30_000 },
     )
-    const gatewayCustomerId: string = saving.data.gateway_customer_id
+    const gatewayCustomerId: string = sessionFields(saving.data).gateway_customer_id
 
     // Each checkout is one window of the meter: its wall time, gateway calls (with the sandbox's own handling time
     // and the round trips) and database queries. The gateway's webhook about it is held while the shopper waits

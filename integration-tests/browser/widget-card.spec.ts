@@ -10,6 +10,7 @@ import { waitFor } from "../support/sandbox"
 import { currentSession, PLAIN_VISA, walletPayment } from "../http/support/checkout-direct"
 import { screenshot } from "./support"
 import { cardFrame, chargesFor, fillCardFields, orderOf, payByCard, widgetState, widgetSuite } from "./widget-support"
+import { sessionFields } from "../support/session-fields"
 
 /** The save checkbox's words in English when the store asks consent to later charges (the test store's name). */
 const CONSENT_WORDS = "Save this card and allow Medusa Store to charge it for amounts I still owe on my orders"
@@ -29,7 +30,7 @@ widgetSuite("storefront widget: cards", (s, shop) => {
     expect(await page.locator(".pgs-status").textContent()).toBe("Payment approved. Thank you for your order!")
     expect((await orderOf(page))?.id).toMatch(/^order_/)
     const session = await currentSession(s, cart.id)
-    expect(await chargesFor(s, session.data.reference)).toHaveLength(1)
+    expect(await chargesFor(s, sessionFields(session.data).reference)).toHaveLength(1)
     await screenshot(page, "widget-card-frictionless-order")
     await context.close()
   })
@@ -55,7 +56,7 @@ widgetSuite("storefront widget: cards", (s, shop) => {
     const again = await s.completeCart(cart.id)
     expect(again.data.order.id).toBe(order!.id) // one order
     const session = await currentSession(s, cart.id)
-    expect(await chargesFor(s, session.data.reference)).toHaveLength(1) // one charge
+    expect(await chargesFor(s, sessionFields(session.data).reference)).toHaveLength(1) // one charge
     await screenshot(page, "widget-card-busy-and-lost-answer")
     await context.close()
   })
@@ -147,7 +148,7 @@ widgetSuite("storefront widget: cards", (s, shop) => {
     await cardFrame(page).locator("#err-cardNumber").filter({ hasText: "Card number is invalid" }).waitFor()
     await cardFrame(page).locator("#err-cvv").filter({ hasText: "This field is required" }).waitFor()
     expect(await page.locator("#payment").getAttribute("data-pgs-state")).toBe("idle")
-    expect(await chargesFor(s, (await currentSession(s, cart.id)).data.reference)).toEqual([])
+    expect(await chargesFor(s, sessionFields((await currentSession(s, cart.id)).data).reference)).toEqual([])
     await screenshot(page, "widget-card-validation-errors")
     await context.close()
   })
@@ -239,8 +240,8 @@ widgetSuite("storefront widget: cards", (s, shop) => {
     await two.page.getByRole("button", { name: "Pay" }).press("Enter")
     await widgetState(two.page, "done")
     const session = await currentSession(s, second.id)
-    expect(session.data.payment_method).toMatchObject({ type: "saved_card", last_4: "1000" })
-    expect(await chargesFor(s, session.data.reference)).toHaveLength(1)
+    expect(sessionFields(session.data).payment_method).toMatchObject({ type: "saved_card", last_4: "1000" })
+    expect(await chargesFor(s, sessionFields(session.data).reference)).toHaveLength(1)
     await screenshot(two.page, "widget-card-paid-with-saved-card")
     await two.context.close()
 
@@ -304,7 +305,7 @@ widgetSuite("storefront widget: cards", (s, shop) => {
     await widgetState(page, "done")
     const fresh = await currentSession(s, first.cart.id)
     expect(fresh.data.gateway_session_id).not.toBe(lost.data.gateway_session_id)
-    expect(await chargesFor(s, fresh.data.reference)).toHaveLength(1)
+    expect(await chargesFor(s, sessionFields(fresh.data).reference)).toHaveLength(1)
     await context.close()
   })
 
@@ -324,8 +325,8 @@ widgetSuite("storefront widget: cards", (s, shop) => {
     await widgetState(page, "done")
     const paid = await currentSession(s, cart.id)
     expect(paid.data.gateway_session_id).not.toBe(lost.data.gateway_session_id)
-    expect(await chargesFor(s, paid.data.reference)).toHaveLength(1)
-    expect(await chargesFor(s, lost.data.reference)).toHaveLength(0)
+    expect(await chargesFor(s, sessionFields(paid.data).reference)).toHaveLength(1)
+    expect(await chargesFor(s, sessionFields(lost.data).reference)).toHaveLength(0)
     await context.close()
   })
 
@@ -347,11 +348,11 @@ widgetSuite("storefront widget: cards", (s, shop) => {
     await fillCardFields(page, s.sandbox.testCard("frictionless_approved"))
     await page.getByRole("button", { name: "Pay" }).press("Enter")
     await waitFor(async () => ((await alertText(page)) === "The payment session expired. Please start again." ? true : null), { what: "the note to pay again" })
-    expect(await chargesFor(s, mine.data.reference)).toHaveLength(0) // nothing paid on the replaced session
+    expect(await chargesFor(s, sessionFields(mine.data).reference)).toHaveLength(0) // nothing paid on the replaced session
     await payByCard(page, s.sandbox.testCard("frictionless_approved"))
     await widgetState(page, "done")
     const current = await currentSession(s, cart.id)
-    expect(await chargesFor(s, current.data.reference)).toHaveLength(1)
+    expect(await chargesFor(s, sessionFields(current.data).reference)).toHaveLength(1)
     await context.close()
   })
 

@@ -14,13 +14,14 @@ import { adminPost, paymentOfOrder } from "./support/checkout"
 import { capturedPayments } from "./support/redirect"
 import { pgsStoreSuite } from "./support/store"
 import { eventRows, processedEvent, waitFor } from "./support/webhooks"
+import { sessionFields } from "../support/session-fields"
 
 pgsStoreSuite("admin: needs attention", (s) => {
   const runJob = (msFromNow: number) => runReconcile(s, msFromNow)
   const knex = () => s.container().resolve(ContainerRegistrationKeys.PG_CONNECTION)
   /** The gateway refunds 4.00 EUR of the payment with the idempotency key of Medusa's refund row `refundId`, as Medusa's call would have. */
   const refundAtGatewayFor = async (paymentId: string, transactionId: string, refundId: string) => {
-    const { data } = (await admin(s, "get", `/admin/payments/${paymentId}?fields=id,data`)).data.payment
+    const data = sessionFields((await admin(s, "get", `/admin/payments/${paymentId}?fields=id,data`)).data.payment.data)
     const res = await s.sandbox.api("POST", "/api/transactions/manage", {
       terminal_id: data.terminal_id,
       reference: data.reference,

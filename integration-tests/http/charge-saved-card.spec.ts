@@ -12,6 +12,7 @@ import { drillOrderChange } from "./support/order-change-drill"
 import { ORDER_CHANGES_OWING_MORE } from "./support/order-changes"
 import { expectMedusaAndGatewayAgree } from "./support/agreement"
 import { pgsStoreSuite } from "./support/store"
+import { sessionFields } from "../support/session-fields"
 
 let clicks = 0
 const newKey = () => `click-${Date.now().toString(36)}-${(clicks++).toString(36)}-abcdefgh`
@@ -62,7 +63,7 @@ pgsStoreSuite(
       expect(payments).toHaveLength(1)
       expect(payments[0].provider_id).toBe("pp_pgs_pgs")
       const charged = [...s.sandbox.sandbox.context.store.transactions.values()].filter(
-        (tx: any) => tx.payment_method?.type === "saved_card" && tx.status === "APPROVED" && tx.reference === payments[0].data.reference,
+        (tx: any) => tx.payment_method?.type === "saved_card" && tx.status === "APPROVED" && tx.reference === sessionFields(payments[0].data).reference,
       )
       expect(charged).toHaveLength(1)
       expect(charged[0].amount).toBe(2550)
@@ -165,7 +166,7 @@ pgsStoreSuite(
       expect(retried.data).toMatchObject({ outcome: "paid" })
       const { payments } = await paymentsOfCollection(s, orderId, collectionId)
       expect(payments).toHaveLength(1)
-      const charged = (await ledger()).filter((e) => e.reference === payments[0].data.reference && e.status === "APPROVED" && !e.replay)
+      const charged = (await ledger()).filter((e) => e.reference === sessionFields(payments[0].data).reference && e.status === "APPROVED" && !e.replay)
       expect(charged).toHaveLength(1)
       if (!payments[0].captured_at) expect((await adminPost(s, `/admin/payments/${payments[0].id}/capture`)).status).toBe(200)
       expect((await owedByOrder(s, orderId)).pendingDifference).toBe(0)

@@ -19,17 +19,18 @@ import {
   runMethodStep,
   walletPayment,
 } from "./support/checkout-direct"
+import { sessionFields } from "../support/session-fields"
 
 pgsStoreSuite("card checkout with the Direct API", (s) => {
   it("authorizes a wallet token at cart completion and keeps the token and the browser's details out of the session data", async () => {
     const payment = walletPayment(s.sandbox.testCard("frictionless_approved"))
     const { cart, session } = await directCart(s, payment)
-    expect(session.data).toMatchObject({ integration: "direct_api", payment_method: { type: "wallet-one" }, browser_info: null, sealed: expect.any(String) })
+    expect(sessionFields(session.data)).toMatchObject({ integration: "direct_api", payment_method: { type: "wallet-one" }, browser_info: null, sealed: expect.any(String) })
     expect(JSON.stringify(session.data)).not.toContain(payment.token)
     expect(JSON.stringify(session.data)).not.toContain(BROWSER_INFO.user_agent)
     const done = await s.completeCart(cart.id)
     expect(done.data.type).toBe("order")
-    const tx = (await ledger(s.sandbox)).filter((e) => e.reference === session.data.reference && !e.replay)
+    const tx = (await ledger(s.sandbox)).filter((e) => e.reference === sessionFields(session.data).reference && !e.replay)
     expect(tx).toHaveLength(1)
     expect(tx[0]).toMatchObject({ transaction_type: "AUTHORIZE", amount: 2550, status: "APPROVED" })
     // The gateway got them from the sealed blob (3-D Secure needs them).
@@ -48,19 +49,19 @@ pgsStoreSuite("card checkout with the Direct API", (s) => {
     const { cart, session } = await directCart(s, walletPayment(s.sandbox.testCard("frictionless_approved")))
     // The storefront's client-info call records the shopper's IP on the session, as a redirect method needs it.
     const told = await storePost(s, `/store/pgs/payment-sessions/${session.id}/client-info`, { browser_info: BROWSER_INFO })
-    expect(told.data.payment_session.data).toMatchObject({ customer_ip: expect.any(String), sealed: expect.any(String) })
+    expect(sessionFields(told.data.payment_session.data)).toMatchObject({ customer_ip: expect.any(String), sealed: expect.any(String) })
     expect(JSON.stringify(told.data.payment_session.data)).not.toContain(BROWSER_INFO.user_agent)
     expect((await s.completeCart(cart.id)).data.type).toBe("order")
     const paymentModule = s.container().resolve<any>("payment")
     const [payment] = await paymentModule.listPayments({ payment_session_id: session.id })
     const stored = await paymentModule.retrievePaymentSession(session.id)
     const single = { browser_info: null, customer_ip: null, sealed: null }
-    expect(payment.data).toMatchObject({ ...single, session_id: session.id, gateway_status: "APPROVED", transaction_id: expect.any(String), payment_method: { type: "wallet-one" } })
-    expect(stored.data).toMatchObject({ ...single, gateway_status: "APPROVED" })
+    expect(sessionFields(payment.data)).toMatchObject({ ...single, session_id: session.id, gateway_status: "APPROVED", transaction_id: expect.any(String), payment_method: { type: "wallet-one" } })
+    expect(sessionFields(stored.data)).toMatchObject({ ...single, gateway_status: "APPROVED" })
     // A late client-info call does not write them back.
     const late = await storePost(s, `/store/pgs/payment-sessions/${session.id}/client-info`, { browser_info: BROWSER_INFO })
     expect(late.status).toBe(200)
-    expect((await paymentModule.retrievePaymentSession(session.id)).data).toMatchObject(single)
+    expect(sessionFields((await paymentModule.retrievePaymentSession(session.id)).data)).toMatchObject(single)
     for (const data of [payment.data, stored.data]) expect(JSON.stringify(data)).not.toContain(BROWSER_INFO.user_agent)
   })
 
@@ -88,8 +89,10 @@ pgsStoreSuite("card checkout with the Direct API", (s) => {
       cryptogram: "AgAAAAAAAIR8CQrXcIhbQAAAAAA=",
       eci: "05",
     })
-    // Fields the storefront sent are blanked (null) in the stored data; the credentials live only in `sealed`.
-    expect(session.data.payment_method).toMatchObject({ type: "network-token", token_number: null, cryptogram: null })
+    // What the storefront sent is blanked (null) in the stored data; the plugin keeps only the method's type, and the
+    // credentials live only in `sealed`.
+    expect(session.data.payment_method).toBeNull()
+    expect(sessionFields(session.data).payment_method).toEqual({ type: "network-token" })
     expect(JSON.stringify(session.data)).not.toContain(number)
     expect((await s.completeCart(cart.id)).data.type).toBe("order")
   })
@@ -163,7 +166,7 @@ pgsStoreSuite("card checkout with the Direct API", (s) => {
     const results = await Promise.all(Array.from({ length: 20 }, () => s.completeCart(cart.id)))
     const orderIds = new Set(results.filter((r) => r.data?.type === "order").map((r) => r.data.order.id))
     expect(orderIds.size).toBe(1)
-    const created = (await ledger(s.sandbox)).filter((e) => e.reference === session.data.reference && !e.replay)
+    const created = (await ledger(s.sandbox)).filter((e) => e.reference === sessionFields(session.data).reference && !e.replay)
     expect(created).toHaveLength(1)
   })
 
@@ -172,9 +175,9 @@ pgsStoreSuite("card checkout with the Direct API", (s) => {
     const res = await storePost(s, `/store/pgs/payment-sessions/${session.id}/client-info`, { browser_info: { ...BROWSER_INFO, screen_width: 390 } })
     expect(res.status).toBe(200)
     expect(res.data.payment_session.data.browser_info).toBeNull()
-    expect(res.data.payment_session.data.customer_ip).toMatch(/^(127\.0\.0\.1|::1)$/)
+    expect(sessionFields(res.data.payment_session.data).customer_ip).toMatch(/^(127\.0\.0\.1|::1)$/)
     expect((await s.completeCart(cart.id)).data.type).toBe("order")
-    const [tx] = (await ledger(s.sandbox)).filter((e) => e.reference === session.data.reference && !e.replay)
+    const [tx] = (await ledger(s.sandbox)).filter((e) => e.reference === sessionFields(session.data).reference && !e.replay)
     const record = (await s.sandbox.control("GET", `/_sandbox/transactions/${tx.transaction_id}`)).body.record
     expect(record.browser_info).toMatchObject({ user_agent: BROWSER_INFO.user_agent, screen_width: 390 })
     expect(record.customer_ip).toMatch(/^(127\.0\.0\.1|::1)$/)
@@ -224,8 +227,8 @@ pgsStoreSuite("card checkout with the Direct API", (s) => {
       { payment_method: walletPayment(s.sandbox.testCard("frictionless_approved")), browser_info: BROWSER_INFO, save_card: true },
       token,
     )
-    expect(session.data.save_card).toBe(true)
-    expect(session.data.gateway_customer_id).toEqual(expect.any(String)) // createAccountHolder made the gateway customer
+    expect(sessionFields(session.data).save_card).toBe(true)
+    expect(sessionFields(session.data).gateway_customer_id).toEqual(expect.any(String)) // createAccountHolder made the gateway customer
     expect((await s.completeCart(first.id, token)).data.type).toBe("order")
 
     // The tokenization webhook (WEBHOOKS' handler) stores the card; the provider lists it for the customer.
@@ -246,9 +249,9 @@ pgsStoreSuite("card checkout with the Direct API", (s) => {
       { payment_method: { type: "saved_card", saved_card_id: methods[0].id }, browser_info: BROWSER_INFO },
       token,
     )
-    expect(savedSession.data.payment_method).toMatchObject({ type: "saved_card", last_4: "1000" })
+    expect(sessionFields(savedSession.data).payment_method).toMatchObject({ type: "saved_card", last_4: "1000" })
     expect((await s.completeCart(second.id, token)).data.type).toBe("order")
-    const paid = (await ledger(s.sandbox)).filter((e) => e.reference === savedSession.data.reference && !e.replay)
+    const paid = (await ledger(s.sandbox)).filter((e) => e.reference === sessionFields(savedSession.data).reference && !e.replay)
     expect(paid).toHaveLength(1)
     expect(paid[0].status).toBe("APPROVED")
 

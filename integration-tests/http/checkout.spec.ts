@@ -19,22 +19,29 @@ import {
   payInFrame,
 } from "./support/checkout"
 import { parseForms, submit } from "../sandbox/cards-support"
+import { sessionFields } from "../support/session-fields"
 
 pgsStoreSuite("card checkout with Embedded Fields", (s) => {
   it("gives the storefront what the embedded fields need, and nothing secret", async () => {
     const cart = await s.createCart()
     const session = await s.initiatePaymentSession(cart.id, "pp_pgs_pgs")
     expect(session.status).toBe("pending")
+    // What the embedded fields need are keys of their own; the plugin's own fields ride in one string.
     expect(session.data).toMatchObject({
       session_id: session.id,
+      integration: "embedded_fields",
+      client_key: s.sandbox.config.client_key,
+      environment: "test",
+      script_url: `${s.sandbox.config.base_url}/embedded-fields.js`,
+      internal: expect.any(String),
+    })
+    expect(session.data).not.toHaveProperty("reference")
+    expect(sessionFields(session.data)).toMatchObject({
       reference: session.id,
       terminal_id: "SBX-ALL-001",
       transaction_type: "AUTHORIZE",
       currency_code: "eur",
       amount_minor: minor(s.seed.prices.eur),
-      client_key: s.sandbox.config.client_key,
-      environment: "test",
-      script_url: `${s.sandbox.config.base_url}/embedded-fields.js`,
     })
     expect(session.data.gateway_session_id).toEqual(expect.any(String))
     const text = JSON.stringify(session.data)
@@ -139,12 +146,14 @@ pgsStoreSuite("card checkout with Embedded Fields", (s) => {
     const same = await payment.updatePaymentSession({ id: session.id, amount: s.seed.prices.eur, currency_code: "eur", data: session.data })
     expect(same.data.gateway_session_id).toBe(session.data.gateway_session_id)
     const changed = await payment.updatePaymentSession({ id: session.id, amount: 30, currency_code: "eur", data: session.data })
-    expect(changed.data).toMatchObject({ attempt: 2, reference: `${session.id}-2`, amount_minor: 3000 })
+    expect(sessionFields(changed.data)).toMatchObject({ attempt: 2, reference: `${session.id}-2`, amount_minor: 3000 })
     expect(changed.data.gateway_session_id).not.toBe(session.data.gateway_session_id)
     // Session data altered by anyone but this server is refused.
-    await expect(
-      payment.updatePaymentSession({ id: session.id, amount: 30, currency_code: "eur", data: { ...changed.data, amount_minor: 1 } }),
-    ).rejects.toThrow(/altered/)
+    const altered = { ...changed.data, internal: JSON.stringify({ ...sessionFields(changed.data), amount_minor: 1 }) }
+    await expect(payment.updatePaymentSession({ id: session.id, amount: 30, currency_code: "eur", data: altered })).rejects.toThrow(/altered/)
+    // A public copy of a field beside the internal one is not read: the internal one decides.
+    const beside = await payment.updatePaymentSession({ id: session.id, amount: 30, currency_code: "eur", data: { ...changed.data, amount_minor: 1 } })
+    expect(sessionFields(beside.data)).toMatchObject({ attempt: 2, amount_minor: 3000 })
   })
 
   it("answers requires_more when the shopper completes the cart before paying", async () => {
@@ -186,8 +195,8 @@ pgsStoreSuite("card checkout with Embedded Fields", (s) => {
     const session = await s.initiatePaymentSession(cart.id, "pp_pgs_pgs")
     // The same reference on the terminal but through the merchant API with another amount: a forged payment.
     const forged = await s.sandbox.api("POST", "/api/transactions/authorize", {
-      reference: session.data.reference,
-      terminal_id: session.data.terminal_id,
+      reference: sessionFields(session.data).reference,
+      terminal_id: sessionFields(session.data).terminal_id,
       description: "forged",
       currency: "EUR",
       amount: 1,
@@ -212,7 +221,7 @@ pgsStoreSuite("card checkout with Embedded Fields", (s) => {
       integration_type: "EMBEDDED_FIELDS",
     })
     const { cart, session, transactionId, attached } = await paidEmbeddedCart(s, "frictionless_approved", { currency_code: "pln" })
-    expect(session.data).toMatchObject({ terminal_id: "SBX-CARDS-01", transaction_type: "PURCHASE", amount_minor: 10999 })
+    expect(sessionFields(session.data)).toMatchObject({ terminal_id: "SBX-CARDS-01", transaction_type: "PURCHASE", amount_minor: 10999 })
     expect(attached.data.payment_session.status).toBe("captured")
     const done = await s.completeCart(cart.id)
     expect(done.data.type).toBe("order")

@@ -10,6 +10,7 @@ import { adminOrder, applyPayment, collectionSession, collectionSummary, editAdd
 import { walletPayment } from "./support/checkout-direct"
 import { clientInfo, sessionRow } from "./support/redirect"
 import { BROWSER_INFO } from "../support/sandbox"
+import { sessionFields } from "../support/session-fields"
 
 pgsStoreSuite("money after checkout: paying an order's payment collection", (s) => {
   it("pays what an order edit added by card; the route and the webhook record it once; store and admin agree nothing is owed", async () => {
@@ -124,7 +125,7 @@ pgsStoreSuite("money after checkout: paying an order's payment collection", (s) 
     })
     const { orderId, collectionId } = await orderOwingMore(s)
     const session = (await collectionSession(s, collectionId, { provider_id: "pp_pgs_pgs" })).data.payment_session
-    expect(session.data.transaction_type).toBe("PURCHASE")
+    expect(sessionFields(session.data).transaction_type).toBe("PURCHASE")
     const { transactionId } = await payInFrame(s.sandbox, session, s.sandbox.testCard("frictionless_approved"))
     await attachTransaction(s, session.id, transactionId)
     const results = await Promise.all([1, 2, 3].map(() => applyPayment(s, collectionId, session.id)))

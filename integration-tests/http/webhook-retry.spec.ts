@@ -13,6 +13,7 @@ import { PGS_PROVIDER_ID, pgsStoreSuite } from "./support/store"
 import { orderPayments, sessionRow, sessionStatus, startRedirect } from "./support/redirect"
 import { eventRows, linkGatewayCustomer, manageAtGateway, orderOfCart, processedEvent, waitFor } from "./support/webhooks"
 import { paidOrder } from "./support/admin-pgs"
+import { sessionFields } from "../support/session-fields"
 
 const STATUS_READ = "GET /api/transactions/:id/status"
 const MINUTE = 60_000
@@ -180,7 +181,7 @@ pgsStoreSuite("retrying webhook processing", (s) => {
     const collectionBefore = (await orderPayments(s, orderId)).collection.status
     const cleanup = await refuseOnce(table, column)
     try {
-      const voidId = await manageAtGateway(s, session, transactionId, "VOID", session.data.amount_minor)
+      const voidId = await manageAtGateway(s, session, transactionId, "VOID", sessionFields(session.data).amount_minor)
       const failed = await failedEvent(voidId)
       expect(failed.error).toContain(`${table} refused for the test`)
       expect((await orderPayments(s, orderId)).collection.status).toBe(collectionBefore)

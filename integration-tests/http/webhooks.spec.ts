@@ -19,6 +19,7 @@ import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/frame
 import { GatewayOutcomeUnknownError, IDEMPOTENCY_METADATA_KEY } from "../../src/gateway"
 import { rememberLostAnswer } from "../../src/payments/lost-answers"
 import { rememberVoidNotMade } from "../../src/payments/void-not-made"
+import { parseSessionData } from "../../src/payments/session-data"
 import { settleRefundsNotMadeOfOrder } from "../../src/workflows/refund-not-made"
 import retryPgsWebhookEvents from "../../src/jobs/retry-pgs-webhook-events"
 import { orderCanceledWhileCapturedAtGateway, runReconcile } from "./support/attention"
@@ -39,6 +40,7 @@ import {
   sandboxDelivery,
   waitFor,
 } from "./support/webhooks"
+import { sessionFields } from "../support/session-fields"
 
 const b64url = (v: object | string) => Buffer.from(typeof v === "string" ? v : JSON.stringify(v)).toString("base64url")
 const sha512 = (v: string) => createHash("sha512").update(v).digest("hex")
@@ -501,7 +503,7 @@ pgsStoreSuite("gateway webhooks", (s) => {
     it("records a capture made at the gateway as a capture of the order's payment, once", async () => {
       const { session, transactionId, payment } = await orderPaidByWebhook()
       expect(payment.captured_at).toBeNull()
-      const captureId = await manageAtGateway(s, session, transactionId, "CAPTURE", session.data.amount_minor)
+      const captureId = await manageAtGateway(s, session, transactionId, "CAPTURE", sessionFields(session.data).amount_minor)
       const event = await processedEvent(s, captureId)
       expect(event).toMatchObject({ outcome: "applied:external_capture", error: null })
       const after = await adminPayment(s, payment.id)
@@ -518,7 +520,7 @@ pgsStoreSuite("gateway webhooks", (s) => {
       const { session, payment } = await orderPaidByWebhook()
       expect((await adminPost(s, `/admin/payments/${payment.id}/capture`, {})).status).toBe(200)
       const event = await waitFor(async () =>
-        (await eventRows(s)).find((r) => r.reference === session.data.reference && r.event.includes("management") && r.processed_at),
+        (await eventRows(s)).find((r) => r.reference === sessionFields(session.data).reference && r.event.includes("management") && r.processed_at),
       )
       expect(event.outcome).toBe("ignored:made_by_medusa")
       expect((await adminPayment(s, payment.id)).captures).toHaveLength(1)
@@ -536,11 +538,11 @@ pgsStoreSuite("gateway webhooks", (s) => {
       await s.container().resolve(ContainerRegistrationKeys.PG_CONNECTION)("refund").where({ id: row!.id }).update({ created_at: new Date(Date.now() - ageMs) })
       const attempt = {
         transactionType: "REFUND" as const,
-        terminalId: session.data.terminal_id,
-        reference: session.data.reference,
+        terminalId: sessionFields(session.data).terminal_id,
+        reference: sessionFields(session.data).reference,
         parentTransactionId: transactionId,
         amount: 400,
-        currency: String(session.data.currency_code).toUpperCase(),
+        currency: String(sessionFields(session.data).currency_code).toUpperCase(),
         idempotencyKey: row!.id,
       }
       const made = await s.sandbox.api("POST", "/api/transactions/manage", {
@@ -611,7 +613,7 @@ pgsStoreSuite("gateway webhooks", (s) => {
       const knex = s.container().resolve(ContainerRegistrationKeys.PG_CONNECTION)
       const item = () => knex("pgs_follow_up").where({ key: `manage:${payment.id}` }).first("state", "note")
       expect(await item()).toEqual({ state: "needs_person", note: expect.stringMatching(/void .* answer was lost.*void it in the gateway's dashboard/) })
-      const voidId = await manageAtGateway(s, session, transactionId, "VOID", session.data.amount_minor)
+      const voidId = await manageAtGateway(s, session, transactionId, "VOID", sessionFields(session.data).amount_minor)
       expect((await processedEvent(s, voidId)).outcome).toBe("applied:external_void")
       expect((await adminPayment(s, payment.id)).canceled_at).not.toBeNull()
       expect(await item()).toEqual({ state: "done", note: expect.stringMatching(new RegExp(`confirmed it \\(transaction ${voidId}\\)`)) })
@@ -642,7 +644,7 @@ pgsStoreSuite("gateway webhooks", (s) => {
       expect(await approvedOperations(s.sandbox, transactionId, "REFUND")).toHaveLength(0)
       expect((await adminPayment(s, payment.id)).refunds).toHaveLength(0)
       // The person gives the money back in the gateway's dashboard, as the item says: recorded on the order.
-      const refundId = await manageAtGateway(s, session, transactionId, "REFUND", session.data.amount_minor)
+      const refundId = await manageAtGateway(s, session, transactionId, "REFUND", sessionFields(session.data).amount_minor)
       expect(await processedEvent(s, refundId)).toMatchObject({ outcome: "applied:external_refund", error: null })
       const order = async () =>
         (await s.api.get(`/admin/orders/${orderId}?fields=id,status,summary,*transactions,*credit_lines`, { headers: await s.adminHeaders() })).data.order
@@ -665,7 +667,7 @@ pgsStoreSuite("gateway webhooks", (s) => {
 
     it("lists the money a canceled order kept when the gateway declined Medusa's refund, and takes the refund Medusa wrote for it off the order, until it is refunded in the gateway's dashboard", async () => {
       const { session, orderId, transactionId, payment } = await orderPaidByWebhook()
-      const captureId = await manageAtGateway(s, session, transactionId, "CAPTURE", session.data.amount_minor)
+      const captureId = await manageAtGateway(s, session, transactionId, "CAPTURE", sessionFields(session.data).amount_minor)
       expect((await processedEvent(s, captureId)).outcome).toBe("applied:external_capture")
       const knex = s.container().resolve(ContainerRegistrationKeys.PG_CONNECTION)
       const item = () => knex("pgs_follow_up").where({ key: `cancel-refund:${payment.id}` }).first("kind", "state", "order_id", "amount_minor", "note")
@@ -718,7 +720,7 @@ pgsStoreSuite("gateway webhooks", (s) => {
 
     it("leaves a refund recorded before its order was canceled as it was when its message is processed again", async () => {
       const { session, orderId, transactionId, payment } = await orderPaidByWebhook()
-      const captureId = await manageAtGateway(s, session, transactionId, "CAPTURE", session.data.amount_minor)
+      const captureId = await manageAtGateway(s, session, transactionId, "CAPTURE", sessionFields(session.data).amount_minor)
       expect((await processedEvent(s, captureId)).outcome).toBe("applied:external_capture")
       const refundId = await manageAtGateway(s, session, transactionId, "REFUND", 500)
       expect((await processedEvent(s, refundId)).outcome).toBe("applied:external_refund")
@@ -779,7 +781,7 @@ pgsStoreSuite("gateway webhooks", (s) => {
       expect(capture.data.message).toMatch(/order is canceled: capturing would take the customer's money for it\. .*void it in the gateway's dashboard/)
       expect(await approvedOperations(s.sandbox, transactionId, "CAPTURE")).toHaveLength(0)
       expect((await adminPayment(s, payment.id)).captures).toHaveLength(0)
-      const voidId = await manageAtGateway(s, session, transactionId, "VOID", session.data.amount_minor)
+      const voidId = await manageAtGateway(s, session, transactionId, "VOID", sessionFields(session.data).amount_minor)
       expect((await processedEvent(s, voidId)).outcome).toBe("applied:external_void")
       expect((await adminPayment(s, payment.id)).canceled_at).not.toBeNull()
       expect(await item()).toMatchObject({ state: "done", note: expect.stringMatching(new RegExp(`since been voided at the gateway \\(transaction ${voidId}\\)`)) })
@@ -790,17 +792,17 @@ pgsStoreSuite("gateway webhooks", (s) => {
       const knex = s.container().resolve(ContainerRegistrationKeys.PG_CONNECTION)
       const item = () => knex("pgs_follow_up").where({ key: `manage:${payment.id}` }).first("kind", "state", "resolved_at", "note")
       const declined = (why: string) => new MedusaError(MedusaError.Types.NOT_ALLOWED, `The gateway declined the VOID: ${why}`)
-      await rememberVoidNotMade(knex, { warn: () => undefined }, session.data, payment.id, declined("first"), false)
+      await rememberVoidNotMade(knex, { warn: () => undefined }, parseSessionData(session.data), payment.id, declined("first"), false)
       expect(await item()).toMatchObject({ kind: "void_not_made", state: "needs_person", note: expect.stringMatching(/declined the VOID: first\./) })
       await knex("pgs_follow_up").where({ key: `manage:${payment.id}` }).update({ state: "done", resolved_at: new Date() })
-      await rememberVoidNotMade(knex, { warn: () => undefined }, session.data, payment.id, declined("second"), false)
+      await rememberVoidNotMade(knex, { warn: () => undefined }, parseSessionData(session.data), payment.id, declined("second"), false)
       expect(await item()).toMatchObject({ kind: "void_not_made", state: "needs_person", resolved_at: null, note: expect.stringMatching(/declined the VOID: second\./) })
       expect(await knex("pgs_follow_up").where({ key: `manage:${payment.id}` }).count({ n: "*" })).toEqual([{ n: "1" }])
     })
 
     it("records a void made at the gateway as a canceled payment", async () => {
       const { session, transactionId, payment } = await orderPaidByWebhook()
-      const voidId = await manageAtGateway(s, session, transactionId, "VOID", session.data.amount_minor)
+      const voidId = await manageAtGateway(s, session, transactionId, "VOID", sessionFields(session.data).amount_minor)
       const event = await processedEvent(s, voidId)
       expect(event).toMatchObject({ outcome: "applied:external_void", error: null })
       expect((await adminPayment(s, payment.id)).canceled_at).not.toBeNull()
@@ -811,10 +813,10 @@ pgsStoreSuite("gateway webhooks", (s) => {
       // The same session's other attempt ("<session>-2", made when an amount changed) is paid late at the gateway.
       const late = await authorizeCard(s.sandbox, {
         reference: `${session.data.session_id}-2`,
-        terminal_id: session.data.terminal_id,
+        terminal_id: sessionFields(session.data).terminal_id,
         transaction_type: "AUTHORIZE",
-        currency: String(session.data.currency_code).toUpperCase(),
-        amount: session.data.amount_minor,
+        currency: String(sessionFields(session.data).currency_code).toUpperCase(),
+        amount: sessionFields(session.data).amount_minor,
       })
       expect(late.body.result.status).toBe("APPROVED")
       // The plugin gives that money back (a void), and the void's own webhook is then not this payment's.
@@ -830,7 +832,7 @@ pgsStoreSuite("gateway webhooks", (s) => {
 
     it("records a refund made at the gateway as one refund of the payment, without refunding again at the gateway", async () => {
       const { session, transactionId, payment } = await orderPaidByWebhook()
-      await manageAtGateway(s, session, transactionId, "CAPTURE", session.data.amount_minor)
+      await manageAtGateway(s, session, transactionId, "CAPTURE", sessionFields(session.data).amount_minor)
       await waitFor(async () => (await adminPayment(s, payment.id)).captures.length === 1, { what: "the capture made at the gateway" })
       const refundId = await manageAtGateway(s, session, transactionId, "REFUND", 500)
       const event = await processedEvent(s, refundId)
@@ -842,7 +844,7 @@ pgsStoreSuite("gateway webhooks", (s) => {
       expect(recorded.refunds.map((r: any) => Number(r.amount))).toEqual([5])
       const gatewayRefunds = async () =>
         (await s.sandbox.control("GET", "/_sandbox/ledger")).body.entries.filter(
-          (e: any) => e.transaction_type === "REFUND" && e.reference === session.data.reference && !e.replay,
+          (e: any) => e.transaction_type === "REFUND" && e.reference === sessionFields(session.data).reference && !e.replay,
         )
       expect(await gatewayRefunds()).toHaveLength(1)
 
@@ -875,7 +877,7 @@ pgsStoreSuite("gateway webhooks", (s) => {
       const session = await s.initiatePaymentSession(cart.id, PGS_PROVIDER_ID)
       await s.sandbox.control("POST", "/_sandbox/faults", { target: "webhook", kind: "out_of_order" })
       const { transactionId } = await payInFrame(s.sandbox, session, s.sandbox.testCard("frictionless_approved"))
-      const captureId = await manageAtGateway(s, session, transactionId, "CAPTURE", session.data.amount_minor)
+      const captureId = await manageAtGateway(s, session, transactionId, "CAPTURE", sessionFields(session.data).amount_minor)
       const orderId = await waitFor(() => orderOfCart(s, cart.id), { timeoutMs: 20_000 })
       const payment = await paymentOfOrder(s, orderId)
       const capture = await waitFor(

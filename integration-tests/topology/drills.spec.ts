@@ -10,6 +10,7 @@ import { fromMinorUnits } from "../../src/gateway"
 import { topologySuite, waitFor, PGS, type Client, type TopologySuite } from "./support/store"
 import { deliveredBody, firstTimes, ledger, post, sendAll, signed } from "./support/gateway"
 import { burstState, shopperWithGatewayCustomer, tokenizationBurst, type Shopper } from "./support/bursts"
+import { sessionFields } from "../support/session-fields"
 
 const ok = (status: number) => status >= 200 && status < 300
 const MINUTE = 60_000
@@ -411,8 +412,8 @@ topologySuite("production topology: 2 servers + 1 worker on one PostgreSQL and R
   /** What the person does in the gateway's dashboard about such a capture. */
   const atTheDashboard = (payment: any, parent: string, transaction_type: "CAPTURE" | "VOID" | "REFUND", amount: number) =>
     s.sandbox.api("POST", "/api/transactions/manage", {
-      terminal_id: payment.data.terminal_id,
-      reference: payment.data.reference,
+      terminal_id: sessionFields(payment.data).terminal_id,
+      reference: sessionFields(payment.data).reference,
       parent_transaction_id: parent,
       transaction_type,
       amount,

@@ -4,12 +4,14 @@
  * travel only inside `sealed` (AES-256-GCM under a key derived from the client secret, see seal.ts).
  * `integrity` is an HMAC over the fields that decide what a gateway transaction must match (session, reference,
  * terminal, amount, currency), so data coming back from Medusa cannot be re-pointed at another payment.
- * WEBHOOKS imports this schema read-only.
+ * WEBHOOKS imports this schema read-only. This is the data as the provider holds it; Medusa stores it in the form of
+ * stored-session-data.ts (the fields no storefront reads in one string), which parseSessionData reads.
  */
 import { z } from "zod"
 import { browserInfo, TRANSACTION_STATUSES } from "../gateway/schemas"
 import { GATEWAY_TRANSACTION_TYPES } from "../modules/pgs/options"
 import { merchantConsent } from "./merchant-consent"
+import { keepEarlierFormMark, readStoredSessionData } from "./stored-session-data"
 
 /** What a terminal may be set to for cards (options, terminal settings). */
 export type CardTransactionType = (typeof GATEWAY_TRANSACTION_TYPES)[number]
@@ -153,14 +155,20 @@ export class SessionDataError extends Error {
   override name = "SessionDataError"
 }
 
-/** Re-parse data that comes back from Medusa; names every bad field. */
-export function parseSessionData(data: unknown): PgsSessionData {
+/** Re-parse data that comes back from Medusa (either stored form, stored-session-data.ts); names every bad field. */
+export function parseSessionData(stored: unknown): PgsSessionData {
+  let data: unknown = stored
+  try {
+    if (stored && typeof stored === "object") data = readStoredSessionData(stored)
+  } catch (error) {
+    throw new SessionDataError((error as Error).message)
+  }
   const parsed = pgsSessionData.safeParse(data)
   if (!parsed.success)
     throw new SessionDataError(
       `PGS session data is not valid: ${parsed.error.issues.map((i) => `${i.path.join(".") || "data"} ${i.message}`).join("; ")}`,
     )
-  return parsed.data
+  return keepEarlierFormMark(data as object, parsed.data)
 }
 
 export const isPgsProviderId = (providerId: string | null | undefined) => typeof providerId === "string" && providerId.startsWith("pp_pgs")

@@ -26,6 +26,7 @@ import { PGS_MODULE } from "../modules/pgs"
 import { openFollowUp, updateFollowUp } from "../modules/pgs/follow-ups"
 import type PgsModuleService from "../modules/pgs/service"
 import { terminalCapturesOnFulfillment } from "../modules/pgs/queries"
+import { sessionFields } from "../payments/stored-session-data"
 
 /** created_by of these captures (the order widget names it "the plugin, on fulfillment …"). */
 export const FULFILLMENT_CAPTURE_BY = "pgs-fulfillment:"
@@ -61,7 +62,8 @@ export async function captureOnFulfillment(container: MedusaContainer, input: { 
   const payment = order?.payment_collections?.flatMap((c) => c.payments ?? []).find((p) => p.provider_id.startsWith("pp_pgs") && !p.canceled_at)
   if (!order || !payment) return { done: "skipped", why: "no PGS payment on the order" }
   // On for every payment (the option), or for payments made on a terminal whose setting switches it on.
-  const terminalId = typeof payment.data?.terminal_id === "string" ? payment.data.terminal_id : null
+  const { terminal_id: recordedTerminal } = sessionFields(payment.data)
+  const terminalId = typeof recordedTerminal === "string" ? recordedTerminal : null
   const on = pgs.followUpSettings().captureOnFulfillment || (terminalId !== null && (await terminalCapturesOnFulfillment(knex, terminalId)))
   if (!on) return { done: "skipped", why: "capture on fulfillment is off" }
   if (payment.captured_at) return { done: "skipped", why: "the payment is already captured" }

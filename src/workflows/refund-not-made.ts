@@ -19,11 +19,12 @@ import { followUpByKey, openFollowUp, updateFollowUp, updateFollowUpAmount } fro
 import { isPgsProviderId } from "../payments/session-data"
 import { exactAmount, removeOrderTransactions, sumOf, type SummaryKeeper } from "./medusa-operation-rows"
 import { underEventLock } from "./pgs-events/event-lock"
+import { sessionFields } from "../payments/stored-session-data"
 
 export const refundNotMadeKey = (paymentId: string) => `cancel-refund:${paymentId}`
 
 type Amount = { id?: string; raw_amount?: unknown; amount?: unknown }
-type PaymentRow = { id: string; provider_id: string; currency_code: string; data: { transaction_id?: string; reference?: string } | null; captures?: Amount[]; refunds?: Amount[] }
+type PaymentRow = { id: string; provider_id: string; currency_code: string; data: { transaction_id?: string; internal?: string } | null; captures?: Amount[]; refunds?: Amount[] }
 type OrderRow = { id: string; display_id: number | null; status: string; payment_collections?: Array<{ payments?: PaymentRow[] }> }
 
 /** A canceled order's PGS payment, with what Medusa's records say it captured, refunded and the order counts. */
@@ -58,7 +59,7 @@ export async function canceledPayments(container: MedusaContainer, orderId: stri
       orderId: order.id,
       displayId: order.display_id,
       transactionId: p.data!.transaction_id!,
-      reference: p.data!.reference ?? null,
+      reference: (sessionFields(p.data).reference as string | undefined) ?? null,
       currency: p.currency_code.toLowerCase(),
       keptMinor,
       // A refund made leaves nothing kept by Medusa's records; kept money alone is not enough (a capture recorded later).

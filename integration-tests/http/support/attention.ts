@@ -10,6 +10,7 @@ import { providerId, startRedirect } from "./redirect"
 import { manageAtGateway, processedEvent, waitFor } from "./webhooks"
 export { manageAtGateway }
 import type { StoreSuite } from "./store"
+import { sessionFields } from "../../support/session-fields"
 
 export const MINUTE = 60_000
 export const HOUR = 60 * MINUTE
@@ -69,7 +70,7 @@ export async function orderCanceledWhileCapturedAtGateway(s: StoreSuite) {
   const payment = await paymentOfOrder(s, paid.orderId)
   await s.sandbox.control("POST", "/_sandbox/settings", { webhooks_held: true })
   try {
-    await manageAtGateway(s, paid.session, paid.transactionId, "CAPTURE", paid.session.data.amount_minor)
+    await manageAtGateway(s, paid.session, paid.transactionId, "CAPTURE", sessionFields(paid.session.data).amount_minor)
     if ((await adminPost(s, `/admin/orders/${paid.orderId}/cancel`, {})).status !== 200) throw new Error("the order cancel was refused")
   } finally {
     await s.sandbox.control("POST", "/_sandbox/settings", { webhooks_held: false })
@@ -85,7 +86,7 @@ export async function orderCanceledWhileCapturedAtGateway(s: StoreSuite) {
 export async function orderCanceledWithRefundDeclined(s: StoreSuite) {
   const paid = await paidOrder(s)
   const payment = await paymentOfOrder(s, paid.orderId)
-  const captureId = await manageAtGateway(s, paid.session, paid.transactionId, "CAPTURE", paid.session.data.amount_minor)
+  const captureId = await manageAtGateway(s, paid.session, paid.transactionId, "CAPTURE", sessionFields(paid.session.data).amount_minor)
   await processedEvent(s, captureId)
   await s.sandbox.control("POST", "/_sandbox/settings", { webhooks_held: true })
   let partId: string

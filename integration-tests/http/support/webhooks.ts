@@ -10,6 +10,7 @@ import { PGS_MODULE } from "../../../src/modules/pgs"
 import type PgsModuleService from "../../../src/modules/pgs/service"
 import { waitFor as waitForShort } from "../../support/sandbox"
 import type { StoreSuite } from "./store"
+import { sessionFields } from "../../support/session-fields"
 
 /** Polls with a deadline; webhook processing runs workflows, so the default deadline is generous (20 s). */
 export const waitFor: typeof waitForShort = (check, opts = {}) => waitForShort(check, { timeoutMs: 20_000, ...opts })
@@ -122,12 +123,12 @@ export async function paymentSession(s: StoreSuite, sessionId: string) {
 /** A capture, refund or void made in the gateway's own dashboard (not through Medusa); answers its transaction id. */
 export async function manageAtGateway(s: StoreSuite, session: any, parentId: string, type: "CAPTURE" | "REFUND" | "VOID", amount: number) {
   const res = await s.sandbox.api("POST", "/api/transactions/manage", {
-    terminal_id: session.data.terminal_id,
-    reference: session.data.reference,
+    terminal_id: sessionFields(session.data).terminal_id,
+    reference: sessionFields(session.data).reference,
     parent_transaction_id: parentId,
     transaction_type: type,
     amount,
-    currency: String(session.data.currency_code).toUpperCase(),
+    currency: String(sessionFields(session.data).currency_code).toUpperCase(),
   })
   if (res.status !== 200 || res.body.status !== "APPROVED") throw new Error(`manage ${type}: ${res.status} ${res.text}`)
   return res.body.id as string

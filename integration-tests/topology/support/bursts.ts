@@ -4,6 +4,7 @@
  */
 import { signed } from "./gateway"
 import type { TopologySuite } from "./store"
+import { sessionFields } from "../../support/session-fields"
 
 export type Shopper = { gatewayCustomerId: string; email: string; id: string }
 
@@ -13,7 +14,7 @@ export async function shopperWithGatewayCustomer(s: TopologySuite): Promise<Shop
   const cart = await s.readyCart({ customerToken: customer.token, saveCard: true })
   const done = await s.store(undefined, { authorization: `Bearer ${customer.token}` }).post(`/store/carts/${cart.cartId}/complete`)
   if (done.body?.type !== "order") throw new Error(`the saving checkout placed no order: ${JSON.stringify(done.body).slice(0, 300)}`)
-  const gatewayCustomerId = cart.data.gateway_customer_id
+  const gatewayCustomerId = sessionFields(cart.data).gateway_customer_id
   if (!gatewayCustomerId) throw new Error("the payment session names no gateway customer")
   return { gatewayCustomerId, email: customer.email, id: customer.id }
 }

@@ -13,6 +13,7 @@ import { startTopology, type MedusaProcess, type Topology } from "../../../scrip
 import { BROWSER_INFO, startHarness, waitFor, type SandboxHarness } from "../../support/sandbox"
 import { walletOneToken } from "../../sandbox/cards-support"
 import { redisUnavailable, startOwnRedis, type OwnRedis } from "./redis"
+import { sessionFields } from "../../support/session-fields"
 
 // pg ships no types here; the calls we make, typed narrowly.
 type PgClient = { connect(): Promise<void>; query(sql: string, params?: unknown[]): Promise<{ rows: any[] }>; end(): Promise<void> }
@@ -197,7 +198,7 @@ export function topologySuite(name: string, body: (s: TopologySuite) => void, op
     })
     if (sessions.status !== 200) throw new Error(`payment session: ${sessions.status} ${JSON.stringify(sessions.body)}`)
     const session = (sessions.body.payment_collection.payment_sessions as any[]).find((p) => p.provider_id === PGS)
-    return { cartId, sessionId: session.id, reference: session.data.reference, amountMinor: Math.round(Number(session.amount) * 100), data: session.data }
+    return { cartId, sessionId: session.id, reference: sessionFields(session.data).reference, amountMinor: Math.round(Number(session.amount) * 100), data: session.data }
   }
 
   s.runJob = (job, now, log) => {

@@ -39,6 +39,7 @@ import { toMinorUnits, type MoneyInput } from "../../gateway"
 import { parseOptions, type PgsProviderOptions } from "../../modules/pgs/options"
 import { PGS_REQUEST_KEY, serverRequest } from "../../payments/server-requests"
 import type { PgsSessionData } from "../../payments/session-data"
+import { toStoredSessionData } from "../../payments/stored-session-data"
 import { applyStep, verified } from "./attempt"
 import { providerDeps, type ProviderDeps } from "./deps"
 import { describeIssues } from "./initiate-input"
@@ -74,7 +75,7 @@ export abstract class PgsProvider extends AbstractPaymentProvider<PgsProviderOpt
       refuseUnstorable(input.data)
       const data = await startSession(this.deps, this.family, input.data ?? {}, input.amount as MoneyInput, input.currency_code, input.context)
       // Medusa stores {...storefront data, ...ours} and merges nested objects: every key we did not issue is nulled.
-      return { id: data.gateway_session_id ?? data.reference, data: blankUnissued(input.data ?? {}, data), status: PaymentSessionStatus.PENDING }
+      return { id: data.gateway_session_id ?? data.reference, data: blankUnissued(input.data ?? {}, toStoredSessionData(data)), status: PaymentSessionStatus.PENDING }
     } catch (error) {
       throw toMedusaError(error, "initiatePayment", "shopper", this.deps.logger)
     }
@@ -89,13 +90,13 @@ export abstract class PgsProvider extends AbstractPaymentProvider<PgsProviderOpt
       if (request !== undefined) {
         const parsed = serverRequest.safeParse(request)
         if (!parsed.success) throw new MedusaError(MedusaError.Types.INVALID_DATA, describeIssues(parsed.error, PGS_REQUEST_KEY))
-        return await serveRouteRequest(this.deps, current, parsed.data)
+        return stored(await serveRouteRequest(this.deps, current, parsed.data))
       }
       const amountMinor = toMinorUnits(input.amount as MoneyInput, input.currency_code)
-      if (amountMinor === current.amount_minor && input.currency_code.toLowerCase() === current.currency_code) return { data: current }
+      if (amountMinor === current.amount_minor && input.currency_code.toLowerCase() === current.currency_code) return stored({ data: current })
       // The amount or currency changed: the gateway object is bound to both, so start a new attempt (new reference).
       const data = await restartSession(this.deps, this.family, current, input.amount as MoneyInput, input.currency_code, input.context)
-      return { data, status: PaymentSessionStatus.PENDING }
+      return stored({ data, status: PaymentSessionStatus.PENDING })
     } catch (error) {
       throw toMedusaError(error, "updatePayment", "shopper", this.deps.logger)
     }
@@ -116,14 +117,14 @@ export abstract class PgsProvider extends AbstractPaymentProvider<PgsProviderOpt
       throw toMedusaError(error, "authorizePayment", "shopper", this.deps.logger)
     }
     await reportUnauthorized(this.deps, outcome)
-    return outcome
+    return stored(outcome)
   }
 
   async getPaymentStatus(input: GetPaymentStatusInput): Promise<GetPaymentStatusOutput> {
     try {
       const current = verified(this.deps, input.data)
-      if (!current.transaction_id) return { status: current.next_action ? PaymentSessionStatus.REQUIRES_MORE : PaymentSessionStatus.PENDING, data: current }
-      return await this.refreshFromGateway(current)
+      if (!current.transaction_id) return stored({ status: current.next_action ? PaymentSessionStatus.REQUIRES_MORE : PaymentSessionStatus.PENDING, data: current })
+      return stored(await this.refreshFromGateway(current))
     } catch (error) {
       throw toMedusaError(error, "getPaymentStatus", "merchant", this.deps.logger)
     }
@@ -148,7 +149,7 @@ export abstract class PgsProvider extends AbstractPaymentProvider<PgsProviderOpt
 
   async capturePayment(input: CapturePaymentInput): Promise<CapturePaymentOutput> {
     try {
-      return await capture(this.deps, verified(this.deps, input.data), input)
+      return stored(await capture(this.deps, verified(this.deps, input.data), input))
     } catch (error) {
       throw toMedusaError(error, "capturePayment", "merchant", this.deps.logger)
     }
@@ -156,7 +157,7 @@ export abstract class PgsProvider extends AbstractPaymentProvider<PgsProviderOpt
 
   async refundPayment(input: RefundPaymentInput): Promise<RefundPaymentOutput> {
     try {
-      return await refund(this.deps, verified(this.deps, input.data), input)
+      return stored(await refund(this.deps, verified(this.deps, input.data), input))
     } catch (error) {
       throw toMedusaError(error, "refundPayment", "merchant", this.deps.logger)
     }
@@ -164,7 +165,7 @@ export abstract class PgsProvider extends AbstractPaymentProvider<PgsProviderOpt
 
   async cancelPayment(input: CancelPaymentInput): Promise<CancelPaymentOutput> {
     try {
-      return await voidPayment(this.deps, verified(this.deps, input.data), input)
+      return stored(await voidPayment(this.deps, verified(this.deps, input.data), input))
     } catch (error) {
       throw toMedusaError(error, "cancelPayment", "merchant", this.deps.logger)
     }
@@ -196,4 +197,9 @@ export abstract class PgsProvider extends AbstractPaymentProvider<PgsProviderOpt
   async getWebhookActionAndData(_payload: ProviderWebhookPayload["payload"]): Promise<WebhookActionResult> {
     return { action: PaymentActions.NOT_SUPPORTED }
   }
+}
+
+/** What Medusa stores of a provider's answer: its data in the stored form (stored-session-data.ts). */
+function stored<T extends { data?: Record<string, unknown> | PgsSessionData }>(outcome: T): T {
+  return outcome.data ? { ...outcome, data: toStoredSessionData(outcome.data) } : outcome
 }

@@ -7,6 +7,7 @@ import type { AuthorizePaymentOutput } from "@medusajs/framework/types"
 import { saveSessionOutcome } from "../../modules/pgs/medusa-tables"
 import { recordRetiredSession } from "../../modules/pgs/retired-sessions"
 import type { PgsSessionData } from "../../payments/session-data"
+import { toStoredSessionData } from "../../payments/stored-session-data"
 import { MEDUSA_ACCEPTED_AT_AUTHORIZE } from "../../payments/status-table"
 import { verified } from "./attempt"
 import type { ProviderDeps } from "./deps"
@@ -41,7 +42,7 @@ export async function reportUnauthorized(deps: ProviderDeps, outcome: AuthorizeP
   if (MEDUSA_ACCEPTED_AT_AUTHORIZE.has(outcome.status) || !deps.knex) return
   const data = outcome.data as PgsSessionData
   try {
-    await saveSessionOutcome(deps.knex, data.session_id, outcome.status, data)
+    await saveSessionOutcome(deps.knex, data.session_id, outcome.status, toStoredSessionData(data))
   } catch (error) {
     deps.logger.warn(`[pgs] could not save session ${data.session_id} before reporting ${outcome.status}: ${(error as Error).message}`)
     return // Medusa then saves it itself (and answers the 400 described above)

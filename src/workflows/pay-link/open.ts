@@ -13,6 +13,7 @@ import { createPaymentSessionsWorkflow } from "@medusajs/core-flows"
 import { readOwedCollection, type NotPayable, type OwedSession } from "./owed-collection"
 import { findPgsSession } from "../pgs-events/lookup"
 import { payerOfOrder } from "../../payments/order-payer"
+import { sessionFields } from "../../payments/stored-session-data"
 
 export const PAY_LINK_PROVIDER_ID = "pp_pgs-hosted_pgs"
 
@@ -66,7 +67,7 @@ async function open(container: MedusaContainer, collectionId: string): Promise<P
   if (typeof owed === "string") return { kind: owed }
   if (deciding(owed.sessions)) return { kind: "processing" }
   // A page made for another amount (the order changed since) is not reused.
-  const reusable = openPage(owed.sessions.filter((s) => (s.data as Data | null)?.amount_minor === owed.owed_minor))
+  const reusable = openPage(owed.sessions.filter((s) => sessionFields(s.data).amount_minor === owed.owed_minor))
   if (reusable) return { kind: "redirect", url: reusable }
 
   const { result: created } = await createPaymentSessionsWorkflow(container).run({

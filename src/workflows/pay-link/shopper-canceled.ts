@@ -27,7 +27,7 @@ export function recordShopperCancel(container: MedusaContainer, session: Session
       const payment = container.resolve<IPaymentModuleService>(Modules.PAYMENT)
       await payment.updatePaymentSession({
         id: current.id,
-        data: current.data,
+        data: current.stored_data,
         amount: current.amount as number,
         currency_code: current.currency_code,
         status: PaymentSessionStatus.CANCELED,

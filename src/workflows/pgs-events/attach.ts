@@ -23,7 +23,7 @@ export async function recordTransaction(container: MedusaContainer, session: Ses
   const payment = container.resolve<IPaymentModuleService>(Modules.PAYMENT)
   return payment.updatePaymentSession({
     id: session.id,
-    data: withServerRequest(session.data, { kind: "record_transaction", transaction_id: transactionId }),
+    data: withServerRequest(session.stored_data, { kind: "record_transaction", transaction_id: transactionId }),
     amount: session.amount as number,
     currency_code: session.currency_code,
     ...(status ? { status } : {}),

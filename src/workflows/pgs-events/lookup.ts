@@ -1,6 +1,7 @@
 /** Reads of Medusa's payment records by the session a gateway reference points at. */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { isPgsProviderId } from "../../payments/session-data"
+import { sessionFields } from "../../payments/stored-session-data"
 import { sessionIdFromReference } from "../../payments/reference"
 import type { Outcome, Transaction, TransactionEventPayload } from "../../gateway"
 import type { EventContext, EventOutcome } from "./context"
@@ -12,7 +13,10 @@ export type SessionView = {
   status: string
   amount: unknown
   currency_code: string
+  /** The session's fields, read from either stored form (stored-session-data.ts). */
   data: Record<string, unknown>
+  /** The data as Medusa stored it: what a write through Medusa hands back to the provider. */
+  stored_data: Record<string, unknown>
   payment_collection_id: string
 }
 
@@ -22,7 +26,7 @@ export type PaymentView = {
   captured_at: string | Date | null
   canceled_at: string | Date | null
   payment_collection_id: string
-  /** The provider's data (session data plus the captures, refunds and void it made, each under its key). */
+  /** The provider's data (session data plus the captures, refunds and void it made, each under its key), read as sessionFields reads it. */
   data: Record<string, unknown> | null
   captures: Array<{ id: string; created_by: string | null; created_at: string | Date }>
   refunds: Array<{ id: string; metadata: Record<string, unknown> | null; created_at: string | Date }>
@@ -35,8 +39,10 @@ export async function findPgsSession(container: MedusaContainer, sessionId: stri
     fields: ["id", "provider_id", "status", "amount", "currency_code", "data", "payment_collection_id"],
     filters: { id: sessionId },
   })
-  const session = data[0] as SessionView | undefined
-  return session && isPgsProviderId(session.provider_id) ? session : null
+  const session = data[0] as (Omit<SessionView, "stored_data"> & { data: Record<string, unknown> | null }) | undefined
+  if (!session || !isPgsProviderId(session.provider_id)) return null
+  const stored = session.data ?? {}
+  return { ...session, data: sessionFields(stored), stored_data: stored }
 }
 
 export async function findPaymentForSession(container: MedusaContainer, sessionId: string): Promise<PaymentView | null> {
@@ -45,7 +51,8 @@ export async function findPaymentForSession(container: MedusaContainer, sessionI
     fields: ["id", "currency_code", "captured_at", "canceled_at", "payment_collection_id", "data", "captures.id", "captures.created_by", "captures.created_at", "refunds.id", "refunds.metadata", "refunds.created_at"],
     filters: { payment_session_id: sessionId },
   })
-  return (data[0] as PaymentView | undefined) ?? null
+  const payment = data[0] as PaymentView | undefined
+  return payment ? { ...payment, data: payment.data ? sessionFields(payment.data) : null } : null
 }
 
 /** The id on the other side of a payment collection's link (order_payment_collection, cart_payment_collection). */

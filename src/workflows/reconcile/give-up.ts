@@ -16,6 +16,7 @@ import { runRecordedEvent } from "../process-pgs-event"
 import type { CheckDeps } from "./check"
 import { recordGatewayRead } from "./gateway-read-event"
 import { RECONCILE } from "./policy"
+import { sessionFields } from "../../payments/stored-session-data"
 
 type Awaiting = { session_id: string; collection_id: string; transaction_id: string; amount_minor: number; currency_code: string }
 
@@ -27,7 +28,7 @@ async function awaitingSince(container: MedusaContainer, before: Date): Promise<
     pagination: { take: RECONCILE.batch, order: { created_at: "ASC" } },
   })
   return (data as Array<{ id: string; provider_id: string; payment_collection_id: string; data: Record<string, unknown> | null }>).flatMap((s) => {
-    const d = s.data ?? {}
+    const d = sessionFields(s.data)
     if (!isPgsProviderId(s.provider_id) || typeof d.transaction_id !== "string") return []
     return [{ session_id: s.id, collection_id: s.payment_collection_id, transaction_id: d.transaction_id, amount_minor: Number(d.amount_minor), currency_code: String(d.currency_code) }]
   })

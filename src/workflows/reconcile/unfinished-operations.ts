@@ -26,6 +26,7 @@ import { removeOperationRow } from "../medusa-operation-rows"
 import { runRecordedEvent } from "../process-pgs-event"
 import type { CheckDeps } from "./check"
 import { RECONCILE } from "./policy"
+import { sessionFields } from "../../payments/stored-session-data"
 
 export type OperationRepairs = { repaired: number; told: number }
 
@@ -33,7 +34,8 @@ export async function reconcileUnfinishedOperations(deps: CheckDeps, kind: Unfin
   const before = new Date(now.getTime() - RECONCILE.unfinishedOperationAfterMs)
   const since = new Date(now.getTime() - RECONCILE.watchDays * 86_400_000)
   const result: OperationRepairs = { repaired: 0, told: 0 }
-  for (const operation of await unfinishedOperations(deps.knex, kind, before, since, RECONCILE.batch)) {
+  for (const row of await unfinishedOperations(deps.knex, kind, before, since, RECONCILE.batch)) {
+    const operation = { ...row, data: sessionFields(row.data) }
     // A single-step payment was taken at authorization: its provider capture records nothing.
     if (kind === "capture" && isSingleStep(operation.data.transaction_type as GatewayTransactionType)) continue
     try {

@@ -12,6 +12,7 @@ import { isPgsProviderId } from "../../payments/session-data"
 import { UNSETTLED_SESSION_STATUSES } from "../../payments/status-table"
 import { looseQuery } from "../../lib/loose-query"
 import { RECONCILE } from "./policy"
+import { sessionFields } from "../../payments/stored-session-data"
 
 
 type Unsettled = { transaction_id: string; reference: string; amount_minor: number; currency_code: string }
@@ -33,7 +34,7 @@ async function unsettledSessions(container: MedusaContainer, before: Date): Prom
     })
     const rows = data as Array<{ provider_id: string; data: Record<string, unknown> | null; updated_at: string | Date }>
     for (const s of rows) {
-      const d = s.data ?? {}
+      const d = sessionFields(s.data)
       if (!isPgsProviderId(s.provider_id) || typeof d.transaction_id !== "string" || typeof d.reference !== "string") continue
       found.push({ transaction_id: d.transaction_id, reference: d.reference, amount_minor: Number(d.amount_minor), currency_code: String(d.currency_code) })
     }

@@ -14,6 +14,7 @@ import { looseQuery } from "../../../../lib/loose-query"
 import { majorAmount, medusaPaymentView, type MedusaPaymentRow } from "./medusa-state"
 import { EXTERNAL_REFUND_METADATA_KEY } from "../../../../modules/pgs/medusa-tables"
 import { actorsOf, type Actor, type OperationRow } from "./actors"
+import { sessionFields } from "../../../../payments/stored-session-data"
 
 type SessionRow = { id: string; provider_id: string; status: string; amount: unknown; currency_code: string; data: Record<string, unknown> | null; created_at?: Date }
 type OperationRecord = OperationRow & { amount?: unknown; raw_amount?: unknown; created_at?: Date | string }
@@ -138,7 +139,7 @@ export async function orderGatewayView(scope: MedusaContainer, orderId: string):
       if (!session.provider_id?.startsWith("pp_pgs")) continue
       const payment = (collection.payments ?? []).find((p) => p.payment_session_id === session.id) ?? null
       // The payment's data is the session's as authorized, then kept up to date with captures and refunds.
-      const recorded = { ...(session.data ?? {}), ...(payment?.data ?? {}) }
+      const recorded = { ...sessionFields(session.data), ...(payment?.data ? sessionFields(payment.data) : {}) }
       const transactionId = typeof recorded.transaction_id === "string" ? recorded.transaction_id : null
       const { gateway, gateway_error } = transactionId ? await gatewayOf(pgs, knex, transactionId) : { gateway: null, gateway_error: null }
       const references = [session.id, recorded.reference].filter((r): r is string => typeof r === "string")

@@ -1,0 +1,68 @@
+import { parseSessionData, SessionDataError, type PgsSessionData } from "../session-data"
+import { INTERNAL_KEY, readStoredSessionData, sessionFields, toStoredSessionData } from "../stored-session-data"
+
+const SESSION = "payses_01JABCDEFGHJKMNPQRSTVWXYZ0"
+
+/** A saved-card checkout's data as the provider holds it in memory. */
+const inMemory: PgsSessionData = {
+  session_id: SESSION,
+  reference: SESSION,
+  attempt: 1,
+  terminal_id: "SBX-ALL-001",
+  transaction_type: "AUTHORIZE",
+  currency_code: "eur",
+  amount_minor: 2550,
+  integrity: "mac",
+  integration: "direct_api",
+  payment_method: { type: "saved_card", saved_card_id: "pm_1", brand: "VISA", last_4: "1000" },
+  gateway_customer_id: "cus_1",
+  customer_ip: null,
+  browser_info: null,
+  sealed: null,
+  transaction_id: "tx_1",
+  gateway_status: "APPROVED",
+  error: null,
+}
+
+describe("the session data Medusa stores", () => {
+  it("keeps what the storefront reads as keys of their own and the plugin's own fields in one string", () => {
+    const stored = toStoredSessionData(inMemory)
+    expect(Object.keys(stored).sort()).toEqual(["browser_info", "error", "gateway_status", INTERNAL_KEY, "integration", "sealed", "session_id", "transaction_id"].sort())
+    expect(typeof stored[INTERNAL_KEY]).toBe("string")
+    expect(JSON.parse(stored[INTERNAL_KEY] as string)).toMatchObject({ reference: SESSION, amount_minor: 2550, payment_method: { last_4: "1000" } })
+  })
+
+  it("reads back exactly what was stored, through the parse every provider method runs", () => {
+    const stored = JSON.parse(JSON.stringify(toStoredSessionData(inMemory)))
+    expect(parseSessionData(stored)).toEqual(inMemory)
+    // Stored data handed back as it is (a write through Medusa) keeps its fields when stored again.
+    expect(parseSessionData(toStoredSessionData(stored))).toEqual(inMemory)
+  })
+
+  it("reads a session an earlier version stored with public keys, and clears those copies on the next write", () => {
+    const earlier = JSON.parse(JSON.stringify(inMemory)) as Record<string, unknown>
+    const parsed = parseSessionData(earlier)
+    expect({ ...JSON.parse(JSON.stringify(parsed)) }).toEqual(inMemory) // (parsed also carries the earlier form's mark)
+    const written = toStoredSessionData({ ...parsed, gateway_status: "CANCELED" })
+    expect(written).toMatchObject({ reference: null, amount_minor: null, terminal_id: null, payment_method: null, gateway_status: "CANCELED" })
+    // Medusa merges the write into what it stored: the public copies are null, the internal ones are read.
+    const merged = JSON.parse(JSON.stringify({ ...earlier, ...written }))
+    expect(parseSessionData(merged)).toEqual({ ...inMemory, gateway_status: "CANCELED" })
+    // Once cleared, nothing marks the data again, so later writes add no nulls.
+    expect(Object.keys(toStoredSessionData(parseSessionData(merged)))).not.toContain("amount_minor")
+  })
+
+  it("prefers the internal copy to a stale public one a storefront or an earlier version left", () => {
+    const stored = { ...toStoredSessionData(inMemory), amount_minor: 1 }
+    expect(readStoredSessionData(stored).amount_minor).toBe(2550)
+  })
+
+  it("refuses an internal field that is not a JSON object, naming it, and readers that must not fail skip it", () => {
+    for (const internal of ["{not json", "[1]", 42]) {
+      const stored = { ...toStoredSessionData(inMemory), [INTERNAL_KEY]: internal }
+      expect(() => parseSessionData(stored)).toThrow(SessionDataError)
+      expect(() => parseSessionData(stored)).toThrow(/internal/)
+      expect(sessionFields(stored)).toEqual({ session_id: SESSION, integration: "direct_api", browser_info: null, sealed: null, transaction_id: "tx_1", gateway_status: "APPROVED", error: null })
+    }
+  })
+})

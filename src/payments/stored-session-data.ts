@@ -1,0 +1,104 @@
+/**
+ * How a PGS session's data is stored in Medusa. The keys a storefront reads (the integration, the next action, the
+ * embedded fields' client key and script, the transaction's status and error) stay keys of their own; the fields only
+ * the plugin reads (the attempt's reference, terminal, amount and currency with their integrity code, the chosen
+ * method, the saved card's customer and consent, the shopper's IP) travel as one JSON string under `internal`.
+ * Why: Medusa copies a session's data key by key into every workflow step and checkpoint of a checkout, at roughly
+ * 0.1–0.2 ms per key (docs/benchmarks.md); a string is one key however long.
+ *
+ * Sessions an earlier version of the plugin made have those fields as public keys and no `internal`: they are read
+ * as they are, and the first write of the new form sets the public copies to null (Medusa merges a session's stored
+ * data with what the provider returns, so a key left out would stay).
+ */
+export const INTERNAL_KEY = "internal"
+
+/** The fields kept inside `internal`. Everything else stays a public key (the storefront, SQL and routes read those). */
+export const INTERNAL_FIELDS: ReadonlySet<string> = new Set([
+  "reference",
+  "attempt",
+  "terminal_id",
+  "transaction_type",
+  "currency_code",
+  "amount_minor",
+  "integrity",
+  "hosted_page_id",
+  "payment_method",
+  "save_card",
+  "tokenize_for",
+  "merchant_consent",
+  "simulated_flow",
+  "gateway_customer_id",
+  "customer_ip",
+])
+
+/** Marks data read from an earlier version's form, whose public copies the next write clears (kept by object spreads). */
+const EARLIER_PUBLIC_COPIES = Symbol("pgs.earlierPublicCopies")
+
+export class StoredSessionDataError extends Error {
+  override name = "StoredSessionDataError"
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => !!v && typeof v === "object" && !Array.isArray(v)
+
+/**
+ * The session's fields as one flat record, from what Medusa stored (either form). Not validated: parseSessionData
+ * does that; readers of a single field (webhook lookups, the admin's view) use this directly.
+ */
+export function readStoredSessionData(stored: unknown): Record<string, unknown> {
+  if (!isRecord(stored)) return {}
+  const packed = stored[INTERNAL_KEY]
+  const hasPublicCopies = Object.keys(stored).some((key) => INTERNAL_FIELDS.has(key) && stored[key] !== null && stored[key] !== undefined)
+  if (packed === undefined || packed === null) return hasPublicCopies ? marked({ ...stored }) : stored
+  if (typeof packed !== "string") throw new StoredSessionDataError(`PGS session data is not valid: ${INTERNAL_KEY} must be a string`)
+  let fields: unknown
+  try {
+    fields = JSON.parse(packed)
+  } catch {
+    throw new StoredSessionDataError(`PGS session data is not valid: ${INTERNAL_KEY} is not JSON`)
+  }
+  if (!isRecord(fields)) throw new StoredSessionDataError(`PGS session data is not valid: ${INTERNAL_KEY} is not an object`)
+  const out: Record<string, unknown> = {}
+  // The internal copy is the current one: a public copy left by an earlier version is stale or null.
+  for (const [key, value] of Object.entries(stored)) if (key !== INTERNAL_KEY && !INTERNAL_FIELDS.has(key)) out[key] = value
+  Object.assign(out, fields)
+  return hasPublicCopies ? marked(out) : out
+}
+
+/**
+ * The same for readers that must not fail on a damaged `internal` (webhook lookups, admin views): its fields are then
+ * missing, and the checks that need them (the provider's parse) refuse the session where it matters.
+ */
+export function sessionFields(stored: unknown): Record<string, unknown> {
+  try {
+    return readStoredSessionData(stored)
+  } catch {
+    return isRecord(stored) ? Object.fromEntries(Object.entries(stored).filter(([key]) => key !== INTERNAL_KEY && !INTERNAL_FIELDS.has(key))) : {}
+  }
+}
+
+function marked(data: Record<string, unknown>): Record<string, unknown> {
+  Object.defineProperty(data, EARLIER_PUBLIC_COPIES, { value: true, enumerable: true })
+  return data
+}
+
+/** Carries the earlier-form mark from the data read to the data parsed from it (zod keeps string keys only). */
+export function keepEarlierFormMark<T extends object>(from: object, to: T): T {
+  return EARLIER_PUBLIC_COPIES in from ? (marked(to as Record<string, unknown>) as T) : to
+}
+
+/** The form Medusa stores: the storefront's keys as they are, the plugin's own fields in `internal`. */
+export function toStoredSessionData(given: object): Record<string, unknown> {
+  // Data handed on as Medusa stored it is unpacked first, so its internal fields are never dropped.
+  const data = typeof (given as Record<string, unknown>)[INTERNAL_KEY] === "string" ? readStoredSessionData(given) : (given as Record<string, unknown>)
+  const out: Record<string, unknown> = {}
+  const internal: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(data)) {
+    if (key === INTERNAL_KEY) continue
+    if (INTERNAL_FIELDS.has(key)) {
+      if (value !== undefined) internal[key] = value
+    } else out[key] = value
+  }
+  if (EARLIER_PUBLIC_COPIES in data) for (const key of INTERNAL_FIELDS) out[key] = null
+  out[INTERNAL_KEY] = JSON.stringify(internal)
+  return out
+}
