@@ -5,8 +5,9 @@
  * How tests pick a 3-D Secure flow: a storefront cannot set gateway metadata, so in the test environment only the
  * provider forwards `simulated_flow` from the session data to the sandbox (refused in production).
  */
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { pgsStoreSuite } from "./support/store"
-import { BROWSER_INFO, ledger, storePost } from "./support/checkout"
+import { adminPost, BROWSER_INFO, ledger, storePost } from "./support/checkout"
 import { waitFor } from "../support/sandbox"
 import { processedEvent } from "./support/webhooks"
 import {
@@ -63,6 +64,29 @@ pgsStoreSuite("card checkout with the Direct API", (s) => {
     expect(late.status).toBe(200)
     expect(sessionFields((await paymentModule.retrievePaymentSession(session.id)).data)).toMatchObject(single)
     for (const data of [payment.data, stored.data]) expect(JSON.stringify(data)).not.toContain(BROWSER_INFO.user_agent)
+  })
+
+  it("completes and captures a checkout whose session an earlier version stored with public keys, moving its fields into data.internal", async () => {
+    const { cart, session } = await directCart(s, walletPayment(s.sandbox.testCard("frictionless_approved")))
+    const knex = s.container().resolve(ContainerRegistrationKeys.PG_CONNECTION)
+    // The session as an earlier version of the plugin left it: every field a public key, no `internal`.
+    const { internal, ...publicKeys } = (await knex("payment_session").where({ id: session.id }).first("data")).data
+    const earlier = { ...publicKeys, ...JSON.parse(internal) }
+    await knex("payment_session").where({ id: session.id }).update({ data: JSON.stringify(earlier) })
+
+    expect((await s.completeCart(cart.id)).data.type).toBe("order")
+    const paymentModule = s.container().resolve<any>("payment")
+    const stored = (await paymentModule.retrievePaymentSession(session.id)).data
+    // Its public copies are null once written (Medusa keeps a key the provider leaves out); the internal ones are read.
+    expect(stored).toMatchObject({ reference: null, amount_minor: null, terminal_id: null, gateway_status: "APPROVED", internal: expect.any(String) })
+    expect(sessionFields(stored)).toMatchObject({ reference: earlier.reference, amount_minor: 2550, terminal_id: earlier.terminal_id })
+    const [payment] = await paymentModule.listPayments({ payment_session_id: session.id })
+    expect(sessionFields(payment.data)).toMatchObject({ reference: earlier.reference, transaction_id: expect.any(String) })
+    expect(payment.data.reference ?? null).toBeNull()
+
+    expect((await adminPost(s, `/admin/payments/${payment.id}/capture`)).status).toBe(200)
+    const captures = (await ledger(s.sandbox)).filter((e) => e.reference === earlier.reference && e.transaction_type === "CAPTURE" && !e.replay)
+    expect(captures).toMatchObject([{ status: "APPROVED", amount: 2550 }])
   })
 
   it("finds the gateway's approval of a Direct API checkout already recorded: the webhook changes nothing", async () => {

@@ -11,7 +11,7 @@ import { z } from "zod"
 import { browserInfo, TRANSACTION_STATUSES } from "../gateway/schemas"
 import { GATEWAY_TRANSACTION_TYPES } from "../modules/pgs/options"
 import { merchantConsent } from "./merchant-consent"
-import { keepEarlierFormMark, readStoredSessionData } from "./stored-session-data"
+import { readStoredSessionData } from "./stored-session-data"
 
 /** What a terminal may be set to for cards (options, terminal settings). */
 export type CardTransactionType = (typeof GATEWAY_TRANSACTION_TYPES)[number]
@@ -168,7 +168,7 @@ export function parseSessionData(stored: unknown): PgsSessionData {
     throw new SessionDataError(
       `PGS session data is not valid: ${parsed.error.issues.map((i) => `${i.path.join(".") || "data"} ${i.message}`).join("; ")}`,
     )
-  return keepEarlierFormMark(data as object, parsed.data)
+  return parsed.data
 }
 
 export const isPgsProviderId = (providerId: string | null | undefined) => typeof providerId === "string" && providerId.startsWith("pp_pgs")

@@ -6,9 +6,8 @@
  * Why: Medusa copies a session's data key by key into every workflow step and checkpoint of a checkout, at roughly
  * 0.1–0.2 ms per key (docs/benchmarks.md); a string is one key however long.
  *
- * Sessions an earlier version of the plugin made have those fields as public keys and no `internal`: they are read
- * as they are, and the first write of the new form sets the public copies to null (Medusa merges a session's stored
- * data with what the provider returns, so a key left out would stay).
+ * Sessions and payments an earlier version of the plugin made have those fields as public keys and no `internal`:
+ * they are read as they are, and the provider's first write of the new form sets those public copies to null.
  */
 export const INTERNAL_KEY = "internal"
 
@@ -31,9 +30,6 @@ export const INTERNAL_FIELDS: ReadonlySet<string> = new Set([
   "customer_ip",
 ])
 
-/** Marks data read from an earlier version's form, whose public copies the next write clears (kept by object spreads). */
-const EARLIER_PUBLIC_COPIES = Symbol("pgs.earlierPublicCopies")
-
 export class StoredSessionDataError extends Error {
   override name = "StoredSessionDataError"
 }
@@ -42,13 +38,13 @@ const isRecord = (v: unknown): v is Record<string, unknown> => !!v && typeof v =
 
 /**
  * The session's fields as one flat record, from what Medusa stored (either form). Not validated: parseSessionData
- * does that; readers of a single field (webhook lookups, the admin's view) use this directly.
+ * does that; readers of single fields (webhook lookups, reconciliation) use this directly. Throws on a damaged
+ * `internal`, so no check that needs its fields is skipped.
  */
 export function readStoredSessionData(stored: unknown): Record<string, unknown> {
   if (!isRecord(stored)) return {}
   const packed = stored[INTERNAL_KEY]
-  const hasPublicCopies = Object.keys(stored).some((key) => INTERNAL_FIELDS.has(key) && stored[key] !== null && stored[key] !== undefined)
-  if (packed === undefined || packed === null) return hasPublicCopies ? marked({ ...stored }) : stored
+  if (packed === undefined || packed === null) return stored
   if (typeof packed !== "string") throw new StoredSessionDataError(`PGS session data is not valid: ${INTERNAL_KEY} must be a string`)
   let fields: unknown
   try {
@@ -60,13 +56,13 @@ export function readStoredSessionData(stored: unknown): Record<string, unknown> 
   const out: Record<string, unknown> = {}
   // The internal copy is the current one: a public copy left by an earlier version is stale or null.
   for (const [key, value] of Object.entries(stored)) if (key !== INTERNAL_KEY && !INTERNAL_FIELDS.has(key)) out[key] = value
-  Object.assign(out, fields)
-  return hasPublicCopies ? marked(out) : out
+  for (const key of INTERNAL_FIELDS) if (Object.hasOwn(fields, key)) out[key] = fields[key]
+  return out
 }
 
 /**
- * The same for readers that must not fail on a damaged `internal` (webhook lookups, admin views): its fields are then
- * missing, and the checks that need them (the provider's parse) refuse the session where it matters.
+ * The same for readers that must not fail on a damaged `internal` (the admin's views, reconciliation's scans): its
+ * fields are then missing, and the provider's parse refuses the session where it is used.
  */
 export function sessionFields(stored: unknown): Record<string, unknown> {
   try {
@@ -76,19 +72,13 @@ export function sessionFields(stored: unknown): Record<string, unknown> {
   }
 }
 
-function marked(data: Record<string, unknown>): Record<string, unknown> {
-  Object.defineProperty(data, EARLIER_PUBLIC_COPIES, { value: true, enumerable: true })
-  return data
-}
-
-/** Carries the earlier-form mark from the data read to the data parsed from it (zod keeps string keys only). */
-export function keepEarlierFormMark<T extends object>(from: object, to: T): T {
-  return EARLIER_PUBLIC_COPIES in from ? (marked(to as Record<string, unknown>) as T) : to
-}
-
-/** The form Medusa stores: the storefront's keys as they are, the plugin's own fields in `internal`. */
-export function toStoredSessionData(given: object): Record<string, unknown> {
-  // Data handed on as Medusa stored it is unpacked first, so its internal fields are never dropped.
+/**
+ * The form Medusa stores: the storefront's keys as they are, the plugin's own fields in `internal`. `storedBefore`
+ * is the data Medusa handed the provider: a public copy an earlier version left there is set to null (Medusa merges
+ * what the provider returns into what it stored, so a key left out would stay), and only those, so data that never
+ * had them gains no null keys. Data already in the stored form is read first (its internal copy wins, as on every read).
+ */
+export function toStoredSessionData(given: object, storedBefore?: unknown): Record<string, unknown> {
   const data = typeof (given as Record<string, unknown>)[INTERNAL_KEY] === "string" ? readStoredSessionData(given) : (given as Record<string, unknown>)
   const out: Record<string, unknown> = {}
   const internal: Record<string, unknown> = {}
@@ -98,7 +88,7 @@ export function toStoredSessionData(given: object): Record<string, unknown> {
       if (value !== undefined) internal[key] = value
     } else out[key] = value
   }
-  if (EARLIER_PUBLIC_COPIES in data) for (const key of INTERNAL_FIELDS) out[key] = null
+  if (isRecord(storedBefore)) for (const key of INTERNAL_FIELDS) if (storedBefore[key] !== undefined && storedBefore[key] !== null) out[key] = null
   out[INTERNAL_KEY] = JSON.stringify(internal)
   return out
 }

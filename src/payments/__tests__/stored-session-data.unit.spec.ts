@@ -42,14 +42,25 @@ describe("the session data Medusa stores", () => {
   it("reads a session an earlier version stored with public keys, and clears those copies on the next write", () => {
     const earlier = JSON.parse(JSON.stringify(inMemory)) as Record<string, unknown>
     const parsed = parseSessionData(earlier)
-    expect({ ...JSON.parse(JSON.stringify(parsed)) }).toEqual(inMemory) // (parsed also carries the earlier form's mark)
-    const written = toStoredSessionData({ ...parsed, gateway_status: "CANCELED" })
+    expect(parsed).toEqual(inMemory)
+    const written = toStoredSessionData({ ...parsed, gateway_status: "CANCELED" }, earlier)
     expect(written).toMatchObject({ reference: null, amount_minor: null, terminal_id: null, payment_method: null, gateway_status: "CANCELED" })
+    // Only the copies that were there: customer_ip was already null, so it is not written again.
+    expect(written).not.toHaveProperty("customer_ip")
     // Medusa merges the write into what it stored: the public copies are null, the internal ones are read.
     const merged = JSON.parse(JSON.stringify({ ...earlier, ...written }))
     expect(parseSessionData(merged)).toEqual({ ...inMemory, gateway_status: "CANCELED" })
-    // Once cleared, nothing marks the data again, so later writes add no nulls.
-    expect(Object.keys(toStoredSessionData(parseSessionData(merged)))).not.toContain("amount_minor")
+    // Once cleared, later writes add no nulls; data that never had public copies gains none either.
+    expect(Object.keys(toStoredSessionData(parseSessionData(merged), merged))).not.toContain("amount_minor")
+    const fresh = toStoredSessionData(inMemory)
+    expect(Object.keys(toStoredSessionData(parseSessionData(fresh), fresh))).not.toContain("amount_minor")
+  })
+
+  it("takes only its own fields from the internal string", () => {
+    const stored = { ...toStoredSessionData(inMemory), [INTERNAL_KEY]: JSON.stringify({ ...inMemory, transaction_id: "tx_forged", ["__proto__"]: { polluted: true } }) }
+    const read = readStoredSessionData(stored)
+    expect(read.transaction_id).toBe("tx_1")
+    expect(Object.getPrototypeOf(read)).toBe(Object.prototype)
   })
 
   it("prefers the internal copy to a stale public one a storefront or an earlier version left", () => {

@@ -90,13 +90,13 @@ export abstract class PgsProvider extends AbstractPaymentProvider<PgsProviderOpt
       if (request !== undefined) {
         const parsed = serverRequest.safeParse(request)
         if (!parsed.success) throw new MedusaError(MedusaError.Types.INVALID_DATA, describeIssues(parsed.error, PGS_REQUEST_KEY))
-        return stored(await serveRouteRequest(this.deps, current, parsed.data))
+        return stored(await serveRouteRequest(this.deps, current, parsed.data), raw)
       }
       const amountMinor = toMinorUnits(input.amount as MoneyInput, input.currency_code)
-      if (amountMinor === current.amount_minor && input.currency_code.toLowerCase() === current.currency_code) return stored({ data: current })
+      if (amountMinor === current.amount_minor && input.currency_code.toLowerCase() === current.currency_code) return stored({ data: current }, raw)
       // The amount or currency changed: the gateway object is bound to both, so start a new attempt (new reference).
       const data = await restartSession(this.deps, this.family, current, input.amount as MoneyInput, input.currency_code, input.context)
-      return stored({ data, status: PaymentSessionStatus.PENDING })
+      return stored({ data, status: PaymentSessionStatus.PENDING }, raw)
     } catch (error) {
       throw toMedusaError(error, "updatePayment", "shopper", this.deps.logger)
     }
@@ -117,14 +117,14 @@ export abstract class PgsProvider extends AbstractPaymentProvider<PgsProviderOpt
       throw toMedusaError(error, "authorizePayment", "shopper", this.deps.logger)
     }
     await reportUnauthorized(this.deps, outcome)
-    return stored(outcome)
+    return stored(outcome, input.data)
   }
 
   async getPaymentStatus(input: GetPaymentStatusInput): Promise<GetPaymentStatusOutput> {
     try {
       const current = verified(this.deps, input.data)
-      if (!current.transaction_id) return stored({ status: current.next_action ? PaymentSessionStatus.REQUIRES_MORE : PaymentSessionStatus.PENDING, data: current })
-      return stored(await this.refreshFromGateway(current))
+      if (!current.transaction_id) return stored({ status: current.next_action ? PaymentSessionStatus.REQUIRES_MORE : PaymentSessionStatus.PENDING, data: current }, input.data)
+      return stored(await this.refreshFromGateway(current), input.data)
     } catch (error) {
       throw toMedusaError(error, "getPaymentStatus", "merchant", this.deps.logger)
     }
@@ -149,7 +149,7 @@ export abstract class PgsProvider extends AbstractPaymentProvider<PgsProviderOpt
 
   async capturePayment(input: CapturePaymentInput): Promise<CapturePaymentOutput> {
     try {
-      return stored(await capture(this.deps, verified(this.deps, input.data), input))
+      return stored(await capture(this.deps, verified(this.deps, input.data), input), input.data)
     } catch (error) {
       throw toMedusaError(error, "capturePayment", "merchant", this.deps.logger)
     }
@@ -157,7 +157,7 @@ export abstract class PgsProvider extends AbstractPaymentProvider<PgsProviderOpt
 
   async refundPayment(input: RefundPaymentInput): Promise<RefundPaymentOutput> {
     try {
-      return stored(await refund(this.deps, verified(this.deps, input.data), input))
+      return stored(await refund(this.deps, verified(this.deps, input.data), input), input.data)
     } catch (error) {
       throw toMedusaError(error, "refundPayment", "merchant", this.deps.logger)
     }
@@ -165,7 +165,7 @@ export abstract class PgsProvider extends AbstractPaymentProvider<PgsProviderOpt
 
   async cancelPayment(input: CancelPaymentInput): Promise<CancelPaymentOutput> {
     try {
-      return stored(await voidPayment(this.deps, verified(this.deps, input.data), input))
+      return stored(await voidPayment(this.deps, verified(this.deps, input.data), input), input.data)
     } catch (error) {
       throw toMedusaError(error, "cancelPayment", "merchant", this.deps.logger)
     }
@@ -199,7 +199,7 @@ export abstract class PgsProvider extends AbstractPaymentProvider<PgsProviderOpt
   }
 }
 
-/** What Medusa stores of a provider's answer: its data in the stored form (stored-session-data.ts). */
-function stored<T extends { data?: Record<string, unknown> | PgsSessionData }>(outcome: T): T {
-  return outcome.data ? { ...outcome, data: toStoredSessionData(outcome.data) } : outcome
+/** What Medusa stores of a provider's answer: its data in the stored form, beside the data Medusa handed over (stored-session-data.ts). */
+function stored<T extends { data?: Record<string, unknown> | PgsSessionData }>(outcome: T, storedBefore: unknown): T {
+  return outcome.data ? { ...outcome, data: toStoredSessionData(outcome.data, storedBefore) } : outcome
 }

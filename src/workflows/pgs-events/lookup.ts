@@ -1,7 +1,7 @@
 /** Reads of Medusa's payment records by the session a gateway reference points at. */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { isPgsProviderId } from "../../payments/session-data"
-import { sessionFields } from "../../payments/stored-session-data"
+import { readStoredSessionData, sessionFields } from "../../payments/stored-session-data"
 import { sessionIdFromReference } from "../../payments/reference"
 import type { Outcome, Transaction, TransactionEventPayload } from "../../gateway"
 import type { EventContext, EventOutcome } from "./context"
@@ -26,7 +26,7 @@ export type PaymentView = {
   captured_at: string | Date | null
   canceled_at: string | Date | null
   payment_collection_id: string
-  /** The provider's data (session data plus the captures, refunds and void it made, each under its key), read as sessionFields reads it. */
+  /** The provider's data (session data plus the captures, refunds and void it made, each under its key), read from its stored form. */
   data: Record<string, unknown> | null
   captures: Array<{ id: string; created_by: string | null; created_at: string | Date }>
   refunds: Array<{ id: string; metadata: Record<string, unknown> | null; created_at: string | Date }>
@@ -52,7 +52,8 @@ export async function findPaymentForSession(container: MedusaContainer, sessionI
     filters: { payment_session_id: sessionId },
   })
   const payment = data[0] as PaymentView | undefined
-  return payment ? { ...payment, data: payment.data ? sessionFields(payment.data) : null } : null
+  // Strict: a damaged `internal` fails the event (retried, then shown) rather than skipping the check on its reference.
+  return payment ? { ...payment, data: payment.data ? readStoredSessionData(payment.data) : null } : null
 }
 
 /** The id on the other side of a payment collection's link (order_payment_collection, cart_payment_collection). */
