@@ -47,6 +47,7 @@ export async function canceledPayments(container: MedusaContainer, orderId: stri
   const refundTransactions = await container.resolve<IOrderModuleService>(Modules.ORDER).listOrderTransactions({ order_id: orderId, reference: "refund" }, { select: ["reference_id", "amount", "raw_amount"] })
   const named = new Set(refundTransactions.map((t) => t.reference_id))
   return rows.map((p) => {
+    const { reference } = sessionFields(p.data)
     const refunds = p.refunds ?? []
     // The cancel's refund transaction names the payment; Medusa's other refunds name their refund row. Had the
     // cancel's refund been made, its row would be there at that amount with no transaction of its own. (Sums of rows
@@ -59,7 +60,7 @@ export async function canceledPayments(container: MedusaContainer, orderId: stri
       orderId: order.id,
       displayId: order.display_id,
       transactionId: p.data!.transaction_id!,
-      reference: (sessionFields(p.data).reference as string | undefined) ?? null,
+      reference: typeof reference === "string" ? reference : null,
       currency: p.currency_code.toLowerCase(),
       keptMinor,
       // A refund made leaves nothing kept by Medusa's records; kept money alone is not enough (a capture recorded later).

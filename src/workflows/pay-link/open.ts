@@ -21,7 +21,7 @@ export type PayLinkOpening = { kind: "redirect"; url: string } | { kind: NotPaya
 
 const LOCK_TIMEOUT_SECONDS = 30
 
-type Data = { return_to?: unknown; next_action?: { type?: unknown; url?: unknown } | null; amount_minor?: unknown; transaction_id?: unknown }
+type Data = { return_to?: unknown; next_action?: { type?: unknown; url?: unknown } | null; transaction_id?: unknown }
 
 export const isPayLinkSession = (session: Pick<OwedSession, "provider_id" | "data">) => session.provider_id === PAY_LINK_PROVIDER_ID && (session.data as Data | null)?.return_to === "pay_link"
 
