@@ -5,7 +5,7 @@
  * webhooks never arrive, and the reconciliation job run for a later time.
  */
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
-import { IDEMPOTENCY_METADATA_KEY } from "../../src/gateway"
+import { IDEMPOTENCY_METADATA_KEY, fromMinorUnits } from "../../src/gateway"
 import { openFollowUp } from "../../src/modules/pgs/follow-ups"
 import { removeOperationRow } from "../../src/workflows/medusa-operation-rows"
 import { admin, paidOrder } from "./support/admin-pgs"
@@ -13,7 +13,7 @@ import { HOUR, MINUTE, decideAtGateway, orderAwaitingBank, paidAfterTheCartMoved
 import { adminPost, paymentOfOrder } from "./support/checkout"
 import { capturedPayments } from "./support/redirect"
 import { pgsStoreSuite } from "./support/store"
-import { eventRows, processedEvent, waitFor } from "./support/webhooks"
+import { eventRows, manageAtGateway, processedEvent, waitFor } from "./support/webhooks"
 import { sessionFields } from "../support/session-fields"
 
 pgsStoreSuite("admin: needs attention", (s) => {
@@ -232,6 +232,35 @@ pgsStoreSuite("admin: needs attention", (s) => {
     await removeOperationRow(s.container(), "refund", refundId)
     expect(await totals()).toEqual({ collection_refunded: 1, order_refunded: 1, order_owes: 0 })
     expect((await admin(s, "get", `/admin/payments/${paymentId}?fields=id,*refunds`)).data.payment.refunds.map((r: any) => Number(r.amount))).toEqual([1])
+  })
+
+  it("brings a canceled order's Refund not made up to what its payment holds when a refund the gateway never confirmed is removed from it", async () => {
+    const { orderId, transactionId, session, paymentId, refundId } = await unconfirmedRefund(s)
+    const captured = sessionFields(session.data).amount_minor as number
+    const refundNotMade = () => knex()("pgs_follow_up").where({ key: `cancel-refund:${paymentId}` }).first("state", "amount_minor", "note")
+    // 5.00 is refunded in the gateway's dashboard, its message held in the gateway's queue. Medusa's cancel asks for
+    // all it counts as left (the capture less the 4.00 row), more than the gateway has left: declined, and Medusa
+    // cancels all the same.
+    await s.sandbox.control("POST", "/_sandbox/settings", { webhooks_held: true })
+    let partId: string
+    try {
+      partId = await manageAtGateway(s, session, transactionId, "REFUND", 500)
+      expect((await adminPost(s, `/admin/orders/${orderId}/cancel`, {})).status).toBe(200)
+      await waitFor(refundNotMade, { what: "the refund not made, listed" })
+    } finally {
+      await s.sandbox.control("POST", "/_sandbox/settings", { webhooks_held: false })
+    }
+    expect((await processedEvent(s, partId!)).outcome).toBe("applied:external_refund")
+    // By Medusa's records the payment holds the capture less both refunds: the 4.00 one still counts.
+    expect(Number((await refundNotMade()).amount_minor)).toBe(captured - 400 - 500)
+
+    const [unconfirmed] = (await list("?show=open")).items.filter((i) => i.title === "Not confirmed by the gateway" && i.order_id === orderId)
+    expect((await admin(s, "post", `/admin/pgs/attention/${unconfirmed.id}/remove`)).data.removed).toEqual({ kind: "refund", id: refundId })
+    // Without the 4.00 row the item says what the gateway has left, in its amount and in its words.
+    const left = captured - 500
+    const after = await refundNotMade()
+    expect([after.state, Number(after.amount_minor), after.note]).toEqual(["needs_person", left, expect.stringContaining(`still held ${fromMinorUnits(left, "eur")} EUR captured`)])
+    expect((await list("?show=open")).items.find((i) => i.kind === "refund_not_made" && i.order_id === orderId)).toMatchObject({ amount: fromMinorUnits(left, "eur") })
   })
 
   it("refuses to remove a refund the gateway's message has confirmed since: the refund stays for reconciliation to record", async () => {

@@ -17,7 +17,7 @@ type RowRemover = IPaymentModuleService & { softDeleteCaptures(ids: string[]): P
  * a process dying in between leaves the row to be found again by the next run. Last, the collection's totals are
  * counted again without the row (FRAMEWORK-NOTES 65).
  */
-export async function removeOperationRow(container: MedusaContainer, kind: "capture" | "refund", rowId: string): Promise<void> {
+export async function removeOperationRow(container: MedusaContainer, kind: "capture" | "refund", rowId: string): Promise<{ paymentId: string | null }> {
   await removeOrderTransactions(container.resolve<SummaryKeeper>(Modules.ORDER), kind, rowId)
   const payments = container.resolve<RowRemover>(Modules.PAYMENT)
   // Removed already by a run that died before the recount: found all the same, and counted again.
@@ -26,6 +26,7 @@ export async function removeOperationRow(container: MedusaContainer, kind: "capt
   await (kind === "capture" ? payments.softDeleteCaptures([rowId]) : payments.softDeleteRefunds([rowId]))
   const paymentId = (row as { payment_id?: string } | undefined)?.payment_id
   if (paymentId) await recountCollection(payments, paymentId)
+  return { paymentId: paymentId ?? null }
 }
 
 // The order module's own summary update (private, 2.18–2.21): what its transaction removal runs, for a version we

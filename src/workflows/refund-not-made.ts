@@ -19,6 +19,7 @@ import { followUpByKey, openFollowUp, updateFollowUp, updateFollowUpAmount } fro
 import { isPgsProviderId } from "../payments/session-data"
 import { exactAmount, removeOrderTransactions, sumOf, type SummaryKeeper } from "./medusa-operation-rows"
 import { underEventLock } from "./pgs-events/event-lock"
+import { findOrderIdForCollection } from "./pgs-events/lookup"
 import { sessionFields } from "../payments/stored-session-data"
 
 export const refundNotMadeKey = (paymentId: string) => `cancel-refund:${paymentId}`
@@ -121,11 +122,26 @@ export async function settleRefundNotMade(container: MedusaContainer, payment: C
 export async function settleRefundsNotMadeOfOrder(container: MedusaContainer, orderId: string): Promise<void> {
   const failures: unknown[] = []
   for (const listed of await canceledPayments(container, orderId)) {
-    if (!listed.refundNotMade) continue
-    await underEventLock(container, listed.reference ?? listed.transactionId, async () => {
-      const [now] = await canceledPayments(container, orderId, listed.paymentId)
-      if (now) await settleRefundNotMade(container, now)
-    }).catch((error: unknown) => failures.push(error))
+    if (listed.refundNotMade) await settleUnderEventLock(container, listed).catch((error: unknown) => failures.push(error))
   }
   if (failures.length) throw failures[0]
+}
+
+/** Read again under the lock its gateway events take, so neither reads what the other is writing. */
+function settleUnderEventLock(container: MedusaContainer, listed: CanceledPayment): Promise<void> {
+  return underEventLock(container, listed.reference ?? listed.transactionId, async () => {
+    const [now] = await canceledPayments(container, listed.orderId, listed.paymentId)
+    if (now) await settleRefundNotMade(container, now)
+  })
+}
+
+/**
+ * After a refund row was taken off a payment (Needs attention's "Remove from the order"): on a canceled order the
+ * payment now holds more by Medusa's records, and its "Refund not made" item says so. Nothing for an order not canceled.
+ */
+export async function settleRefundNotMadeAfterRemoval(container: MedusaContainer, paymentId: string): Promise<void> {
+  const [payment] = await container.resolve(Modules.PAYMENT).listPayments({ id: paymentId }, { select: ["id", "payment_collection_id"] })
+  const orderId = payment ? await findOrderIdForCollection(container, payment.payment_collection_id) : null
+  const [listed] = orderId ? await canceledPayments(container, orderId, paymentId) : []
+  if (listed) await settleUnderEventLock(container, listed)
 }

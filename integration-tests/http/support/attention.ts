@@ -51,13 +51,13 @@ export async function paidAfterTheCartMovedOn(s: StoreSuite) {
  * reconciliation run that puts it on Needs attention.
  */
 export async function unconfirmedRefund(s: StoreSuite) {
-  const { orderId, transactionId } = await paidOrder(s)
+  const { orderId, transactionId, session } = await paidOrder(s)
   const payment = await paymentOfOrder(s, orderId)
   if ((await adminPost(s, `/admin/payments/${payment.id}/capture`, {})).status !== 200) throw new Error("capture refused")
   const payments = s.container().resolve(Modules.PAYMENT) as unknown as { createRefunds(data: object[]): Promise<Array<{ id: string }>> }
   const [refund] = await payments.createRefunds([{ payment_id: payment.id, amount: 4, note: "Scarf returned", created_by: "user_shop_admin" }])
   await runReconcile(s, 10 * MINUTE)
-  return { orderId, transactionId, paymentId: payment.id as string, refundId: refund!.id }
+  return { orderId, transactionId, session, paymentId: payment.id as string, refundId: refund!.id }
 }
 
 /**

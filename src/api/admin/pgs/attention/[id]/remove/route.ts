@@ -12,6 +12,7 @@ import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/util
 import { closeOpenFollowUp, followUpById, reopenFollowUp } from "../../../../../../modules/pgs/follow-ups"
 import { unconfirmedOperationOf } from "../../../../../../payments/lost-answers"
 import { removeOperationRow } from "../../../../../../workflows/medusa-operation-rows"
+import { settleRefundNotMadeAfterRemoval } from "../../../../../../workflows/refund-not-made"
 import { managementEventFor } from "../../../../../../modules/pgs/webhook-queue"
 
 export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse) {
@@ -32,9 +33,15 @@ export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse)
   const note = `${row.note ?? ""} The gateway never made it: ${actor} removed it from the order.`.trim()
   // Closed first, once: a second click, or the gateway's message settling it meanwhile, removes nothing.
   if (!(await closeOpenFollowUp(knex, row.id, { resolved_at: new Date(), note }))) throw settledAlready
-  await removeOperationRow(req.scope, operation.kind, operation.rowId).catch(async (error: Error) => {
+  const { paymentId } = await removeOperationRow(req.scope, operation.kind, operation.rowId).catch(async (error: Error) => {
     await reopenFollowUp(knex, row.id, { closedWith: note, note: row.note })
     throw error
   })
+  // A canceled order's "Refund not made" item counts what the payment holds by Medusa's records: the removed refund
+  // is in it again. The removal stands if this fails: the gateway's next refund message for the payment brings the item up to date.
+  if (paymentId)
+    await settleRefundNotMadeAfterRemoval(req.scope, paymentId).catch((error: Error) =>
+      req.scope.resolve("logger").error(`[pgs] refund ${operation.rowId} removed, but its order's "Refund not made" item could not be brought up to date: ${error.message}`),
+    )
   res.json({ id: row.id, state: "done", removed: { kind: operation.kind, id: operation.rowId } })
 }
