@@ -6,6 +6,7 @@
  * next reconciliation run records it); should it come later, it is recorded in the row's place (pgs-events/
  * management.ts). A capture the gateway never confirmed is settled in the gateway's dashboard instead: Medusa keeps a
  * payment it counted as fully captured marked so, and only the gateway's capture or void sets that right.
+ * On a canceled order, an open "Refund not made" item for the payment is then raised to what it holds (refund-not-made.ts).
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
