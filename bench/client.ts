@@ -4,7 +4,8 @@
  * the same body, ready as JSON, and a pre-fetched token, whose answer is parsed and its status checked, at
  * concurrency 1 (one call each in turn) and 32 (alternating rounds), against a sandbox in a child process (so it does
  * not share our event loop). A third side, PgsClient with its defaults (the request checked before sending, as a
- * direct user of the client gets it), runs in the same rounds for comparison. Prints median and p99 per call for
+ * direct user of the client gets it), runs in the same rounds for comparison, and bare undici a second time, so the
+ * measure's own noise is printed beside each ratio (`bare_again_*`). Prints median and p99 per call for
  * each, the client/bare ratios against their goals (p50 at c=1 ≤ 1.05, p99 at c=32 ≤ 1.2), where a call's time goes
  * at c=1 (before sending, on the wire, after the answer), what each of the client's own steps costs in a loop, and
  * the token requests; the last line is one JSON object.
@@ -171,6 +172,8 @@ async function main() {
       const bareLat: number[] = []
       const clientLat: number[] = []
       const standaloneLat: number[] = []
+      // Bare undici again, in rounds of its own: what the measure gives for the same code twice (its own noise).
+      const bareAgainLat: number[] = []
       // Alternate in rounds, each side going first in turn, so drift in the sandbox (a growing store, GC, neighbours on
       // the machine) hits every side alike. At c=1 a round is one call each: the gateway's time varies by ±0.4 ms over
       // seconds here (more than the client adds), and rounds of 200 calls left a run's p50 ratio to where that drift
@@ -183,11 +186,12 @@ async function main() {
           async () => bareLat.push(...(await run(calls, concurrency, () => JSON.stringify(body()), bareCall))),
           async () => clientLat.push(...(await run(calls, concurrency, body, clientCall))),
           async () => standaloneLat.push(...(await run(calls, concurrency, body, standaloneCall))),
+          async () => bareAgainLat.push(...(await run(calls, concurrency, () => JSON.stringify(body()), bareCall))),
         ]
-        // Each side goes first, second and third in turn.
+        // Each side goes first, second, third and last in turn.
         for (let i = 0; i < sides.length; i++) await sides[(i + round) % sides.length]()
       }
-      for (const latencies of [bareLat, clientLat, standaloneLat]) latencies.sort((a, b) => a - b)
+      for (const latencies of [bareLat, clientLat, standaloneLat, bareAgainLat]) latencies.sort((a, b) => a - b)
       const row = {
         bare_p50: quantile(bareLat, 0.5),
         bare_p99: quantile(bareLat, 0.99),
@@ -195,16 +199,21 @@ async function main() {
         client_p99: quantile(clientLat, 0.99),
         standalone_p50: quantile(standaloneLat, 0.5),
         standalone_p99: quantile(standaloneLat, 0.99),
+        bare_again_p50: quantile(bareAgainLat, 0.5),
+        bare_again_p99: quantile(bareAgainLat, 0.99),
       }
       for (const [k, v] of Object.entries(row)) summary[`${k}_ms_c${concurrency}`] = v
       summary[`p50_ratio_c${concurrency}`] = row.client_p50 / row.bare_p50
       summary[`p99_ratio_c${concurrency}`] = row.client_p99 / row.bare_p99
       summary[`standalone_p50_ratio_c${concurrency}`] = row.standalone_p50 / row.bare_p50
       summary[`standalone_p99_ratio_c${concurrency}`] = row.standalone_p99 / row.bare_p99
+      summary[`bare_again_p50_ratio_c${concurrency}`] = row.bare_again_p50 / row.bare_p50
+      summary[`bare_again_p99_ratio_c${concurrency}`] = row.bare_again_p99 / row.bare_p99
       console.log(
         `concurrency ${String(concurrency).padStart(2)}: bare p50 ${row.bare_p50.toFixed(3)} ms p99 ${row.bare_p99.toFixed(3)} ms | ` +
           `plugin's client p50 ${row.client_p50.toFixed(3)} ms p99 ${row.client_p99.toFixed(3)} ms, ratio p50 ${summary[`p50_ratio_c${concurrency}`].toFixed(3)} p99 ${summary[`p99_ratio_c${concurrency}`].toFixed(3)} | ` +
-          `PgsClient with its defaults (request checked before sending) ratio p50 ${summary[`standalone_p50_ratio_c${concurrency}`].toFixed(3)} p99 ${summary[`standalone_p99_ratio_c${concurrency}`].toFixed(3)}`,
+          `PgsClient with its defaults (request checked before sending) ratio p50 ${summary[`standalone_p50_ratio_c${concurrency}`].toFixed(3)} p99 ${summary[`standalone_p99_ratio_c${concurrency}`].toFixed(3)} | ` +
+          `bare undici against itself ratio p50 ${summary[`bare_again_p50_ratio_c${concurrency}`].toFixed(3)} p99 ${summary[`bare_again_p99_ratio_c${concurrency}`].toFixed(3)}`,
       )
     }
     // Where the difference at c=1 goes, each side unchanged (undici's diagnostics channels), alternating sides.
