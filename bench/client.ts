@@ -59,6 +59,18 @@ async function startSandboxProcess(): Promise<{ url: string; child: ChildProcess
   return { url, child }
 }
 
+/**
+ * The order of the four sides in each round: a balanced Latin square (Williams), so every side runs in every position
+ * equally often and right after every other side equally often. A plain rotation (bare, client, PgsClient, bare again,
+ * then shifted) gave every side the same neighbour each time, and bare undici came out 1–2 % faster than itself at c=1.
+ */
+const SIDE_ORDERS = [
+  [0, 1, 3, 2],
+  [1, 2, 0, 3],
+  [2, 3, 1, 0],
+  [3, 0, 2, 1],
+]
+
 /** Calls per side in each of the split's rounds. */
 const SPLIT_CALLS = 250
 
@@ -174,12 +186,12 @@ async function main() {
       const standaloneLat: number[] = []
       // Bare undici again, in rounds of its own: what the measure gives for the same code twice (its own noise).
       const bareAgainLat: number[] = []
-      // Alternate in rounds, each side going first in turn, so drift in the sandbox (a growing store, GC, neighbours on
-      // the machine) hits every side alike. At c=1 a round is one call each: the gateway's time varies by ±0.4 ms over
-      // seconds here (more than the client adds), and rounds of 200 calls left a run's p50 ratio to where that drift
-      // fell (0.997–1.185 in nine runs). At c=32, 10 rounds: each side's tail under load (its own garbage collection
-      // among it) stays its own.
-      const ROUNDS = concurrency === 1 ? CALLS : 10
+      // Alternate in rounds, so drift in the sandbox (a growing store, GC, neighbours on the machine) hits every side
+      // alike. At c=1 a round is one call each: the gateway's time varies by ±0.4 ms over seconds here (more than the
+      // client adds), and rounds of 200 calls left a run's p50 ratio to where that drift fell (0.997–1.185 in nine
+      // runs). At c=32, 12 rounds: each side's tail under load (its own garbage collection among it) stays its own.
+      // A multiple of the sides' count, so each order below is used equally often.
+      const ROUNDS = concurrency === 1 ? CALLS : 12
       for (let round = 0; round < ROUNDS; round++) {
         const calls = Math.floor((CALLS * (round + 1)) / ROUNDS) - Math.floor((CALLS * round) / ROUNDS)
         const sides = [
@@ -188,8 +200,7 @@ async function main() {
           async () => standaloneLat.push(...(await run(calls, concurrency, body, standaloneCall))),
           async () => bareAgainLat.push(...(await run(calls, concurrency, () => JSON.stringify(body()), bareCall))),
         ]
-        // Each side goes first, second, third and last in turn.
-        for (let i = 0; i < sides.length; i++) await sides[(i + round) % sides.length]()
+        for (const side of SIDE_ORDERS[round % SIDE_ORDERS.length]) await sides[side]()
       }
       for (const latencies of [bareLat, clientLat, standaloneLat, bareAgainLat]) latencies.sort((a, b) => a - b)
       const row = {

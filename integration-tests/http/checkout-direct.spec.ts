@@ -7,7 +7,7 @@
  */
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { pgsStoreSuite } from "./support/store"
-import { adminPost, BROWSER_INFO, ledger, storePost } from "./support/checkout"
+import { adminPost, approvedOperations, BROWSER_INFO, ledger, storePost } from "./support/checkout"
 import { waitFor } from "../support/sandbox"
 import { processedEvent } from "./support/webhooks"
 import {
@@ -52,7 +52,8 @@ pgsStoreSuite("card checkout with the Direct API", (s) => {
     const told = await storePost(s, `/store/pgs/payment-sessions/${session.id}/client-info`, { browser_info: BROWSER_INFO })
     expect(sessionFields(told.data.payment_session.data)).toMatchObject({ customer_ip: expect.any(String), sealed: expect.any(String) })
     expect(JSON.stringify(told.data.payment_session.data)).not.toContain(BROWSER_INFO.user_agent)
-    expect((await s.completeCart(cart.id)).data.type).toBe("order")
+    const completed = await s.completeCart(cart.id)
+    expect(completed.data.type).toBe("order")
     const paymentModule = s.container().resolve<any>("payment")
     const [payment] = await paymentModule.listPayments({ payment_session_id: session.id })
     const stored = await paymentModule.retrievePaymentSession(session.id)
@@ -64,6 +65,18 @@ pgsStoreSuite("card checkout with the Direct API", (s) => {
     expect(late.status).toBe(200)
     expect(sessionFields((await paymentModule.retrievePaymentSession(session.id)).data)).toMatchObject(single)
     for (const data of [payment.data, stored.data]) expect(JSON.stringify(data)).not.toContain(BROWSER_INFO.user_agent)
+    // Nor once the order is canceled and the authorization voided, with the gateway's message about it applied.
+    expect((await adminPost(s, `/admin/orders/${completed.data.order.id}/cancel`, {})).status).toBe(200)
+    const [voided] = await approvedOperations(s.sandbox, sessionFields(payment.data).transaction_id, "VOID")
+    await processedEvent(s, voided!.transaction_id)
+    const afterVoid = await storePost(s, `/store/pgs/payment-sessions/${session.id}/client-info`, { browser_info: BROWSER_INFO })
+    expect(afterVoid.status).toBe(200)
+    const [canceled] = await paymentModule.listPayments({ payment_session_id: session.id })
+    expect(canceled.canceled_at).not.toBeNull()
+    for (const data of [canceled.data, (await paymentModule.retrievePaymentSession(session.id)).data]) {
+      expect(sessionFields(data)).toMatchObject(single)
+      expect(JSON.stringify(data)).not.toContain(BROWSER_INFO.user_agent)
+    }
   })
 
   it("completes and captures a checkout whose session an earlier version stored with public keys, moving its fields into data.internal", async () => {
