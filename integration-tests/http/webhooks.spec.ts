@@ -24,6 +24,7 @@ import { settleRefundsNotMadeOfOrder } from "../../src/workflows/refund-not-made
 import retryPgsWebhookEvents from "../../src/jobs/retry-pgs-webhook-events"
 import { orderCanceledWhileCapturedAtGateway, runReconcile } from "./support/attention"
 import { request } from "undici"
+import { cancelOrderWorkflow } from "@medusajs/core-flows"
 import { createServer } from "node:net"
 import {
   countEvents,
@@ -716,6 +717,59 @@ pgsStoreSuite("gateway webhooks", (s) => {
       expect(await item()).toMatchObject({ state: "done", note: expect.stringMatching(new RegExp(`since been refunded at the gateway \\(transaction ${restId}\\); it is recorded on the order\\.$`)) })
       expect((await adminPayment(s, payment.id)).refunds.map((r: any) => Number(r.amount)).sort()).toEqual([20.5, 5])
       expect(await order()).toMatchObject({ transactions: [["capture", 25.5], ["refund", -20.5], ["refund", -5]], transaction_total: 0 })
+    })
+
+    describe("a refund that failed, looked at again by reconciliation", () => {
+      const MINUTE = 60_000
+      /** A captured order whose next refund of all of it the gateway declines: 5.00 was refunded in its dashboard, its message held. */
+      async function capturedWithRefundHeld() {
+        const paid = await orderPaidByWebhook()
+        const captureId = await manageAtGateway(s, paid.session, paid.transactionId, "CAPTURE", sessionFields(paid.session.data).amount_minor)
+        expect((await processedEvent(s, captureId)).outcome).toBe("applied:external_capture")
+        await s.sandbox.control("POST", "/_sandbox/settings", { webhooks_held: true })
+        await manageAtGateway(s, paid.session, paid.transactionId, "REFUND", 500)
+        return paid
+      }
+      const followUps = (orderId: string) =>
+        s.container().resolve(ContainerRegistrationKeys.PG_CONNECTION)("pgs_follow_up").where({ order_id: orderId }).orderBy("kind").select("kind", "state", "amount_minor", "note")
+      afterEach(() => s.sandbox.control("POST", "/_sandbox/settings", { webhooks_held: false }))
+
+      it("lists the refund a canceled order did not get when its order.canceled event never reached the plugin", async () => {
+        const { orderId, payment } = await capturedWithRefundHeld()
+        // Medusa's cancel as the admin's button runs it, its events kept back and dropped: as when the process that ran
+        // it is killed before it sends them, or the subscriber's one run fails on the Redis event bus.
+        const eventGroupId = `lost-${orderId}`
+        await cancelOrderWorkflow(s.container()).run({ input: { order_id: orderId }, context: { eventGroupId, preventReleaseEvents: true } })
+        await s.container().resolve<any>(Modules.EVENT_BUS).clearGroupedEvents(eventGroupId)
+        expect((await s.api.get(`/admin/orders/${orderId}?fields=id,status`, { headers: await s.adminHeaders() })).data.order.status).toBe("canceled")
+        const failed = { kind: "refund_failed", amount_minor: "2550", note: expect.stringMatching(/^Medusa asked the gateway to refund 25\.50 EUR of this payment, and it was not refunded: the gateway refused the request \(HTTP 422\)\./) }
+        expect(await followUps(orderId)).toEqual([{ ...failed, state: "watching" }])
+
+        expect((await runReconcile(s, 0))?.failed_cancel_refunds).toBe(0) // not due yet
+        expect((await runReconcile(s, 3 * MINUTE))?.failed_cancel_refunds).toBe(1)
+        expect(await followUps(orderId)).toEqual([
+          { ...failed, state: "done", note: expect.stringMatching(/not refunded: .*Medusa canceled its order all the same: .* on Needs attention as "Refund not made"\.$/) },
+          { kind: "refund_not_made", state: "needs_person", amount_minor: "2550", note: expect.stringMatching(/^Order #\d+ was canceled while its payment still held 25\.50 EUR captured/) },
+        ])
+        // The order no longer counts the refund that did not happen, and a later run changes nothing.
+        const order = (await s.api.get(`/admin/orders/${orderId}?fields=id,summary,*transactions`, { headers: await s.adminHeaders() })).data.order
+        expect(order.transactions.map((t: any) => [t.reference, Number(t.amount)])).toEqual([["capture", 25.5]])
+        expect((await runReconcile(s, 30 * MINUTE))?.failed_cancel_refunds).toBe(0)
+        expect((await followUps(orderId)).map((r: any) => r.state)).toEqual(["done", "needs_person"])
+        expect((await adminPayment(s, payment.id)).refunds).toHaveLength(0)
+      })
+
+      it("closes a failed refund a person asked for once it is clear no order cancel asked for it", async () => {
+        const { orderId, payment } = await capturedWithRefundHeld()
+        const refused = await adminPost(s, `/admin/payments/${payment.id}/refund`, { amount: 25.5 })
+        expect(refused.status).toBeGreaterThanOrEqual(400)
+        expect(await followUps(orderId)).toEqual([{ kind: "refund_failed", state: "watching", amount_minor: "2550", note: expect.stringContaining("not refunded: the gateway refused the request (HTTP 422).") }])
+        // Still watched a few minutes on (a cancel marks its order canceled after its refund step), then closed.
+        expect((await runReconcile(s, 3 * MINUTE))?.failed_cancel_refunds).toBe(0)
+        expect((await followUps(orderId))[0].state).toBe("watching")
+        expect((await runReconcile(s, 20 * MINUTE))?.failed_cancel_refunds).toBe(0)
+        expect(await followUps(orderId)).toEqual([{ kind: "refund_failed", state: "done", amount_minor: "2550", note: expect.stringMatching(/Its order was not canceled: Medusa showed the error where the refund was asked\.$/) }])
+      })
     })
 
     it("leaves a refund recorded before its order was canceled as it was when its message is processed again", async () => {

@@ -17,8 +17,11 @@ type Logger = { warn(message: string): void }
 
 const status = (e: AnyGatewayError) => (e.statusCode ? ` (HTTP ${e.statusCode})` : "")
 
-/** Why the void did not happen, in a shop admin's words; the client's full diagnostics are in the log. */
-function reasonOf(error: AnyGatewayError | MedusaError): string {
+/**
+ * Why a void or refund did not happen, in a shop admin's words; the client's full diagnostics are in the log.
+ * Also used by refund-failed.ts.
+ */
+export function reasonOf(error: AnyGatewayError | MedusaError): string {
   // The gateway's decline ("The gateway declined the VOID: …", providers/pgs/management.ts), as the sentence goes on.
   if (!isGatewayError(error)) return error.message.charAt(0).toLowerCase() + error.message.slice(1).replace(/\.+$/, "")
   switch (error.type) {

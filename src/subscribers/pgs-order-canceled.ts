@@ -11,7 +11,7 @@ export default async function pgsOrderCanceled({ event, container }: SubscriberA
   await settleRefundsNotMadeOfOrder(container, event.data.id).catch((error: Error) => {
     container.resolve("logger").error(`[pgs] order ${event.data.id} canceled: a refund its cancel did not get could not be listed for the admin: ${error.message}`)
     // Thrown again, for an event bus set to retry (Redis with attempts; by default it does not): a second run is safe.
-    // Otherwise the gateway's message about a refund made in its dashboard settles the payment too.
+    // Otherwise reconciliation lists it from the refund's failure, written down by the provider (reconcile/failed-refunds.ts).
     throw error
   })
 }

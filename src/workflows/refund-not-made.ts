@@ -6,7 +6,8 @@
  * the payment, where Medusa's own refunds name their refund row) with no refund row to show for it:
  * - the shop admin's "Needs attention" lists what the payment still holds by Medusa's records ("Refund not made");
  * - the transaction of the refund that did not happen is removed, so the order page tells the truth again.
- * Run after the cancel (subscribers/pgs-order-canceled.ts), around a refund recorded from the gateway on the
+ * Run after the cancel (subscribers/pgs-order-canceled.ts; and by reconciliation from the refund's failure, should
+ * that event be lost: reconcile/failed-refunds.ts), around a refund recorded from the gateway on the
  * canceled order (pgs-events/canceled-order-refund.ts), which brings the item down to what is left, or closes it,
  * and after Needs attention's "Remove from the order" takes a refund row off the payment, which raises an open item
  * (a closed one stays closed). All run under the lock of the payment's gateway events, so none reads what another is writing.

@@ -116,10 +116,10 @@ export async function claimDueCheck(knex: Knex, id: string, now: Date, leaseMs: 
   return (row as FollowUpRow | undefined) ?? null
 }
 
-/** Checks still watched whose time has come, oldest first. */
-export async function dueChecks(knex: Knex, now: Date, limit: number): Promise<FollowUpRow[]> {
+/** Follow-ups of a kind still watched whose time has come (by default, transaction checks), oldest first. */
+export async function dueChecks(knex: Knex, now: Date, limit: number, kind: FollowUpKind = "check"): Promise<FollowUpRow[]> {
   return knex(FOLLOW_UP_TABLE)
-    .where({ kind: "check", state: "watching" })
+    .where({ kind, state: "watching" })
     .whereNull("deleted_at")
     .where((q) => q.whereNull("next_check_at").orWhere("next_check_at", "<=", now))
     .orderBy("next_check_at", "asc")

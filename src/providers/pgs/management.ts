@@ -8,6 +8,7 @@ import { MedusaError } from "@medusajs/framework/utils"
 import { GatewayOutcomeUnknownError, toMinorUnits, type ManageResult, type MoneyInput } from "../../gateway"
 import { captureAmountMinor, capturesComplete, externalRefundOf, recordedPaymentOfSession } from "../../modules/pgs/medusa-tables"
 import { rememberLostAnswer } from "../../payments/lost-answers"
+import { rememberFailedRefund } from "../../payments/refund-failed"
 import { rememberVoidNotMade } from "../../payments/void-not-made"
 import { isSingleStep, type PgsSessionData } from "../../payments/session-data"
 import { gatewayTransactionType, isFailedStatus } from "../../payments/status-table"
@@ -53,7 +54,11 @@ export async function refund(deps: ProviderDeps, current: PgsSessionData, input:
       MedusaError.Types.NOT_ALLOWED,
       "This order is canceled, and Medusa cannot record a refund on a canceled order. Refund the payment in the gateway's dashboard instead: that refund is recorded on the order.",
     )
-  const result = await manage(deps, "REFUND", current, parent, amount, key)
+  const result = await manage(deps, "REFUND", current, parent, amount, key).catch(async (error: unknown) => {
+    // Medusa's order cancel logs this error and cancels all the same (FRAMEWORK-NOTES 68): written down for reconciliation.
+    await rememberFailedRefund(deps.knex, deps.logger, current, key, amount, error)
+    throw error
+  })
   return { data: { ...current, refunds: [...(current.refunds ?? []), record(key, amount, result)] } }
 }
 

@@ -1,6 +1,7 @@
 /**
  * Reconciliation, one run: watch what is unsettled, re-read what is due (bounded per run), give up orders abandoned
- * at the bank, settle captures and refunds a process died in the middle of (unfinished-operations.ts). Run by the scheduled job (src/jobs/reconcile-pgs-transactions.ts) and the admin's "Re-read" action.
+ * at the bank, settle captures and refunds a process died in the middle of (unfinished-operations.ts), list the
+ * refunds an order cancel asked for that failed (failed-refunds.ts). Run by the scheduled job (src/jobs/reconcile-pgs-transactions.ts) and the admin's "Re-read" action.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
@@ -8,13 +9,25 @@ import { PGS_MODULE } from "../../modules/pgs"
 import { dueChecks } from "../../modules/pgs/follow-ups"
 import type PgsModuleService from "../../modules/pgs/service"
 import { checkTransaction, type CheckDeps, type CheckResult } from "./check"
+import { checkFailedRefunds } from "./failed-refunds"
 import { giveUpAbandonedOrders } from "./give-up"
 import { isOverload, GatewayPace, runPaced } from "./pace"
 import { RECONCILE } from "./policy"
 import { reconcileUnfinishedOperations } from "./unfinished-operations"
 import { watchUnsettled } from "./watch"
 
-export type ReconcileSummary = { watched: number; checked: number; applied: number; gave_up: number; captures_repaired: number; captures_told: number; refunds_repaired: number; refunds_told: number }
+export type ReconcileSummary = {
+  watched: number
+  checked: number
+  applied: number
+  gave_up: number
+  captures_repaired: number
+  captures_told: number
+  refunds_repaired: number
+  refunds_told: number
+  /** Failed refunds found to be an order cancel's: listed as "Refund not made" (failed-refunds.ts). */
+  failed_cancel_refunds: number
+}
 
 export function checkDeps(container: MedusaContainer): CheckDeps {
   const pgs = container.resolve<PgsModuleService>(PGS_MODULE)
@@ -58,6 +71,7 @@ export async function reconcileWithGateway(container: MedusaContainer, now: Date
   const gaveUp = settings.giveUpRedirectOrdersAfterHours > 0 ? await giveUpAbandonedOrders(deps, now, settings.giveUpRedirectOrdersAfterHours) : 0
   const captures = await reconcileUnfinishedOperations(deps, "capture", now)
   const refunds = await reconcileUnfinishedOperations(deps, "refund", now)
+  const cancelRefunds = await checkFailedRefunds(deps, now)
   const summary: ReconcileSummary = {
     watched,
     checked,
@@ -67,8 +81,9 @@ export async function reconcileWithGateway(container: MedusaContainer, now: Date
     captures_told: captures.told,
     refunds_repaired: refunds.repaired,
     refunds_told: refunds.told,
+    failed_cancel_refunds: cancelRefunds,
   }
-  if (applied || gaveUp || captures.repaired || captures.told || refunds.repaired || refunds.told) deps.logger.info(`PGS reconciliation: ${JSON.stringify(summary)}`)
+  if (applied || gaveUp || captures.repaired || captures.told || refunds.repaired || refunds.told || cancelRefunds) deps.logger.info(`PGS reconciliation: ${JSON.stringify(summary)}`)
   if (pace.stopped) deps.logger.warn("PGS reconciliation: the gateway is overloaded (429/5xx); the next run goes on")
   return summary
 }

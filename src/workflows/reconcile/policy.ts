@@ -26,6 +26,11 @@ export const RECONCILE = {
    * call can take (the client's 45 s manage timeout) plus the webhook path's wait for Medusa's call (58 s).
    */
   unfinishedOperationAfterMs: 5 * 60_000,
+  /**
+   * A refund that failed (payments/refund-failed.ts) whose order is still not canceled this long after: no order
+   * cancel asked for it (Medusa's cancel marks the order within seconds of its refund step), so a person saw the error.
+   */
+  failedRefundSettledAfterMs: 15 * 60_000,
 }
 
 export function nextCheckAt(checks: number, now: Date): Date {

@@ -42,6 +42,7 @@ const TITLES: Record<string, string> = {
   fulfillment_capture: "Capture on fulfillment",
   void_not_made: "Void not made",
   refund_not_made: "Refund not made",
+  refund_failed: "Refund failed",
   flagged_event: "Money without an order",
   failed_event: "Webhook not processed",
 }
@@ -54,8 +55,11 @@ function titleOf(row: FollowUpRow, needsPerson: boolean): string {
   return TITLES[row.kind] ?? row.kind
 }
 
-/** Given back automatically, or closed by the gateway's message about a void or refund: nothing a re-read would find. */
-const NOT_REREAD = new Set<string>(["late_refund", "void_not_made", "refund_not_made"])
+/**
+ * Given back automatically, closed by the gateway's message about a void or refund, or a refund's failure kept for
+ * reconciliation: nothing a re-read would find.
+ */
+const NOT_REREAD = new Set<string>(["late_refund", "void_not_made", "refund_not_made", "refund_failed"])
 
 /**
  * A refund the gateway never confirmed can be removed from the order (attention/[id]/remove); re-reading the
