@@ -134,9 +134,10 @@ describe("query plans on a grown store", () => {
     expect(first[0]!.nodes.some((n) => n["Index Name"] === "IDX_pgs_payout_created_at_id")).toBe(true)
   })
 
-  it("finds reconciliation's due checks, claims one and watches retired sessions on indexes", async () => {
+  it("finds reconciliation's due checks and failed refunds, claims one and watches retired sessions on indexes", async () => {
     const now = new Date()
     expectIndexed(await plansOf(() => dueChecks(knex, now, 25)))
+    expectIndexed(await plansOf(() => dueChecks(knex, now, 100, "refund_failed")))
     expectIndexed(await plansOf(() => claimDueCheck(knex, "pgsfu_hist000000001", now, 60_000)))
     expectIndexed(await plansOf(() => existingKeys(knex, ["check:trx_hist_fu_1", "check:trx_a"])))
     expectIndexed(await plansOf(() => followUpByKey(knex, "stuck:trx_hist_fu_1")))
