@@ -742,7 +742,7 @@ pgsStoreSuite("gateway webhooks", (s) => {
         await cancelOrderWorkflow(s.container()).run({ input: { order_id: orderId }, context: { eventGroupId, preventReleaseEvents: true } })
         await s.container().resolve<any>(Modules.EVENT_BUS).clearGroupedEvents(eventGroupId)
         expect((await s.api.get(`/admin/orders/${orderId}?fields=id,status`, { headers: await s.adminHeaders() })).data.order.status).toBe("canceled")
-        const failed = { kind: "refund_failed", amount_minor: "2550", note: expect.stringMatching(/^Medusa asked the gateway to refund 25\.50 EUR of this payment, and it was not refunded: the gateway refused the request \(HTTP 422\)\./) }
+        const failed = { kind: "refund_failed", amount_minor: "2550", note: expect.stringMatching(/^Medusa asked the gateway to refund 25\.50 EUR of this payment, and it was not refunded: the gateway refused the request \(HTTP 422\): "amount must be less than or equal to 2050, what remains to refund"\./) }
         expect(await followUps(orderId)).toEqual([{ ...failed, state: "watching" }])
 
         expect((await runReconcile(s, 0))?.failed_cancel_refunds).toBe(0) // not due yet
@@ -759,11 +759,32 @@ pgsStoreSuite("gateway webhooks", (s) => {
         expect((await adminPayment(s, payment.id)).refunds).toHaveLength(0)
       })
 
+      it("lists the refund of a canceled order whose answer was lost when its order.canceled event was lost too", async () => {
+        const { session, orderId, transactionId, payment } = await orderPaidByWebhook()
+        const captureId = await manageAtGateway(s, session, transactionId, "CAPTURE", sessionFields(session.data).amount_minor)
+        expect((await processedEvent(s, captureId)).outcome).toBe("applied:external_capture")
+        // The gateway does nothing and answers with what matches nothing in the spec: the plugin cannot tell.
+        await s.sandbox.control("POST", "/_sandbox/faults", { target: "POST /api/transactions/manage", phase: "before", kind: "garble", count: 1 })
+        const eventGroupId = `lost-${orderId}`
+        await cancelOrderWorkflow(s.container()).run({ input: { order_id: orderId }, context: { eventGroupId, preventReleaseEvents: true } })
+        await s.container().resolve<any>(Modules.EVENT_BUS).clearGroupedEvents(eventGroupId)
+        expect(await approvedOperations(s.sandbox, transactionId, "REFUND")).toHaveLength(0)
+        expect(await followUps(orderId)).toEqual([
+          { kind: "refund_failed", state: "watching", amount_minor: "2550", note: 'Medusa asked the gateway to refund 25.50 EUR of this payment, and its answer was lost (Needs attention lists it as "Answer lost").' },
+        ])
+        expect((await runReconcile(s, 3 * MINUTE))?.failed_cancel_refunds).toBe(1)
+        expect(await followUps(orderId)).toEqual([
+          { kind: "refund_failed", state: "done", amount_minor: "2550", note: expect.stringMatching(/answer was lost .*on Needs attention as "Refund not made"\.$/) },
+          { kind: "refund_not_made", state: "needs_person", amount_minor: "2550", note: expect.stringContaining("if Needs attention also lists its answer as lost, the gateway may have made it: look there first") },
+        ])
+        expect((await adminPayment(s, payment.id)).refunds).toHaveLength(0)
+      })
+
       it("closes a failed refund a person asked for once it is clear no order cancel asked for it", async () => {
         const { orderId, payment } = await capturedWithRefundHeld()
         const refused = await adminPost(s, `/admin/payments/${payment.id}/refund`, { amount: 25.5 })
         expect(refused.status).toBeGreaterThanOrEqual(400)
-        expect(await followUps(orderId)).toEqual([{ kind: "refund_failed", state: "watching", amount_minor: "2550", note: expect.stringContaining("not refunded: the gateway refused the request (HTTP 422).") }])
+        expect(await followUps(orderId)).toEqual([{ kind: "refund_failed", state: "watching", amount_minor: "2550", note: expect.stringContaining('not refunded: the gateway refused the request (HTTP 422): "amount must be less than or equal to 2050, what remains to refund".') }])
         // Still watched a few minutes on (a cancel marks its order canceled after its refund step), then closed.
         expect((await runReconcile(s, 3 * MINUTE))?.failed_cancel_refunds).toBe(0)
         expect((await followUps(orderId))[0].state).toBe("watching")

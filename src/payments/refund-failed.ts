@@ -1,6 +1,6 @@
 /**
- * A refund of an order's payment that surely did not happen: the gateway declined it, refused the call, or could not
- * be reached. Where a person asked for it, Medusa shows them the error. Where Medusa's order cancel asked for it,
+ * A refund of an order's payment that did not happen (the gateway declined it, refused the call, or could not be
+ * reached) or whose answer was lost. Where a person asked for it, Medusa shows them the error. Where Medusa's order cancel asked for it,
  * Medusa logs the error and cancels the order all the same (FRAMEWORK-NOTES 68); the plugin lists that after the
  * order.canceled event (workflows/refund-not-made.ts), but an event lost with its process, or a subscriber run that
  * failed (the Redis event bus does not retry one), would leave it unlisted. So the failure is written down here, before
@@ -23,9 +23,10 @@ export const failedRefundKey = (idempotencyKey: string) => `refund-failed:${idem
 export const FAILED_REFUND_FIRST_CHECK_MS = 2 * 60_000
 
 /**
- * Writes the failed refund down for reconciliation, unless its outcome is unknown (a lost answer is listed by
- * lost-answers.ts), the error is not the gateway's answer (a bug of ours, logged by the caller), or the payment has
- * no order (no cancel can have asked for it). Never throws: the refund's own error is what Medusa must get.
+ * Writes the failed refund down for reconciliation, unless the error is not the gateway's answer (a bug of ours,
+ * logged by the caller) or the payment has no order (no cancel can have asked for it). A lost answer is written down
+ * too: Medusa's cancel treats it as a failure all the same (its "Answer lost" item is lost-answers.ts's). Never
+ * throws: the refund's own error is what Medusa must get.
  */
 export async function rememberFailedRefund(
   knex: Knex | null,
@@ -35,7 +36,7 @@ export async function rememberFailedRefund(
   amountMinor: number,
   error: unknown,
 ): Promise<void> {
-  if (!knex || !idempotencyKey || error instanceof GatewayOutcomeUnknownError) return
+  if (!knex || !idempotencyKey) return
   if (!isGatewayError(error) && !(error instanceof MedusaError)) return
   try {
     const orderId = (await recordedPaymentOfSession(knex, current.session_id))?.order_id
@@ -51,7 +52,10 @@ export async function rememberFailedRefund(
       amount_minor: amountMinor,
       currency_code: current.currency_code.toLowerCase(),
       next_check_at: new Date(Date.now() + FAILED_REFUND_FIRST_CHECK_MS),
-      note: `Medusa asked the gateway to refund ${money} of this payment, and it was not refunded: ${reasonOf(error as MedusaError)}.`,
+      note:
+        error instanceof GatewayOutcomeUnknownError
+          ? `Medusa asked the gateway to refund ${money} of this payment, and its answer was lost (Needs attention lists it as "Answer lost").`
+          : `Medusa asked the gateway to refund ${money} of this payment, and it was not refunded: ${reasonOf(error as MedusaError)}.`,
     })
   } catch (cause) {
     logger.warn(`[pgs] a refund that did not happen could not be written down for reconciliation: ${(cause as Error).message}`)

@@ -32,6 +32,11 @@ export function reasonOf(error: AnyGatewayError | MedusaError): string {
     case "unauthorized":
     case "forbidden":
       return `the gateway refused the store's access${status(error)}: check the plugin's credentials and terminal`
+    case "validation": {
+      // The gateway's own words on what it refused ("amount must be less than or equal to 2050, …"), kept short.
+      const said = error.fields.map((f) => `${f.property} ${f.message}`).join("; ")
+      return `the gateway refused the request${status(error)}${said ? `: "${said.length > 200 ? `${said.slice(0, 199)}…` : said}"` : ""}`
+    }
     default:
       return `the gateway refused the request${status(error)}`
   }

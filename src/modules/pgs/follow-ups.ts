@@ -138,7 +138,9 @@ export async function followUpPage(
 ): Promise<Array<FollowUpRow & { _cursor_at: string }>> {
   const q = knex(FOLLOW_UP_TABLE).select("*").whereNull("deleted_at")
   if (part === "open") q.where("state", "needs_person").whereNot("kind", "check")
-  else q.whereNot("state", "needs_person").whereNot("kind", "check")
+  // A failed refund is reconciliation's note to itself (reconcile/failed-refunds.ts): what it finds is its own item
+  // ("Refund not made"), and a person's refund that failed was told to them where they asked for it.
+  else q.whereNot("state", "needs_person").whereNot("kind", "check").whereNot("kind", "refund_failed")
   return newestFirst(q, knex, "updated_at", after, limit)
 }
 

@@ -1,44 +1,75 @@
 /**
- * Refunds that failed, written down by the provider before Medusa got the error (payments/refund-failed.ts). An order
- * cancel asked for one if its order is canceled now: the "Refund not made" listing runs for that order, as after its
- * order.canceled event (safe to run twice), so an event lost with its process, or a subscriber run that failed, still
- * lists it. An order still not canceled a while after was a person's refund: Medusa showed them the error.
+ * Refunds that failed or lost their answer, written down by the provider before Medusa got the error
+ * (payments/refund-failed.ts). An order cancel asked for one if its order is canceled now: the "Refund not made"
+ * listing runs for that order, as after its order.canceled event (safe to run twice), so an event lost with its
+ * process, or a subscriber run that failed, still lists it. An order still not canceled a while after was a person's
+ * refund: Medusa showed them the error. A listing that keeps failing is handed to a person after an hour of tries.
  */
-import { claimDueCheck, dueChecks, followUpByKey, updateFollowUp, type FollowUpRow } from "../../modules/pgs/follow-ups"
+import type { FollowUpRow } from "../../modules/pgs/follow-ups"
+import { claimDueCheck, dueChecks, followUpByKey, updateFollowUp } from "../../modules/pgs/follow-ups"
 import { canceledPayments, refundNotMadeKey, settleRefundsNotMadeOfOrder } from "../refund-not-made"
 import type { CheckDeps } from "./check"
 import { RECONCILE } from "./policy"
 
-/** Looks at the failed refunds that are due; returns how many turned out to be an order cancel's. */
+/** Tries of a failing listing before a person is told: about an hour of runs every 5 minutes. */
+const TRIES_BEFORE_TELLING = 12
+
+/** Looks at the failed refunds that are due; returns how many were an order cancel's refund that did not happen. */
 export async function checkFailedRefunds(deps: CheckDeps, now: Date): Promise<number> {
   let ofCancels = 0
-  for (const due of await dueChecks(deps.knex, now, RECONCILE.batch, "refund_failed")) {
-    // Claimed first, so two workers do not both run it; one that dies leaves it to the next run after the lease.
-    const row = await claimDueCheck(deps.knex, due.id, now, RECONCILE.leaseMs)
-    if (!row) continue
-    try {
-      if (await settleFailedRefund(deps, row, now)) ofCancels++
-    } catch (error) {
-      deps.logger.error(`PGS reconciliation: the failed refund ${row.key} could not be looked at again: ${(error as Error).message}`)
+  for (;;) {
+    const due = await dueChecks(deps.knex, now, RECONCILE.batch, "refund_failed")
+    let claimed = 0
+    for (const candidate of due) {
+      // Claimed first, so two workers do not both run it; one that dies leaves it to the next run after the lease.
+      const row = await claimDueCheck(deps.knex, candidate.id, now, RECONCILE.leaseMs)
+      if (!row) continue
+      claimed++
+      try {
+        if (await settleFailedRefund(deps, row, now)) ofCancels++
+      } catch (error) {
+        await tellAfterTries(deps, row, error as Error)
+      }
     }
+    // A batch another runner took entirely, or the last one: done (a claimed row is not due again in this run).
+    if (!claimed || due.length < RECONCILE.batch) return ofCancels
   }
-  return ofCancels
 }
 
+async function tellAfterTries(deps: CheckDeps, row: FollowUpRow, error: Error): Promise<void> {
+  deps.logger.error(`PGS reconciliation: the failed refund ${row.key} could not be looked at again: ${error.message}`)
+  const checks = row.checks + 1
+  if (checks < TRIES_BEFORE_TELLING) return updateFollowUp(deps.knex, row.id, { checks })
+  const told = `Reconciliation could not tell whether an order cancel asked for it (the store's log has the reason: "${error.message}"). If the order is canceled, refund in the gateway's dashboard what it shows is left, then mark this handled.`
+  await updateFollowUp(deps.knex, row.id, { checks, state: "needs_person", note: `${row.note ?? ""} ${told}`.trim() })
+}
+
+/** Closes the row once it is known whether an order cancel asked for the refund; true when one did and it failed. */
 async function settleFailedRefund(deps: CheckDeps, row: FollowUpRow, now: Date): Promise<boolean> {
-  const orderId = row.order_id
-  const canceled = orderId ? (await canceledPayments(deps.container, orderId)).find((p) => p.transactionId === row.transaction_id) : undefined
-  if (!canceled) {
+  const payments = row.order_id ? await canceledPayments(deps.container, row.order_id) : []
+  const payment = payments.find((p) => p.transactionId === row.transaction_id)
+  const close = (sentence: string) => updateFollowUp(deps.knex, row.id, { state: "done", resolved_at: now, note: `${row.note ?? ""} ${sentence}`.trim() })
+  if (!payment) {
     // Not canceled (yet): looked at again after the lease, until it is clearly a person's refund.
     if (now.getTime() - new Date(row.created_at).getTime() < RECONCILE.failedRefundSettledAfterMs) return false
-    await updateFollowUp(deps.knex, row.id, { state: "done", resolved_at: now, note: `${row.note ?? ""} Its order was not canceled: Medusa showed the error where the refund was asked.`.trim() })
+    await close(
+      payments.length
+        ? "Its order is canceled, but this payment is no longer among its payments by Medusa's records: nothing to list."
+        : "Its order was not canceled: Medusa showed the error where the refund was asked.",
+    )
     return false
   }
-  await settleRefundsNotMadeOfOrder(deps.container, canceled.orderId)
-  const listed = await followUpByKey(deps.knex, refundNotMadeKey(canceled.paymentId))
-  const outcome = listed
-    ? 'Medusa canceled its order all the same: the money the payment still holds is on Needs attention as "Refund not made".'
-    : "Medusa canceled its order all the same; by Medusa's records nothing captured is left unrefunded."
-  await updateFollowUp(deps.knex, row.id, { state: "done", resolved_at: now, note: `${row.note ?? ""} ${outcome}`.trim() })
+  await settleRefundsNotMadeOfOrder(deps.container, payment.orderId)
+  // Listed now, or already after the order.canceled event (which then took the cancel's refund off the order).
+  const item = await followUpByKey(deps.knex, refundNotMadeKey(payment.paymentId))
+  if (!item) {
+    await close("Its order is canceled, and by Medusa's records nothing the cancel asked to refund is missing.")
+    return false
+  }
+  await close(
+    item?.state === "needs_person"
+      ? 'Medusa canceled its order all the same: what the payment still holds is on Needs attention as "Refund not made".'
+      : 'Medusa canceled its order all the same; it was listed as "Refund not made", and that item is closed.',
+  )
   return true
 }
