@@ -35,7 +35,8 @@ export function reasonOf(error: AnyGatewayError | MedusaError): string {
     case "validation": {
       // The gateway's own words on what it refused ("amount must be less than or equal to 2050, …"), kept short.
       const said = error.fields.map((f) => `${f.property} ${f.message}`).join("; ")
-      return `the gateway refused the request${status(error)}${said ? `: "${said.length > 200 ? `${said.slice(0, 199)}…` : said}"` : ""}`
+      const who = error.local ? "the plugin refused to send the request" : `the gateway refused the request${status(error)}`
+      return `${who}${said ? `: "${said.length > 200 ? `${said.slice(0, 199)}…` : said}"` : ""}`
     }
     default:
       return `the gateway refused the request${status(error)}`

@@ -129,8 +129,11 @@ export async function settleRefundsNotMadeOfOrder(container: MedusaContainer, or
   if (failures.length) throw failures[0]
 }
 
-/** Read again under the lock its gateway events take, so neither reads what the other is writing. */
-function settleUnderEventLock(container: MedusaContainer, listed: CanceledPayment): Promise<void> {
+/**
+ * One canceled order's payment, read again under the lock its gateway events take, so neither reads what the other
+ * is writing. Also run by reconciliation for a refund that failed (reconcile/failed-refunds.ts).
+ */
+export function settleUnderEventLock(container: MedusaContainer, listed: CanceledPayment): Promise<void> {
   return underEventLock(container, listed.reference ?? listed.transactionId, async () => {
     const [now] = await canceledPayments(container, listed.orderId, listed.paymentId)
     if (now) await settleRefundNotMade(container, now)

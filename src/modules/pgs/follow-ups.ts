@@ -4,7 +4,7 @@
  */
 import type { Knex } from "@medusajs/framework/mikro-orm/knex"
 import { generateEntityId } from "@medusajs/framework/utils"
-import { FOLLOW_UP_TABLE, type FollowUpKind, type FollowUpState } from "./models/follow-up"
+import { FAILED_REFUND_TRIES_BEFORE_TELLING, FOLLOW_UP_TABLE, type FollowUpKind, type FollowUpState } from "./models/follow-up"
 import { newestFirst } from "./keyset"
 
 export type FollowUpRow = {
@@ -139,8 +139,12 @@ export async function followUpPage(
   const q = knex(FOLLOW_UP_TABLE).select("*").whereNull("deleted_at")
   if (part === "open") q.where("state", "needs_person").whereNot("kind", "check")
   // A failed refund is reconciliation's note to itself (reconcile/failed-refunds.ts): what it finds is its own item
-  // ("Refund not made"), and a person's refund that failed was told to them where they asked for it.
-  else q.whereNot("state", "needs_person").whereNot("kind", "check").whereNot("kind", "refund_failed")
+  // ("Refund not made"), and a person's refund that failed was told to them where they asked for it. One handed to a
+  // person (its tries counted out) stays on the record once handled, as every item a person saw does.
+  else
+    q.whereNot("state", "needs_person")
+      .whereNot("kind", "check")
+      .whereNot((w) => w.where("kind", "refund_failed").where("checks", "<", FAILED_REFUND_TRIES_BEFORE_TELLING))
   return newestFirst(q, knex, "updated_at", after, limit)
 }
 

@@ -31,6 +31,8 @@ export const RECONCILE = {
    * cancel asked for it (Medusa's cancel marks the order within seconds of its refund step), so a person saw the error.
    */
   failedRefundSettledAfterMs: 15 * 60_000,
+  /** Wall time a run spends on failed refunds at most (each may wait for its payment's event lock). */
+  failedRefundsBudgetMs: 60_000,
 }
 
 export function nextCheckAt(checks: number, now: Date): Date {

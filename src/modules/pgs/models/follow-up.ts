@@ -17,10 +17,14 @@ export const FOLLOW_UP_TABLE = "pgs_follow_up"
  *   lost void answer's, "manage:<payment id>");
  * - refund_not_made: money a canceled order's payment kept because Medusa's refund at the cancel did not go through
  *   (key "cancel-refund:<payment id>");
- * - refund_failed: a refund of an order's payment that the gateway declined or refused, or that could not be sent
- *   (key "refund-failed:<Medusa's refund id>"), watched until reconciliation knows whether an order cancel asked for
- *   it (then it is a refund_not_made), so that listing does not hang on the order.canceled event alone.
+ * - refund_failed: a refund of an order's payment that the gateway declined or refused, that could not be sent, or
+ *   whose answer was lost (key "refund-failed:<Medusa's refund id>"), watched until reconciliation knows whether an
+ *   order cancel asked for it (then it is a refund_not_made), so that listing does not hang on the order.canceled
+ *   event alone; a person's only when that listing keeps failing.
  */
+/** A failed refund's listing tried this many times in vain (about an hour of reconciliation runs) goes to a person. */
+export const FAILED_REFUND_TRIES_BEFORE_TELLING = 12
+
 export const FOLLOW_UP_KINDS = ["check", "reconciled", "late_refund", "gave_up", "unknown_management", "stuck", "webhooks_refused", "fulfillment_capture", "void_not_made", "refund_not_made", "refund_failed"] as const
 export type FollowUpKind = (typeof FOLLOW_UP_KINDS)[number]
 
