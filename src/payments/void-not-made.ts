@@ -9,6 +9,7 @@
 import type { Knex } from "@medusajs/framework/mikro-orm/knex"
 import { MedusaError } from "@medusajs/framework/utils"
 import { fromMinorUnits, GatewayOutcomeUnknownError, isGatewayError, type AnyGatewayError } from "../gateway"
+import { shortened } from "../lib/shortened"
 import { openFollowUp, updateFollowUp } from "../modules/pgs/follow-ups"
 import { lostAnswerKey } from "./lost-answers"
 import type { PgsSessionData } from "./session-data"
@@ -36,7 +37,7 @@ export function reasonOf(error: AnyGatewayError | MedusaError): string {
       // The gateway's own words on what it refused ("amount must be less than or equal to 2050, …"), kept short.
       const said = error.fields.map((f) => `${f.property} ${f.message}`).join("; ")
       const who = error.local ? "the plugin refused to send the request" : `the gateway refused the request${status(error)}`
-      return `${who}${said ? `: "${said.length > 200 ? `${said.slice(0, 199)}…` : said}"` : ""}`
+      return `${who}${said ? `: "${shortened(said, 200)}"` : ""}`
     }
     default:
       return `the gateway refused the request${status(error)}`

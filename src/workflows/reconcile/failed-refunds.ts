@@ -5,6 +5,7 @@
  * process, or a subscriber run that failed, still lists it. An order still not canceled a while after was a person's
  * refund: Medusa showed them the error. A listing that keeps failing is handed to a person after an hour of tries.
  */
+import { shortened } from "../../lib/shortened"
 import { claimDueCheck, dueChecks, followUpByKey, updateFollowUp, type FollowUpRow } from "../../modules/pgs/follow-ups"
 import { FAILED_REFUND_TRIES_BEFORE_TELLING } from "../../modules/pgs/models/follow-up"
 import { canceledPayments, refundNotMadeKey, settleUnderEventLock } from "../refund-not-made"
@@ -44,7 +45,7 @@ async function tellAfterTries(deps: CheckDeps, row: FollowUpRow, error: Error): 
   deps.logger.error(`PGS reconciliation: the failed refund ${row.key} could not be looked at again: ${error.message}`)
   const checks = row.checks + 1
   if (checks < FAILED_REFUND_TRIES_BEFORE_TELLING) return updateFollowUp(deps.knex, row.id, { checks })
-  const reason = error.message.length > 200 ? `${error.message.slice(0, 199)}…` : error.message
+  const reason = shortened(error.message, 200)
   const told =
     `Reconciliation could not list what its order still owes the customer, should an order cancel have asked for this refund (the store's log has the reason: "${reason}"). ` +
     "If the order is canceled, its page may still count this refund as made: refund in the gateway's dashboard what it shows is left (that refund is recorded on the order). Then, or if the order is not canceled, mark this handled."
