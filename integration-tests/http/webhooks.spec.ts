@@ -780,6 +780,36 @@ pgsStoreSuite("gateway webhooks", (s) => {
         expect((await adminPayment(s, payment.id)).refunds).toHaveLength(0)
       })
 
+      it("hands a failed refund to a person when looking at it again keeps failing", async () => {
+        const { orderId, payment } = await capturedWithRefundHeld()
+        const eventGroupId = `lost-${orderId}`
+        await cancelOrderWorkflow(s.container()).run({ input: { order_id: orderId }, context: { eventGroupId, preventReleaseEvents: true } })
+        await s.container().resolve<any>(Modules.EVENT_BUS).clearGroupedEvents(eventGroupId)
+        // A capture Medusa holds at a fraction of a cent (as a damaged row, or a store's own code, could leave it):
+        // what the payment still holds cannot be told in minor units, so the listing fails on every run.
+        const knex = s.container().resolve(ContainerRegistrationKeys.PG_CONNECTION)
+        await knex("capture").where({ payment_id: payment.id }).update({ amount: 25.505, raw_amount: { value: "25.505", precision: 20 } })
+        const row = () => knex("pgs_follow_up").where({ order_id: orderId, kind: "refund_failed" }).first("state", "checks", "note")
+        const onNeedsAttention = async () =>
+          ((await s.api.get("/admin/pgs/attention?limit=100", { headers: await s.adminHeaders() })).data.items as any[]).filter((i) => i.order_id === orderId)
+
+        expect((await runReconcile(s, 3 * MINUTE))?.failed_cancel_refunds).toBe(0)
+        expect(await row()).toMatchObject({ state: "watching", checks: 1 })
+        expect(await onNeedsAttention()).toEqual([]) // reconciliation's note to itself, not yet a person's
+        // As after an hour of runs that failed the same way: the next failure hands it over.
+        await knex("pgs_follow_up").where({ order_id: orderId, kind: "refund_failed" }).update({ checks: 11 })
+        expect((await runReconcile(s, 70 * MINUTE))?.failed_cancel_refunds).toBe(0)
+        expect(await row()).toMatchObject({
+          state: "needs_person",
+          checks: 12,
+          note: expect.stringMatching(/could not list what its order still owes the customer.*the store's log has the reason: ".*fraction of a minor unit.*"\)\. If the order is canceled, its page may still count this refund as made/),
+        })
+        expect(await onNeedsAttention()).toEqual([expect.objectContaining({ kind: "refund_failed", title: "Refund failed", needs_person: true, amount: "25.50" })])
+        // A person's now: later runs leave it as it is.
+        await runReconcile(s, 140 * MINUTE)
+        expect(await row()).toMatchObject({ state: "needs_person", checks: 12 })
+      })
+
       it("closes a failed refund a person asked for once it is clear no order cancel asked for it", async () => {
         const { orderId, payment } = await capturedWithRefundHeld()
         const refused = await adminPost(s, `/admin/payments/${payment.id}/refund`, { amount: 25.5 })
