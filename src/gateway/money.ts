@@ -1,7 +1,7 @@
 /**
  * Major ↔ minor units per ISO 4217 exponent (currency-codes' `digits`), exactly: the input is turned into a
  * decimal string and shifted digit by digit, never through a float. A value with more decimals than the
- * currency has (0.001 EUR, 1.5 JPY) is refused, never rounded.
+ * currency has (0.001 EUR, 1.5 JPY) is refused unless the caller asks for it to be rounded (half away from zero).
  */
 import currencyCodes from "currency-codes"
 import { z } from "zod"
@@ -66,8 +66,14 @@ function parseDecimal(text: string): { negative: boolean; digits: bigint; scale:
   return { negative: m[1] === "-", digits: BigInt((m[2] || "0") + fraction), scale: fraction.length - exponent }
 }
 
-/** Major units (Medusa) → integer minor units (gateway). Throws MoneyError instead of rounding. */
-export function toMinorUnits(amount: MoneyInput, currency: string): MinorUnits {
+/**
+ * How a fraction of a minor unit is treated: refused (MoneyError), or rounded half away from zero, as
+ * Intl.NumberFormat shows an amount by default (30.345 EUR → 30.35).
+ */
+export type MinorUnitRounding = "refuse" | "half-away-from-zero"
+
+/** Major units (Medusa) → integer minor units (gateway). Throws MoneyError instead of rounding, unless asked to round. */
+export function toMinorUnits(amount: MoneyInput, currency: string, rounding: MinorUnitRounding = "refuse"): MinorUnits {
   const exponent = currencyExponent(currency)
   const text = toDecimalString(amount)
   const { negative, digits, scale } = parseDecimal(text)
@@ -76,9 +82,11 @@ export function toMinorUnits(amount: MoneyInput, currency: string): MinorUnits {
   if (shift <= 0) minor = digits * 10n ** BigInt(-shift)
   else {
     const divisor = 10n ** BigInt(shift)
-    if (digits % divisor !== 0n)
+    const remainder = digits % divisor
+    if (remainder !== 0n && rounding === "refuse")
       throw new MoneyError(`${text} ${currency.toUpperCase()} has a fraction of a minor unit (${exponent} decimals allowed); refusing to round`)
-    minor = digits / divisor
+    // The sign is applied below, so rounding the magnitude up at a half rounds away from zero.
+    minor = digits / divisor + (remainder * 2n >= divisor ? 1n : 0n)
   }
   if (negative) minor = -minor
   if (minor > BigInt(Number.MAX_SAFE_INTEGER) || minor < -BigInt(Number.MAX_SAFE_INTEGER))

@@ -47,6 +47,29 @@ describe("money", () => {
     expect(() => toMinorUnits(major, currency)).toThrow(MoneyError)
   })
 
+  it.each([
+    ["30.345", "EUR", 3035],
+    ["30.3449999", "EUR", 3034],
+    ["11.8881", "EUR", 1189],
+    ["-30.345", "EUR", -3035],
+    ["1.5", "JPY", 2],
+    ["2.4999", "JPY", 2],
+    ["1.00049", "KWD", 1000],
+    ["10.50", "EUR", 1050],
+  ])("rounds %s %s to %d minor units half away from zero when asked to", (major, currency, minor) => {
+    expect(toMinorUnits(major, currency, "half-away-from-zero")).toBe(minor)
+  })
+
+  it("rounds as Intl.NumberFormat shows an amount (its default rounding)", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 10_000_000 }), fc.integer({ min: 0, max: 9 }), (thousandths, extra) => {
+        const text = `${Math.floor(thousandths / 1000)}.${String(thousandths % 1000).padStart(3, "0")}${extra}`
+        const shown = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: false }).format(text as unknown as number)
+        expect(fromMinorUnits(toMinorUnits(text, "EUR", "half-away-from-zero"), "EUR")).toBe(shown)
+      }),
+    )
+  })
+
   it.each(["abc", "", "1,50", "1.2.3", "--1", "Infinity"])("refuses the non-decimal %p", (text) => {
     expect(() => toMinorUnits(text, "EUR")).toThrow(MoneyError)
   })

@@ -5,7 +5,8 @@
  * named below and the module's loader checks them against the live schema at boot (loaders/check-medusa-tables.ts).
  */
 import type { Knex } from "@medusajs/framework/mikro-orm/knex"
-import { toMinorUnits } from "../../gateway"
+import { MathBN } from "@medusajs/framework/utils"
+import { medusaAmountInMinorUnits } from "../../lib/medusa-amount"
 
 /** Keep in step with the queries below: the boot check reads only this list. */
 export const MEDUSA_COLUMNS = {
@@ -33,22 +34,22 @@ const json = (value: unknown) => (typeof value === "string" ? JSON.parse(value) 
 export async function captureAmountMinor(knex: Knex, captureId: string, currency: string): Promise<number | null> {
   const row = await knex("capture").where({ id: captureId }).first("raw_amount")
   const raw = json(row?.raw_amount)
-  return raw?.value !== undefined ? toMinorUnits({ value: raw.value }, currency) : null
+  return raw?.value !== undefined ? medusaAmountInMinorUnits({ value: raw.value }, currency) : null
 }
 
 /**
  * Whether this capture takes what was left of the payment: Medusa's capture rows of the payment (this one
- * included, as Medusa writes it before calling the provider) add up to the payment's amount. Exact, in minor units.
+ * included, as Medusa writes it before calling the provider) add up to the payment's amount. Exact.
  */
-export async function capturesComplete(knex: Knex, captureId: string, currency: string): Promise<boolean | null> {
+export async function capturesComplete(knex: Knex, captureId: string): Promise<boolean | null> {
   const row = await knex("capture").where({ id: captureId }).first("payment_id")
   if (!row?.payment_id) return null
   const payment = await knex("payment").where({ id: row.payment_id }).first("raw_amount")
   const rows: Array<{ raw_amount: unknown }> = await knex("capture").where({ payment_id: row.payment_id }).whereNull("deleted_at").select("raw_amount")
   const authorized = json(payment?.raw_amount)?.value
   if (authorized === undefined) return null
-  const captured = rows.reduce((sum, r) => sum + toMinorUnits({ value: json(r.raw_amount).value }, currency), 0)
-  return captured >= toMinorUnits({ value: authorized }, currency)
+  // Compared as Medusa's exact decimals: its amounts may carry a fraction of a minor unit (lib/medusa-amount.ts).
+  return MathBN.gte(MathBN.sum(0, ...rows.map((r) => json(r.raw_amount).value as string)), authorized)
 }
 
 /** A capture or refund row Medusa wrote for its call to the provider; the row's id is the call's idempotency key. */
@@ -89,7 +90,7 @@ export async function unfinishedOperations(knex: Knex, kind: UnfinishedOperation
     kind,
     id: r.id,
     payment_id: r.payment_id,
-    amount_minor: toMinorUnits({ value: json(r.raw_amount).value }, r.currency_code),
+    amount_minor: medusaAmountInMinorUnits({ value: json(r.raw_amount).value }, r.currency_code),
     currency_code: r.currency_code,
     created_at: r.created_at,
     data: (json(r.data) ?? {}) as Record<string, unknown>,

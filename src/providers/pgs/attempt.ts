@@ -5,7 +5,8 @@
  */
 import type { AuthorizePaymentOutput, PaymentProviderContext } from "@medusajs/framework/types"
 import { MedusaError, PaymentSessionStatus } from "@medusajs/framework/utils"
-import { isGatewayError, toMinorUnits, type MoneyInput } from "../../gateway"
+import { isGatewayError, type MoneyInput } from "../../gateway"
+import { medusaAmountInMinorUnits } from "../../lib/medusa-amount"
 import { payLinkResultUrl } from "../../payments/pay-link"
 import { gatewayReferenceFor } from "../../payments/reference"
 import { APPROVED_SESSION_STATUSES } from "../../payments/status-table"
@@ -20,7 +21,7 @@ import { toMedusaError } from "./to-medusa-error"
 /** Reference, terminal (settings change without a restart), amount in minor units and currency of attempt `attempt`. */
 export async function attemptStart(deps: ProviderDeps, sessionId: string, attempt: number, amount: MoneyInput, currencyCode: string): Promise<AttemptStart> {
   const currency = currencyCode.toLowerCase()
-  const amountMinor = toMinorUnits(amount, currency)
+  const amountMinor = medusaAmountInMinorUnits(amount, currency)
   const reference = gatewayReferenceFor(sessionId, attempt)
   const terminal = await terminalFor(deps, { currency_code: currency })
   return { terminal, sessionId, reference, attempt, currency, amountMinor }

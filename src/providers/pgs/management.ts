@@ -5,7 +5,8 @@
  */
 import type { CapturePaymentInput, CapturePaymentOutput, CancelPaymentInput, CancelPaymentOutput, RefundPaymentInput, RefundPaymentOutput } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
-import { GatewayOutcomeUnknownError, toMinorUnits, type ManageResult, type MoneyInput } from "../../gateway"
+import { GatewayOutcomeUnknownError, type ManageResult, type MoneyInput } from "../../gateway"
+import { medusaAmountInMinorUnits } from "../../lib/medusa-amount"
 import { captureAmountMinor, capturesComplete, externalRefundOf, recordedPaymentOfSession } from "../../modules/pgs/medusa-tables"
 import { rememberLostAnswer } from "../../payments/lost-answers"
 import { rememberFailedRefund } from "../../payments/refund-failed"
@@ -33,7 +34,7 @@ export async function capture(deps: ProviderDeps, current: PgsSessionData, input
   const rowAmount = await captureRowAmount(deps, key, current)
   const amount = rowAmount ?? remainingToCapture(current)
   // The capture that takes what is left is the final one: the gateway then releases nothing and closes captures.
-  const final = rowAmount === null ? true : await isFinalCapture(deps, key!, current)
+  const final = rowAmount === null ? true : await isFinalCapture(deps, key!)
   const result = await manage(deps, "CAPTURE", current, parent, amount, key, final ? { final_capture: true } : undefined)
   return { data: { ...current, captures: [...(current.captures ?? []), { ...record(key, amount, result), ...(final ? { final_capture: true } : {}) }] } }
 }
@@ -42,7 +43,7 @@ export async function refund(deps: ProviderDeps, current: PgsSessionData, input:
   const key = input.context?.idempotency_key
   if (key && current.refunds?.some((r) => r.key === key)) return { data: current }
   const parent = requireTransaction(current, "refund")
-  const amount = toMinorUnits(input.amount as MoneyInput, current.currency_code)
+  const amount = medusaAmountInMinorUnits(input.amount as MoneyInput, current.currency_code)
   // A refund made outside Medusa (gateway dashboard), recorded by the webhook workflow: never refund again.
   const external = await externalRefund(deps, key)
   if (external)
@@ -139,9 +140,9 @@ async function captureRowAmount(deps: ProviderDeps, captureId: string | undefine
 }
 
 /** Medusa's captures of the payment reach its amount with this one (unknown: not flagged, captures stay open). */
-async function isFinalCapture(deps: ProviderDeps, captureId: string, current: PgsSessionData): Promise<boolean> {
+async function isFinalCapture(deps: ProviderDeps, captureId: string): Promise<boolean> {
   if (!deps.knex) return false
-  return capturesComplete(deps.knex, captureId, current.currency_code).then(
+  return capturesComplete(deps.knex, captureId).then(
     (complete) => complete === true,
     (error: Error) => {
       deps.logger.warn(`[pgs] capture ${captureId}: captures not readable (${error.message}); not flagged final`)

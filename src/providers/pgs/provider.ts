@@ -35,7 +35,8 @@ import type {
   WebhookActionResult,
 } from "@medusajs/framework/types"
 import { AbstractPaymentProvider, MedusaError, PaymentActions, PaymentSessionStatus } from "@medusajs/framework/utils"
-import { toMinorUnits, type MoneyInput } from "../../gateway"
+import type { MoneyInput } from "../../gateway"
+import { medusaAmountInMinorUnits } from "../../lib/medusa-amount"
 import { parseOptions, type PgsProviderOptions } from "../../modules/pgs/options"
 import { PGS_REQUEST_KEY, serverRequest } from "../../payments/server-requests"
 import type { PgsSessionData } from "../../payments/session-data"
@@ -92,7 +93,7 @@ export abstract class PgsProvider extends AbstractPaymentProvider<PgsProviderOpt
         if (!parsed.success) throw new MedusaError(MedusaError.Types.INVALID_DATA, describeIssues(parsed.error, PGS_REQUEST_KEY))
         return stored(await serveRouteRequest(this.deps, current, parsed.data), raw)
       }
-      const amountMinor = toMinorUnits(input.amount as MoneyInput, input.currency_code)
+      const amountMinor = medusaAmountInMinorUnits(input.amount as MoneyInput, input.currency_code)
       if (amountMinor === current.amount_minor && input.currency_code.toLowerCase() === current.currency_code) return stored({ data: current }, raw)
       // The amount or currency changed: the gateway object is bound to both, so start a new attempt (new reference).
       const data = await restartSession(this.deps, this.family, current, input.amount as MoneyInput, input.currency_code, input.context)

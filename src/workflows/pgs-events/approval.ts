@@ -8,7 +8,8 @@
  */
 import { processPaymentWorkflow } from "@medusajs/core-flows"
 import { ContainerRegistrationKeys, PaymentActions } from "@medusajs/framework/utils"
-import { fromMinorUnits, type TransactionEventPayload } from "../../gateway"
+import type { MoneyInput, TransactionEventPayload } from "../../gateway"
+import { medusaAmountOf } from "../../lib/medusa-amount"
 import type { EventContext, EventOutcome } from "./context"
 import { findCartIdForCollection, findOrderIdForCollection, orderStatus, sameMoney, sessionAndTransaction, sessionOfEvent, type SessionView } from "./lookup"
 import { applyCollectionPayment } from "../order-payments/apply-collection-payment"
@@ -55,7 +56,7 @@ export async function handleApproval(ctx: EventContext, payload: TransactionEven
   // PURCHASE and PAYMENT (alternative methods) take the money in one step: Medusa records it captured.
   const action = tx.transaction_type === "AUTHORIZE" ? PaymentActions.AUTHORIZED : PaymentActions.SUCCESSFUL
   await processPaymentWorkflow(ctx.container).run({
-    input: { action, data: { session_id: session.id, amount: fromMinorUnits(tx.amount, tx.currency) } },
+    input: { action, data: { session_id: session.id, amount: medusaAmountOf(tx.amount, tx.currency, session.amount as MoneyInput) } },
   })
   return `applied:${action}`
 }

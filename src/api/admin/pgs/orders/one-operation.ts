@@ -8,7 +8,8 @@
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import type { BigNumberInput } from "@medusajs/framework/types"
 import { MathBN, Modules } from "@medusajs/framework/utils"
-import { fromMinorUnits, toMinorUnits } from "../../../../gateway"
+import { fromMinorUnits } from "../../../../gateway"
+import { medusaAmountInMinorUnits } from "../../../../lib/medusa-amount"
 import { looseQuery } from "../../../../lib/loose-query"
 
 export const EXPECT_HEADER = { capture: "x-pgs-expect-captured", refund: "x-pgs-expect-refunded" } as const
@@ -21,7 +22,7 @@ type Amount = { raw_amount?: unknown; amount?: unknown }
 type PaymentRow = { id: string; provider_id: string; currency_code: string; captures?: Amount[]; refunds?: Amount[] }
 
 const summed = (rows: Amount[] | undefined, currency: string) =>
-  toMinorUnits(MathBN.add(0, ...(rows ?? []).map((r) => (r.raw_amount ?? r.amount ?? 0) as BigNumberInput)).toFixed(), currency)
+  medusaAmountInMinorUnits(MathBN.add(0, ...(rows ?? []).map((r) => (r.raw_amount ?? r.amount ?? 0) as BigNumberInput)).toFixed(), currency)
 
 async function paymentOf(req: MedusaRequest, id: string): Promise<PaymentRow | null> {
   const { data } = await looseQuery(req.scope).graph({
