@@ -4,11 +4,28 @@
  * storefront shows (30.35), and Medusa's own capture and refund of its exact amount go through.
  */
 import { createTaxRegionsWorkflow } from "@medusajs/core-flows"
-import { pgsStoreSuite } from "./support/store"
+import { pgsStoreSuite, type StoreSuite } from "./support/store"
 import { operate } from "./support/capture"
-import { adminPayment, approvedOperations, attachTransaction, payInFrame, paymentOfOrder } from "./support/checkout"
-import { processedEvent } from "./support/webhooks"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { adminPayment, adminPost, approvedOperations, attachTransaction, payInFrame, paymentOfOrder } from "./support/checkout"
+import { manageAtGateway, orderOfCart, processedEvent, waitFor } from "./support/webhooks"
+import { capturedPayments, choose, startRedirect } from "./support/redirect"
+import { editAddingItem, issueLink, openLink, owedByOrder, paidCollection, payOnHostedPage } from "./support/pay-link"
 import { sessionFields } from "../support/session-fields"
+
+/** Taxed at 19 % (the suite's tax region): the seeded 25.50 EUR item makes a total of 30.345. */
+const BERLIN = { first_name: "Ada", last_name: "Lovelace", address_1: "1 Analytical St", city: "Berlin", country_code: "de", postal_code: "10115" }
+
+/** A taxed cart paid in the embedded fields and placed: its order, payment and gateway transaction. */
+async function paidTaxedOrder(s: StoreSuite) {
+  const cart = await s.createCart({ shipping_address: BERLIN })
+  const session = await s.initiatePaymentSession(cart.id, "pp_pgs_pgs")
+  const { transactionId } = await payInFrame(s.sandbox, session, s.sandbox.testCard("frictionless_approved"))
+  expect((await attachTransaction(s, session.id, transactionId)).status).toBe(200)
+  const done = await s.completeCart(cart.id)
+  expect((await processedEvent(s, transactionId)).outcome).toBe("applied:authorized")
+  return { session, transactionId, orderId: done.data.order.id as string, payment: await paymentOfOrder(s, done.data.order.id) }
+}
 
 pgsStoreSuite("a cart whose tax leaves a fraction of a cent", (s) => {
   beforeAll(async () => {
@@ -16,9 +33,7 @@ pgsStoreSuite("a cart whose tax leaves a fraction of a cent", (s) => {
   })
 
   it("charges the total the storefront shows, rounded to the cent, and captures and refunds Medusa's exact amount", async () => {
-    const cart = await s.createCart()
-    const shipping_address = { first_name: "Ada", last_name: "Lovelace", address_1: "1 Analytical St", city: "Berlin", country_code: "de", postal_code: "10115" }
-    await s.api.post(`/store/carts/${cart.id}`, { shipping_address }, { headers: s.storeHeaders })
+    const cart = await s.createCart({ shipping_address: BERLIN })
     expect((await s.api.get(`/store/carts/${cart.id}?fields=total,tax_total`, { headers: s.storeHeaders })).data.cart).toMatchObject({ total: 30.345, tax_total: 4.845 })
 
     const session = await s.initiatePaymentSession(cart.id, "pp_pgs_pgs")
@@ -46,5 +61,72 @@ pgsStoreSuite("a cart whose tax leaves a fraction of a cent", (s) => {
     // The admin's view of the order reads the same amounts without failing on the fraction.
     const view = await s.api.get(`/admin/pgs/orders/${done.data.order.id}/gateway`, { headers: await s.adminHeaders() })
     expect(view.data.payments[0]).toMatchObject({ medusa: { state: "refunded", amount: "30.345" }, gateway: { amount: 3035 } })
+  })
+
+  it("records the whole of a taxed payment captured and refunded in the gateway's dashboard at Medusa's exact amount", async () => {
+    const { session, transactionId, payment } = await paidTaxedOrder(s)
+    const captureId = await manageAtGateway(s, session, transactionId, "CAPTURE", 3035)
+    expect((await processedEvent(s, captureId)).outcome).toBe("applied:external_capture")
+    const refundId = await manageAtGateway(s, session, transactionId, "REFUND", 3035)
+    expect((await processedEvent(s, refundId)).outcome).toBe("applied:external_refund")
+    const recorded = await adminPayment(s, payment.id)
+    expect({ captures: recorded.captures.map((c: any) => c.amount), refunds: recorded.refunds.map((r: any) => r.amount) }).toEqual({ captures: [30.345], refunds: [30.345] })
+  })
+
+  it("records a part captured in the gateway's dashboard as the gateway's whole cents, and the rest at what Medusa has left", async () => {
+    const { session, transactionId, payment } = await paidTaxedOrder(s)
+    const first = await manageAtGateway(s, session, transactionId, "CAPTURE", 1000)
+    expect((await processedEvent(s, first)).outcome).toBe("applied:external_capture")
+    const rest = await manageAtGateway(s, session, transactionId, "CAPTURE", 2035)
+    expect((await processedEvent(s, rest)).outcome).toBe("applied:external_capture")
+    const recorded = await adminPayment(s, payment.id)
+    expect(recorded.captures.map((c: any) => c.amount).sort()).toEqual([10, 20.345])
+    expect(recorded.captured_at).not.toBeNull()
+  })
+
+  it("places a taxed redirect order from the gateway's approval alone, captured at Medusa's exact amount", async () => {
+    const r = await startRedirect(s, "pgs-wallets", { currency: "eur", cart: { shipping_address: BERLIN } })
+    expect(sessionFields(r.session.data).amount_minor).toBe(3035)
+    await choose(r.url, "approve")
+    // The shopper has not come back: the webhook places the order and records the money taken in one step.
+    const orderId = await waitFor(() => orderOfCart(s, r.cartId), { what: `order of ${r.cartId}` })
+    const [captured] = await capturedPayments(s, orderId)
+    expect(captured.amount).toBe(30.345)
+    expect(captured.captures.map((c: any) => c.amount)).toEqual([30.345])
+  })
+
+  it("lists what a canceled taxed order still holds when the cancel's refund failed, in the gateway's cents", async () => {
+    const { session, transactionId, orderId, payment } = await paidTaxedOrder(s)
+    expect((await operate(s, payment.id, "capture", 30.345, 0)).status).toBe(200)
+    // 5.00 refunded in the gateway's dashboard, its message held: the cancel's refund of all 30.345 is then refused.
+    await s.sandbox.control("POST", "/_sandbox/settings", { webhooks_held: true })
+    try {
+      await manageAtGateway(s, session, transactionId, "REFUND", 500)
+      expect((await adminPost(s, `/admin/orders/${orderId}/cancel`, {})).status).toBe(200)
+      const knex = s.container().resolve(ContainerRegistrationKeys.PG_CONNECTION)
+      const item = await waitFor(() => knex("pgs_follow_up").where({ key: `cancel-refund:${payment.id}` }).first("state", "amount_minor", "note"), { what: "the refund not made" })
+      expect(item).toMatchObject({ state: "needs_person", amount_minor: "3035", note: expect.stringMatching(/still held 30\.35 EUR captured/) })
+    } finally {
+      await s.sandbox.control("POST", "/_sandbox/settings", { webhooks_held: false })
+    }
+  })
+
+  it("asks a taxed order edit's fraction of a cent as the storefront shows it, and records the link's payment at Medusa's exact amount", async () => {
+    const { orderId, payment } = await paidTaxedOrder(s)
+    expect((await operate(s, payment.id, "capture", 30.345, 0)).status).toBe(200)
+    await editAddingItem(s, orderId)
+    const { owed } = await owedByOrder(s, orderId)
+    // What the link will charge, as the shop admin and the shopper see it.
+    expect(owed).toEqual([expect.objectContaining({ amount: "30.35", currency_code: "eur" })])
+    const link = await issueLink(s, orderId, owed[0].payment_collection_id)
+    const opened = await openLink(link.url.replace(/^https?:\/\/[^/]+/, s.medusaUrl))
+    expect(opened.status).toBe(303)
+    const pageId = /\/hpp\/([^/?]+)$/.exec(opened.location!)![1]
+    expect(s.sandbox.sandbox.context.store.hostedPages.get(pageId)).toMatchObject({ amount: 3035, currency: "EUR" })
+    await payOnHostedPage(opened.location!, s.sandbox.testCard("frictionless_approved"))
+    const { payments } = await paidCollection(s, orderId, owed[0].payment_collection_id)
+    expect(payments[0].amount).toBe(30.345)
+    if (!payments[0].captured_at) expect((await adminPost(s, `/admin/payments/${payments[0].id}/capture`)).status).toBe(200)
+    expect(await owedByOrder(s, orderId)).toMatchObject({ pendingDifference: 0, owed: [] })
   })
 })

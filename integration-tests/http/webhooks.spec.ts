@@ -785,10 +785,10 @@ pgsStoreSuite("gateway webhooks", (s) => {
         const eventGroupId = `lost-${orderId}`
         await cancelOrderWorkflow(s.container()).run({ input: { order_id: orderId }, context: { eventGroupId, preventReleaseEvents: true } })
         await s.container().resolve<any>(Modules.EVENT_BUS).clearGroupedEvents(eventGroupId)
-        // A capture Medusa holds at a fraction of a cent (as a damaged row, or a store's own code, could leave it):
-        // what the payment still holds cannot be told in minor units, so the listing fails on every run.
+        // A payment whose currency the plugin cannot convert (a damaged row): what it still holds cannot be told in
+        // minor units, so the listing fails on every run.
         const knex = s.container().resolve(ContainerRegistrationKeys.PG_CONNECTION)
-        await knex("capture").where({ payment_id: payment.id }).update({ amount: 25.505, raw_amount: { value: "25.505", precision: 20 } })
+        await knex("payment").where({ id: payment.id }).update({ currency_code: "zzz" })
         const row = () => knex("pgs_follow_up").where({ order_id: orderId, kind: "refund_failed" }).first("state", "checks", "note")
         const onNeedsAttention = async () =>
           ((await s.api.get("/admin/pgs/attention?limit=100", { headers: await s.adminHeaders() })).data.items as any[]).filter((i) => i.order_id === orderId)
@@ -802,7 +802,7 @@ pgsStoreSuite("gateway webhooks", (s) => {
         expect(await row()).toMatchObject({
           state: "needs_person",
           checks: 12,
-          note: expect.stringMatching(/could not list what its order still owes the customer.*the store's log has the reason: ".*fraction of a minor unit.*"\)\. If the order is canceled, its page may still count this refund as made/),
+          note: expect.stringMatching(/could not list what its order still owes the customer.*the store's log has the reason: ".*Unknown ISO 4217 currency: zzz.*"\)\. If the order is canceled, its page may still count this refund as made/),
         })
         expect(await onNeedsAttention()).toEqual([expect.objectContaining({ kind: "refund_failed", title: "Refund failed", needs_person: true, amount: "25.50" })])
         // A person's now: later runs leave it as it is.

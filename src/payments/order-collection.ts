@@ -6,7 +6,8 @@
  * saved-card charge.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { fromMinorUnits, toMinorUnits, type MoneyInput } from "../gateway/money"
+import { fromMinorUnits, type MoneyInput } from "../gateway/money"
+import { medusaAmountInMinorUnits } from "../lib/medusa-amount"
 import { looseQuery } from "../lib/loose-query"
 
 export type OrderAddress = {
@@ -107,10 +108,10 @@ type Row = {
   order?: (Omit<CollectionOrder, "billing_address" | "shipping_address"> & { billing_address?: OrderAddress | null; shipping_address?: OrderAddress | null }) | null
 }
 
-/** Medusa's exact amount (raw first) in minor units; a missing amount is 0. */
+/** Medusa's exact amount (raw first) in minor units, rounded as a storefront shows it (lib/medusa-amount.ts); a missing amount is 0. */
 function minorOf(raw: MoneyInput | null | undefined, plain: MoneyInput | null | undefined, currency: string): number {
   const value = raw ?? plain
-  return value === null || value === undefined ? 0 : toMinorUnits(value, currency)
+  return value === null || value === undefined ? 0 : medusaAmountInMinorUnits(value, currency)
 }
 
 /** The collection, or null when the id is malformed or no such collection exists. */

@@ -15,13 +15,14 @@
  * delivery of the event, or a second process, captures nothing. A capture that fails stays on "Needs attention"
  * (state needs_person) and is never retried automatically: a retry after an unknown outcome could capture twice.
  */
-import type { MedusaContainer } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import type { BigNumberInput, MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, MathBN } from "@medusajs/framework/utils"
 import type { Knex } from "@medusajs/framework/mikro-orm/knex"
 import { capturePaymentWorkflow } from "@medusajs/core-flows"
 import { fromMinorUnits } from "../gateway"
 import { fulfillmentShare, minor, type OrderForShare } from "./fulfillment-share"
 import { looseQuery } from "../lib/loose-query"
+import { medusaAmountOf } from "../lib/medusa-amount"
 import { PGS_MODULE } from "../modules/pgs"
 import { openFollowUp, updateFollowUp } from "../modules/pgs/follow-ups"
 import type PgsModuleService from "../modules/pgs/service"
@@ -68,8 +69,9 @@ export async function captureOnFulfillment(container: MedusaContainer, input: { 
   if (!on) return { done: "skipped", why: "capture on fulfillment is off" }
   if (payment.captured_at) return { done: "skipped", why: "the payment is already captured" }
   const currency = order.currency_code
-  const captured = (payment.captures ?? []).reduce((sum, c) => sum + minor(c.raw_amount ?? c.amount, currency), 0)
-  const remaining = minor(payment.raw_amount ?? payment.amount, currency) - captured
+  // Medusa's exact remainder (with a taxed total's fraction of a cent), in the gateway's minor units.
+  const left = MathBN.sub((payment.raw_amount ?? payment.amount) as BigNumberInput, MathBN.sum(0, ...(payment.captures ?? []).map((c) => (c.raw_amount ?? c.amount) as BigNumberInput))).toFixed()
+  const remaining = minor(left, currency)
   const { amount, last } = fulfillmentShare(order, input.fulfillment_id, remaining)
   if (amount <= 0) return { done: "skipped", why: "nothing to capture for this fulfillment" }
 
@@ -85,7 +87,8 @@ export async function captureOnFulfillment(container: MedusaContainer, input: { 
 
   try {
     await capturePaymentWorkflow(container).run({
-      input: { payment_id: payment.id, amount: fromMinorUnits(amount, currency), captured_by: `${FULFILLMENT_CAPTURE_BY}${input.fulfillment_id}` },
+      // The last capture takes Medusa's exact remainder: Medusa marks the payment captured only when nothing is left.
+      input: { payment_id: payment.id, amount: medusaAmountOf(amount, currency, left), captured_by: `${FULFILLMENT_CAPTURE_BY}${input.fulfillment_id}` },
     })
     const note = `Captured ${fromMinorUnits(amount, currency)} ${currency.toUpperCase()} when fulfillment ${input.fulfillment_id} was created${last ? " (the last: the final capture)" : ""}.`
     await updateFollowUp(knex, claim.row.id, { state: "done", resolved_at: new Date(), note })

@@ -6,7 +6,7 @@
  */
 import type { BigNumberInput } from "@medusajs/framework/types"
 import { MathBN } from "@medusajs/framework/utils"
-import { toMinorUnits } from "../gateway"
+import { medusaAmountInMinorUnits } from "../lib/medusa-amount"
 
 type Quantity = { quantity: unknown; raw_quantity?: unknown }
 type Item = Quantity & { id: string; total: unknown; raw_total?: unknown }
@@ -15,7 +15,8 @@ type Fulfillment = { id: string; canceled_at?: unknown; items?: Array<Quantity &
 /** The order as Medusa's Query gives it (fields listed in capture-on-fulfillment.ts). */
 export type OrderForShare = { id: string; currency_code: string; shipping_total: unknown; items?: Item[]; fulfillments?: Fulfillment[] }
 
-export const minor = (value: unknown, currency: string) => toMinorUnits(MathBN.convert(value as BigNumberInput).toFixed(), currency)
+/** Medusa's totals may carry a fraction of a cent (taxes): rounded as the storefront shows them. */
+export const minor = (value: unknown, currency: string) => medusaAmountInMinorUnits(MathBN.convert(value as BigNumberInput).toFixed(), currency)
 const count = (q: Quantity) => Number(MathBN.convert((q.raw_quantity ?? q.quantity) as BigNumberInput).toFixed())
 
 /** The minor units this fulfillment captures, and whether it is the last (nothing left unfulfilled). */

@@ -15,7 +15,8 @@
 import type { Knex } from "@medusajs/framework/mikro-orm/knex"
 import type { IOrderModuleService, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MathBN, Modules } from "@medusajs/framework/utils"
-import { fromMinorUnits, toMinorUnits } from "../gateway"
+import { fromMinorUnits } from "../gateway"
+import { medusaAmountInMinorUnits } from "../lib/medusa-amount"
 import { looseQuery } from "../lib/loose-query"
 import { followUpByKey, openFollowUp, updateFollowUp, updateFollowUpAmount } from "../modules/pgs/follow-ups"
 import { isPgsProviderId } from "../payments/session-data"
@@ -57,7 +58,7 @@ export async function canceledPayments(container: MedusaContainer, orderId: stri
     // and transactions do not tell: Medusa gives an unfinished row a transaction at a later refund's amount.)
     const asked = MathBN.mult(sum(refundTransactions.filter((t) => t.reference_id === p.id) as Amount[]), -1)
     const made = refunds.some((r) => !!r.id && !named.has(r.id) && MathBN.eq(exactAmount(r), asked))
-    const keptMinor = Number(toMinorUnits(MathBN.sub(sum(p.captures ?? []), sum(refunds)).toString(), p.currency_code))
+    const keptMinor = Number(medusaAmountInMinorUnits(MathBN.sub(sum(p.captures ?? []), sum(refunds)).toFixed(), p.currency_code))
     return {
       paymentId: p.id,
       orderId: order.id,

@@ -69,16 +69,16 @@ export async function gatewayRecord(s: StoreSuite, transactionId: string) {
   return (await s.sandbox.control("GET", `/_sandbox/transactions/${transactionId}`)).body.record
 }
 
-/** An order of three items (3 × 25.50 EUR = 76.50 EUR authorized) and where to fulfill it from. */
-export async function orderOfThree(s: StoreSuite) {
-  const { orderId, transactionId } = await paidOrderOf(s, 3)
+/** An order of three items (3 × 25.50 EUR = 76.50 EUR authorized, before any tax) and where to fulfill it from. */
+export async function orderOfThree(s: StoreSuite, cart: { shipping_address?: Record<string, string> } = {}) {
+  const { orderId, transactionId } = await paidOrderOf(s, 3, cart)
   const [item] = await orderItems(s, orderId)
   return { orderId, transactionId, item, where: await fulfillmentSetup(s), payment: await paymentOfOrder(s, orderId) }
 }
 
-async function paidOrderOf(s: StoreSuite, quantity: number) {
+async function paidOrderOf(s: StoreSuite, quantity: number, cart: { shipping_address?: Record<string, string> }) {
   const create = s.createCart
-  s.createCart = (input = {}) => create({ ...input, quantity })
+  s.createCart = (input = {}) => create({ ...input, ...cart, quantity })
   try {
     return await paidOrder(s)
   } finally {

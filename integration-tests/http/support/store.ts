@@ -26,7 +26,7 @@ export type StoreSuite = {
   webhookUrl: string
   storeHeaders: Record<string, string>
   adminHeaders(): Promise<Record<string, string>>
-  createCart(input?: { currency_code?: string; email?: string; customerToken?: string; quantity?: number }): Promise<any>
+  createCart(input?: { currency_code?: string; email?: string; customerToken?: string; quantity?: number; shipping_address?: Record<string, string> }): Promise<any>
   initiatePaymentSession(cartId: string, providerId: string, data?: Record<string, unknown>, customerToken?: string): Promise<any>
   completeCart(cartId: string, customerToken?: string): Promise<{ status: number; data: any }>
   registerCustomer(email?: string): Promise<{ token: string; customer: any; email: string }>
@@ -109,6 +109,7 @@ export function pgsStoreSuite(
         email: input.email ?? `${unique("shopper")}@example.com`,
         items: [{ variant_id: s.seed.variantId, quantity: input.quantity ?? 1 }],
         billing_address: { first_name: "Ada", last_name: "Lovelace", address_1: "1 Analytical St", city: "Berlin", country_code: "de", postal_code: "10115" },
+        ...(input.shipping_address ? { shipping_address: input.shipping_address } : {}),
       },
       { headers },
     )

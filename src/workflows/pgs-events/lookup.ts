@@ -1,5 +1,6 @@
 /** Reads of Medusa's payment records by the session a gateway reference points at. */
-import type { MedusaContainer } from "@medusajs/framework/types"
+import type { BigNumberInput, MedusaContainer } from "@medusajs/framework/types"
+import { MathBN } from "@medusajs/framework/utils"
 import { isPgsProviderId } from "../../payments/session-data"
 import { readStoredSessionData, sessionFields } from "../../payments/stored-session-data"
 import { sessionIdFromReference } from "../../payments/reference"
@@ -23,13 +24,15 @@ export type SessionView = {
 export type PaymentView = {
   id: string
   currency_code: string
+  /** Medusa's exact amounts (they may carry a fraction of a minor unit: lib/medusa-amount.ts). */
+  raw_amount: unknown
   captured_at: string | Date | null
   canceled_at: string | Date | null
   payment_collection_id: string
   /** The provider's data (session data plus the captures, refunds and void it made, each under its key), read from its stored form. */
   data: Record<string, unknown> | null
-  captures: Array<{ id: string; created_by: string | null; created_at: string | Date }>
-  refunds: Array<{ id: string; metadata: Record<string, unknown> | null; created_at: string | Date }>
+  captures: Array<{ id: string; created_by: string | null; created_at: string | Date; raw_amount: unknown }>
+  refunds: Array<{ id: string; metadata: Record<string, unknown> | null; created_at: string | Date; raw_amount: unknown }>
 }
 
 /** Our provider's session with this id, or null (unknown id, or another provider's session). */
@@ -48,7 +51,10 @@ export async function findPgsSession(container: MedusaContainer, sessionId: stri
 export async function findPaymentForSession(container: MedusaContainer, sessionId: string): Promise<PaymentView | null> {
   const { data } = await looseQuery(container).graph({
     entity: "payment",
-    fields: ["id", "currency_code", "captured_at", "canceled_at", "payment_collection_id", "data", "captures.id", "captures.created_by", "captures.created_at", "refunds.id", "refunds.metadata", "refunds.created_at"],
+    fields: [
+      ...["id", "currency_code", "raw_amount", "captured_at", "canceled_at", "payment_collection_id", "data"],
+      ...["captures.id", "captures.created_by", "captures.created_at", "captures.raw_amount", "refunds.id", "refunds.metadata", "refunds.created_at", "refunds.raw_amount"],
+    ],
     filters: { payment_session_id: sessionId },
   })
   const payment = data[0] as PaymentView | undefined
@@ -107,4 +113,12 @@ export async function sessionAndTransaction(
   if (!read) return "ignored:unknown_transaction"
   if (read.transaction.reference !== payload.reference) return "ignored:reference_mismatch"
   return { session, tx: read.transaction, outcome: read.outcome }
+}
+
+const summed = (rows: Array<{ raw_amount: unknown }>) => MathBN.sum(0, ...rows.map((r) => r.raw_amount as BigNumberInput))
+
+/** What Medusa's records leave of a payment, exactly: to capture (its amount less its captures), to refund (its captures less its refunds). */
+export function leftOf(payment: PaymentView): { capture: string; refund: string } {
+  const captured = summed(payment.captures)
+  return { capture: MathBN.sub(payment.raw_amount as BigNumberInput, captured).toFixed(), refund: MathBN.sub(captured, summed(payment.refunds)).toFixed() }
 }

@@ -11,13 +11,14 @@
  * Medusa's row for it (unfinished-rows.ts, reconcile/unfinished-operations.ts).
  */
 import { capturePaymentWorkflow, refundPaymentWorkflow } from "@medusajs/core-flows"
-import { Modules } from "@medusajs/framework/utils"
-import type { IPaymentModuleService } from "@medusajs/framework/types"
-import { fromMinorUnits, IDEMPOTENCY_METADATA_KEY, type Transaction, type TransactionEventPayload } from "../../gateway"
+import { MathBN, Modules } from "@medusajs/framework/utils"
+import type { BigNumberInput, IPaymentModuleService } from "@medusajs/framework/types"
+import { IDEMPOTENCY_METADATA_KEY, type Transaction, type TransactionEventPayload } from "../../gateway"
 import { sessionIdFromReference } from "../../payments/reference"
 import { managementOperationOf } from "./classify"
 import { isApplied, type EventContext, type EventOutcome } from "./context"
-import { findPaymentForSession, type PaymentView } from "./lookup"
+import { findPaymentForSession, leftOf, type PaymentView } from "./lookup"
+import { medusaAmountOf } from "../../lib/medusa-amount"
 import { recordExternalVoidWorkflow } from "./external-void"
 import { canceledOrderOf, recordRefundOfCanceledOrder } from "./canceled-order-refund"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
@@ -83,7 +84,6 @@ async function recordOperation(
   payment: PaymentView,
   { sessionId, replaced, outside }: { sessionId: string; replaced: OperationRowDetails | null; outside: boolean },
 ): Promise<EventOutcome> {
-  const amount = fromMinorUnits(tx.amount, tx.currency)
   switch (operation) {
     case "CAPTURE":
       if (payment.captures.some((c) => c.created_by === externalCaptureBy(tx.id))) return "ignored:already_recorded"
@@ -93,6 +93,7 @@ async function recordOperation(
       if (payment.captured_at) await ctx.container.resolve<PaymentUpdater>(Modules.PAYMENT).updatePayment({ id: payment.id, captured_at: null })
       if (outside) await removeUnconfirmedCaptures(ctx, payment, `The gateway's capture ${tx.id} took its place.`)
       const earlier = new Set(payment.captures.map((c) => c.id))
+      const amount = await recordedAmount(ctx, tx, "capture", outside ? sessionId : null, payment)
       await capturePaymentWorkflow(ctx.container).run({
         // is_captured is read by the payment module but missing from the workflow's input type.
         input: { payment_id: payment.id, amount, captured_by: externalCaptureBy(tx.id), is_captured: true } as { payment_id: string },
@@ -100,14 +101,16 @@ async function recordOperation(
       await markExternalCapture(ctx, payment.id, earlier, externalCaptureBy(tx.id))
       return "applied:external_capture"
     case "REFUND": {
-      const recorded = !!externalRefundRow(payment.refunds, tx.id)
+      const recordedRow = externalRefundRow(payment.refunds, tx.id)
+      const recorded = !!recordedRow
       // On an order Medusa canceled, its refund workflow fails after refunding: recorded apart, and finished there if a run died.
       const canceledOrder = await canceledOrderOf(ctx, sessionId)
       if (recorded && !canceledOrder) return "ignored:already_recorded"
       // A person refunding in the gateway's dashboard what Needs attention listed: this refund takes that row's place.
       if (outside && !recorded) await removeUnconfirmedRefund(ctx, payment, tx.amount, `The gateway's refund ${tx.id} took its place.`)
       const details = {
-        amount,
+        // A refund recorded by a run that died before the order's record: its own amount.
+        amount: recordedRow ? MathBN.convert(recordedRow.raw_amount as BigNumberInput).toFixed() : await recordedAmount(ctx, tx, "refund", outside ? sessionId : null, payment),
         note: replaced?.note ?? `Refunded at the gateway (transaction ${tx.id})`,
         created_by: replaced?.created_by ?? undefined,
         refund_reason_id: replaced?.refund_reason_id ?? undefined,
@@ -227,4 +230,13 @@ async function closeLostAnswer(ctx: EventContext, row: LostAnswer, transactionId
   const since = row.kind === "void_not_made" ? "It has since been voided at the gateway" : "The gateway has since confirmed it"
   const note = `${row.note ?? ""} ${since} (transaction ${transactionId}); it is recorded here.`.trim()
   await updateFollowUp(knexOf(ctx), row.id, { state: "done", resolved_at: new Date(), note })
+}
+
+/**
+ * The gateway's amount as Medusa records it: Medusa's exact remainder to capture or refund when the gateway's amount
+ * is that remainder rounded (lib/medusa-amount.ts). Read again (`rereadFor`: the session) after rows were removed.
+ */
+async function recordedAmount(ctx: EventContext, tx: Transaction, kind: "capture" | "refund", rereadFor: string | null, payment: PaymentView): Promise<string> {
+  const now = rereadFor ? ((await findPaymentForSession(ctx.container, rereadFor)) ?? payment) : payment
+  return medusaAmountOf(tx.amount, tx.currency, leftOf(now)[kind])
 }
