@@ -58,9 +58,12 @@ pgsStoreSuite("a cart whose tax leaves a fraction of a cent", (s) => {
     expect((await approvedOperations(s.sandbox, transactionId, "REFUND")).map((o) => o.amount)).toEqual([2035, 1000])
     expect((await adminPayment(s, payment.id)).refunds.map((r: any) => r.amount).sort()).toEqual([10, 20.345])
 
-    // The admin's view of the order reads the same amounts without failing on the fraction.
+    // The admin's view shows Medusa's amounts as the gateway holds them, and the exact rests its buttons send.
     const view = await s.api.get(`/admin/pgs/orders/${done.data.order.id}/gateway`, { headers: await s.adminHeaders() })
-    expect(view.data.payments[0]).toMatchObject({ medusa: { state: "refunded", amount: "30.345" }, gateway: { amount: 3035 } })
+    expect(view.data.payments[0]).toMatchObject({
+      medusa: { state: "refunded", amount: "30.35", captured_amount: "30.35", refunded_amount: "30.35", rest_to_capture: "0", rest_to_refund: "0" },
+      gateway: { amount: 3035 },
+    })
   })
 
   it("records the whole of a taxed payment captured and refunded in the gateway's dashboard at Medusa's exact amount", async () => {
@@ -128,5 +131,20 @@ pgsStoreSuite("a cart whose tax leaves a fraction of a cent", (s) => {
     expect(payments[0].amount).toBe(30.345)
     if (!payments[0].captured_at) expect((await adminPost(s, `/admin/payments/${payments[0].id}/capture`)).status).toBe(200)
     expect(await owedByOrder(s, orderId)).toMatchObject({ pendingDifference: 0, owed: [] })
+  })
+
+  it("refunds a taxed payment in parts that add up to what the gateway took, whatever their fractions", async () => {
+    const { transactionId, payment, orderId } = await paidTaxedOrder(s)
+    expect((await operate(s, payment.id, "capture", 30.345, 0)).status).toBe(200)
+    const view = async () => (await s.api.get(`/admin/pgs/orders/${orderId}/gateway`, { headers: await s.adminHeaders() })).data.payments[0].medusa
+    expect(await view()).toMatchObject({ captured_amount: "30.35", rest_to_refund: "30.345" })
+    // Three returns of one taxed third each (10.115): alone each would round to 10.12, a cent more than was taken.
+    expect((await operate(s, payment.id, "refund", 10.115, 0)).status).toBe(200)
+    expect((await operate(s, payment.id, "refund", 10.115, 1012)).status).toBe(200)
+    expect(await view()).toMatchObject({ refunded_amount: "20.23", rest_to_refund: "10.115" })
+    expect((await operate(s, payment.id, "refund", 10.115, 2023)).status).toBe(200)
+    expect((await approvedOperations(s.sandbox, transactionId, "REFUND")).map((o) => o.amount)).toEqual([1012, 1011, 1012])
+    expect((await adminPayment(s, payment.id)).refunds.map((r: any) => r.amount)).toEqual([10.115, 10.115, 10.115])
+    expect(await view()).toMatchObject({ state: "refunded", rest_to_refund: "0" })
   })
 })

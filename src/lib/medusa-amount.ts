@@ -11,12 +11,24 @@ import { fromMinorUnits, toMinorUnits, type MinorUnits, type MoneyInput } from "
 
 export const medusaAmountInMinorUnits = (amount: MoneyInput, currency: string): MinorUnits => toMinorUnits(amount, currency, "half-away-from-zero")
 
+const exact = (amount: unknown) => MathBN.convert(amount as BigNumberInput).toFixed()
+
 /**
- * The gateway's amount as Medusa records it against `medusaAmount`: Medusa's own exact amount when the gateway's is
- * that amount rounded (the whole of a taxed total: 3035 for 30.345 EUR, recorded as 30.345, since Medusa refuses to
- * capture more than it authorized), else the gateway's own (a part of it, in whole minor units).
+ * One part of a whole in the gateway's minor units: the parts made so far, this one included, rounded, less those
+ * before it, rounded. Rounding each part alone drifts: three refunds of 10.115 would send 10.12 three times, a cent
+ * more than the 30.35 the gateway took for 30.345. Shares add up to the whole, rounded.
  */
-export function medusaAmountOf(gatewayMinor: number, currency: string, medusaAmount: MoneyInput): string {
-  const exact = MathBN.convert(medusaAmount as BigNumberInput).toFixed()
-  return medusaAmountInMinorUnits(exact, currency) === gatewayMinor ? exact : fromMinorUnits(gatewayMinor, currency)
+export function shareInMinorUnits(before: unknown, part: unknown, currency: string): number {
+  const upTo = MathBN.add(before as BigNumberInput, part as BigNumberInput)
+  return medusaAmountInMinorUnits(upTo.toFixed(), currency) - medusaAmountInMinorUnits(exact(before), currency)
+}
+
+/**
+ * The gateway's amount as Medusa records it, of a whole (`total`: an authorized amount, or what was captured) of
+ * which `done` is already recorded: when it is the rest's share, Medusa's exact rest (3035 of 30.345 EUR is recorded
+ * as 30.345, so the order's paid total stays exact); otherwise the gateway's own whole minor units (a part of it).
+ */
+export function medusaAmountOf(gatewayMinor: number, currency: string, { total, done }: { total: unknown; done: unknown }): string {
+  const rest = MathBN.sub(total as BigNumberInput, done as BigNumberInput)
+  return shareInMinorUnits(done, rest, currency) === gatewayMinor ? rest.toFixed() : fromMinorUnits(gatewayMinor, currency)
 }

@@ -20,9 +20,9 @@ import { ContainerRegistrationKeys, MathBN } from "@medusajs/framework/utils"
 import type { Knex } from "@medusajs/framework/mikro-orm/knex"
 import { capturePaymentWorkflow } from "@medusajs/core-flows"
 import { fromMinorUnits } from "../gateway"
-import { fulfillmentShare, minor, type OrderForShare } from "./fulfillment-share"
+import { fulfillmentShare, type OrderForShare } from "./fulfillment-share"
 import { looseQuery } from "../lib/loose-query"
-import { medusaAmountOf } from "../lib/medusa-amount"
+import { medusaAmountOf, shareInMinorUnits } from "../lib/medusa-amount"
 import { PGS_MODULE } from "../modules/pgs"
 import { openFollowUp, updateFollowUp } from "../modules/pgs/follow-ups"
 import type PgsModuleService from "../modules/pgs/service"
@@ -48,8 +48,8 @@ async function orderOf(container: MedusaContainer, orderId: string): Promise<Ord
       "id", "currency_code", "shipping_total",
       "items.id", "items.quantity", "items.total",
       "fulfillments.id", "fulfillments.canceled_at", "fulfillments.items.line_item_id", "fulfillments.items.quantity",
-      "payment_collections.payments.id", "payment_collections.payments.provider_id", "payment_collections.payments.amount",
-      "payment_collections.payments.captured_at", "payment_collections.payments.data", "payment_collections.payments.canceled_at", "payment_collections.payments.captures.amount",
+      "payment_collections.payments.id", "payment_collections.payments.provider_id", "payment_collections.payments.amount", "payment_collections.payments.raw_amount",
+      "payment_collections.payments.captured_at", "payment_collections.payments.data", "payment_collections.payments.canceled_at", "payment_collections.payments.captures.amount", "payment_collections.payments.captures.raw_amount",
     ],
     filters: { id: orderId },
   })
@@ -69,9 +69,12 @@ export async function captureOnFulfillment(container: MedusaContainer, input: { 
   if (!on) return { done: "skipped", why: "capture on fulfillment is off" }
   if (payment.captured_at) return { done: "skipped", why: "the payment is already captured" }
   const currency = order.currency_code
-  // Medusa's exact remainder (with a taxed total's fraction of a cent), in the gateway's minor units.
-  const left = MathBN.sub((payment.raw_amount ?? payment.amount) as BigNumberInput, MathBN.sum(0, ...(payment.captures ?? []).map((c) => (c.raw_amount ?? c.amount) as BigNumberInput))).toFixed()
-  const remaining = minor(left, currency)
+  // Medusa's exact amounts (a taxed total carries a fraction of a cent); what is left, in the gateway's minor units.
+  const whole = {
+    total: MathBN.convert((payment.raw_amount ?? payment.amount) as BigNumberInput).toFixed(),
+    done: MathBN.sum(0, ...(payment.captures ?? []).map((c) => (c.raw_amount ?? c.amount) as BigNumberInput)).toFixed(),
+  }
+  const remaining = shareInMinorUnits(whole.done, MathBN.sub(whole.total, whole.done), currency)
   const { amount, last } = fulfillmentShare(order, input.fulfillment_id, remaining)
   if (amount <= 0) return { done: "skipped", why: "nothing to capture for this fulfillment" }
 
@@ -88,7 +91,7 @@ export async function captureOnFulfillment(container: MedusaContainer, input: { 
   try {
     await capturePaymentWorkflow(container).run({
       // The last capture takes Medusa's exact remainder: Medusa marks the payment captured only when nothing is left.
-      input: { payment_id: payment.id, amount: medusaAmountOf(amount, currency, left), captured_by: `${FULFILLMENT_CAPTURE_BY}${input.fulfillment_id}` },
+      input: { payment_id: payment.id, amount: medusaAmountOf(amount, currency, whole), captured_by: `${FULFILLMENT_CAPTURE_BY}${input.fulfillment_id}` },
     })
     const note = `Captured ${fromMinorUnits(amount, currency)} ${currency.toUpperCase()} when fulfillment ${input.fulfillment_id} was created${last ? " (the last: the final capture)" : ""}.`
     await updateFollowUp(knex, claim.row.id, { state: "done", resolved_at: new Date(), note })

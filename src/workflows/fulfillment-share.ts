@@ -16,7 +16,7 @@ type Fulfillment = { id: string; canceled_at?: unknown; items?: Array<Quantity &
 export type OrderForShare = { id: string; currency_code: string; shipping_total: unknown; items?: Item[]; fulfillments?: Fulfillment[] }
 
 /** Medusa's totals may carry a fraction of a cent (taxes): rounded as the storefront shows them. */
-export const minor = (value: unknown, currency: string) => medusaAmountInMinorUnits(MathBN.convert(value as BigNumberInput).toFixed(), currency)
+const minor = (value: unknown, currency: string) => medusaAmountInMinorUnits(MathBN.convert(value as BigNumberInput).toFixed(), currency)
 const count = (q: Quantity) => Number(MathBN.convert((q.raw_quantity ?? q.quantity) as BigNumberInput).toFixed())
 
 /** The minor units this fulfillment captures, and whether it is the last (nothing left unfulfilled). */

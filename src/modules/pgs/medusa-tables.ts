@@ -6,7 +6,7 @@
  */
 import type { Knex } from "@medusajs/framework/mikro-orm/knex"
 import { MathBN } from "@medusajs/framework/utils"
-import { medusaAmountInMinorUnits } from "../../lib/medusa-amount"
+import { medusaAmountInMinorUnits, shareInMinorUnits } from "../../lib/medusa-amount"
 
 /** Keep in step with the queries below: the boot check reads only this list. */
 export const MEDUSA_COLUMNS = {
@@ -30,12 +30,30 @@ export const EXTERNAL_REFUND_METADATA_KEY = "pgs_transaction_id"
 
 const json = (value: unknown) => (typeof value === "string" ? JSON.parse(value) : value)
 
-/** Medusa passes capturePayment no amount: it is on the capture row created just before (id = idempotency key). */
-export async function captureAmountMinor(knex: Knex, captureId: string, currency: string): Promise<number | null> {
-  const row = await knex("capture").where({ id: captureId }).first("raw_amount")
-  const raw = json(row?.raw_amount)
-  return raw?.value !== undefined ? medusaAmountInMinorUnits({ value: raw.value }, currency) : null
+/**
+ * A capture or refund row's share of its payment in the gateway's minor units (lib/medusa-amount.ts): Medusa's rows
+ * of the payment in the order they were made, so rows with a taxed fraction of a cent add up to what the gateway
+ * took. Null when the row is not there. (Medusa passes capturePayment no amount: it is on the capture row created
+ * just before, id = idempotency key; a refund's row is written before the provider is called too.)
+ */
+export async function operationShareMinor(knex: Knex, kind: "capture" | "refund", rowId: string, currency: string): Promise<number | null> {
+  const row = await knex(kind).where({ id: rowId }).first("payment_id")
+  if (!row?.payment_id) return null
+  const rows: Array<{ id: string; raw_amount: unknown }> = await knex(kind)
+    .where({ payment_id: row.payment_id })
+    .whereNull("deleted_at")
+    .orderBy([{ column: "created_at" }, { column: "id" }])
+    .select("id", "raw_amount")
+  let before = "0"
+  for (const r of rows) {
+    const amount = json(r.raw_amount)?.value as string
+    if (r.id === rowId) return shareInMinorUnits(before, amount, currency)
+    before = MathBN.add(before, amount).toFixed()
+  }
+  return null
 }
+
+export const captureAmountMinor = (knex: Knex, captureId: string, currency: string) => operationShareMinor(knex, "capture", captureId, currency)
 
 /**
  * Whether this capture takes what was left of the payment: Medusa's capture rows of the payment (this one
@@ -86,15 +104,19 @@ export async function unfinishedOperations(knex: Knex, kind: UnfinishedOperation
     .orderBy("r.created_at", "asc")
     .limit(limit)
     .select("r.id", "r.payment_id", "r.raw_amount", "r.created_at", "p.currency_code", "p.data")
-  return rows.map((r) => ({
-    kind,
-    id: r.id,
-    payment_id: r.payment_id,
-    amount_minor: medusaAmountInMinorUnits({ value: json(r.raw_amount).value }, r.currency_code),
-    currency_code: r.currency_code,
-    created_at: r.created_at,
-    data: (json(r.data) ?? {}) as Record<string, unknown>,
-  }))
+  const operations: UnfinishedOperation[] = []
+  for (const r of rows)
+    operations.push({
+      kind,
+      id: r.id,
+      payment_id: r.payment_id,
+      // The share the provider sent or would have sent for it, so the gateway's record of it is recognised.
+      amount_minor: (await operationShareMinor(knex, kind, r.id, r.currency_code)) ?? medusaAmountInMinorUnits({ value: json(r.raw_amount).value }, r.currency_code),
+      currency_code: r.currency_code,
+      created_at: r.created_at,
+      data: (json(r.data) ?? {}) as Record<string, unknown>,
+    })
+  return operations
 }
 
 /** What a person gave a capture or refund row: its author, and for a refund its note and reason. */

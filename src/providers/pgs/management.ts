@@ -7,7 +7,7 @@ import type { CapturePaymentInput, CapturePaymentOutput, CancelPaymentInput, Can
 import { MedusaError } from "@medusajs/framework/utils"
 import { GatewayOutcomeUnknownError, type ManageResult, type MoneyInput } from "../../gateway"
 import { medusaAmountInMinorUnits } from "../../lib/medusa-amount"
-import { captureAmountMinor, capturesComplete, externalRefundOf, recordedPaymentOfSession } from "../../modules/pgs/medusa-tables"
+import { captureAmountMinor, capturesComplete, externalRefundOf, operationShareMinor, recordedPaymentOfSession } from "../../modules/pgs/medusa-tables"
 import { rememberLostAnswer } from "../../payments/lost-answers"
 import { rememberFailedRefund } from "../../payments/refund-failed"
 import { rememberVoidNotMade } from "../../payments/void-not-made"
@@ -43,7 +43,7 @@ export async function refund(deps: ProviderDeps, current: PgsSessionData, input:
   const key = input.context?.idempotency_key
   if (key && current.refunds?.some((r) => r.key === key)) return { data: current }
   const parent = requireTransaction(current, "refund")
-  const amount = medusaAmountInMinorUnits(input.amount as MoneyInput, current.currency_code)
+  const amount = (await refundRowShare(deps, key, current)) ?? medusaAmountInMinorUnits(input.amount as MoneyInput, current.currency_code)
   // A refund made outside Medusa (gateway dashboard), recorded by the webhook workflow: never refund again.
   const external = await externalRefund(deps, key)
   if (external)
@@ -178,4 +178,13 @@ function record(key: string | undefined, amount: number, result: ManageResult) {
     amount_minor: amount,
     kind: result.kind,
   }
+}
+
+/** The refund row's share of the payment's refunds in minor units (its rows may carry a taxed fraction), or null. */
+async function refundRowShare(deps: ProviderDeps, refundId: string | undefined, current: PgsSessionData): Promise<number | null> {
+  if (!refundId || !deps.knex) return null
+  return operationShareMinor(deps.knex, "refund", refundId, current.currency_code).catch((error: Error) => {
+    deps.logger.warn(`[pgs] refund ${refundId}: Medusa's refund rows not readable (${error.message}); refunding its amount rounded`)
+    return null
+  })
 }

@@ -8,7 +8,7 @@
  */
 import { processPaymentWorkflow } from "@medusajs/core-flows"
 import { ContainerRegistrationKeys, PaymentActions } from "@medusajs/framework/utils"
-import type { MoneyInput, TransactionEventPayload } from "../../gateway"
+import type { TransactionEventPayload } from "../../gateway"
 import { medusaAmountOf } from "../../lib/medusa-amount"
 import type { EventContext, EventOutcome } from "./context"
 import { findCartIdForCollection, findOrderIdForCollection, orderStatus, sameMoney, sessionAndTransaction, sessionOfEvent, type SessionView } from "./lookup"
@@ -56,7 +56,7 @@ export async function handleApproval(ctx: EventContext, payload: TransactionEven
   // PURCHASE and PAYMENT (alternative methods) take the money in one step: Medusa records it captured.
   const action = tx.transaction_type === "AUTHORIZE" ? PaymentActions.AUTHORIZED : PaymentActions.SUCCESSFUL
   await processPaymentWorkflow(ctx.container).run({
-    input: { action, data: { session_id: session.id, amount: medusaAmountOf(tx.amount, tx.currency, session.amount as MoneyInput) } },
+    input: { action, data: { session_id: session.id, amount: medusaAmountOf(tx.amount, tx.currency, { total: session.raw_amount ?? session.amount, done: 0 }) } },
   })
   return `applied:${action}`
 }

@@ -13,6 +13,8 @@ export type SessionView = {
   provider_id: string
   status: string
   amount: unknown
+  /** Medusa's exact amount (a taxed total may carry a fraction of a cent). */
+  raw_amount?: unknown
   currency_code: string
   /** The session's fields, read from either stored form (stored-session-data.ts). */
   data: Record<string, unknown>
@@ -39,7 +41,7 @@ export type PaymentView = {
 export async function findPgsSession(container: MedusaContainer, sessionId: string): Promise<SessionView | null> {
   const { data } = await looseQuery(container).graph({
     entity: "payment_session",
-    fields: ["id", "provider_id", "status", "amount", "currency_code", "data", "payment_collection_id"],
+    fields: ["id", "provider_id", "status", "amount", "raw_amount", "currency_code", "data", "payment_collection_id"],
     filters: { id: sessionId },
   })
   const session = data[0] as (Omit<SessionView, "stored_data"> & { data: Record<string, unknown> | null }) | undefined
@@ -117,8 +119,10 @@ export async function sessionAndTransaction(
 
 const summed = (rows: Array<{ raw_amount: unknown }>) => MathBN.sum(0, ...rows.map((r) => r.raw_amount as BigNumberInput))
 
-/** What Medusa's records leave of a payment, exactly: to capture (its amount less its captures), to refund (its captures less its refunds). */
-export function leftOf(payment: PaymentView): { capture: string; refund: string } {
-  const captured = summed(payment.captures)
-  return { capture: MathBN.sub(payment.raw_amount as BigNumberInput, captured).toFixed(), refund: MathBN.sub(captured, summed(payment.refunds)).toFixed() }
+type Whole = { total: string; done: string }
+
+/** A payment by Medusa's records, exactly: what can be captured (its amount) and what of it is; what can be refunded (its captures) and what of it is. */
+export function leftOf(payment: PaymentView): { capture: Whole; refund: Whole } {
+  const captured = summed(payment.captures).toFixed()
+  return { capture: { total: MathBN.convert(payment.raw_amount as BigNumberInput).toFixed(), done: captured }, refund: { total: captured, done: summed(payment.refunds).toFixed() } }
 }
