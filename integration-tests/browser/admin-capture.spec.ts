@@ -4,7 +4,8 @@
  * exactly those amounts. Screenshots land in artifacts/screenshots/admin-capture-*.png (1280 and 360 px wide).
  */
 import { paidOrder } from "../http/support/admin-pgs"
-import { approvedOperations } from "../http/support/checkout"
+import { createTaxRegionsWorkflow } from "@medusajs/core-flows"
+import { adminPayment, approvedOperations, paymentOfOrder } from "../http/support/checkout"
 import { pgsStoreSuite } from "../http/support/store"
 import { gatewayRecord } from "../http/support/capture"
 import { dashboardForEachTest } from "./admin-support"
@@ -61,6 +62,40 @@ describeBrowser("partial capture in the dashboard", () => {
       await d.page.setViewportSize({ width: 360, height: 800 })
       await operations.scrollIntoViewIfNeeded()
       await screenshot(d.page, "admin-capture-done-360")
+    })
+
+    it("captures and refunds everything of a taxed payment from the widget, Medusa's records ending exact", async () => {
+      // 19 % VAT on prices without tax: the 25.50 EUR item is 30.345 EUR by Medusa's totals, 30.35 at the gateway.
+      await createTaxRegionsWorkflow(s.container()).run({ input: [{ country_code: "de", provider_id: "tp_system", default_tax_rate: { rate: 19, code: "VAT", name: "VAT" } }] as any })
+      const shipping_address = { first_name: "Ada", last_name: "Lovelace", address_1: "1 Analytical St", city: "Berlin", country_code: "de", postal_code: "10115" }
+      const { orderId, transactionId } = await paidOrder(s, "frictionless_approved", { shipping_address })
+      const payment = await paymentOfOrder(s, orderId)
+      expect(payment.amount).toBe(30.345)
+      await d.page.setViewportSize({ width: 1280, height: 900 })
+      await d.page.goto(`${d.url}/app/orders/${orderId}`)
+      const widget = d.page.locator('[aria-label="Payment gateway"]').first()
+      const operations = widget.getByTestId("pgs-operations")
+
+      await widget.getByRole("button", { name: "Capture…" }).click({ timeout: 30_000 })
+      const captureForm = widget.getByRole("form", { name: "Capture part of the payment" })
+      await expect(captureForm.getByLabel("Amount (EUR)").inputValue()).resolves.toBe("30.35")
+      await captureForm.getByText(/the final capture/).waitFor()
+      await captureForm.scrollIntoViewIfNeeded()
+      await screenshot(d.page, "admin-capture-taxed-form-1280")
+      await captureForm.getByRole("button", { name: "Capture" }).click()
+      await operations.getByText("Final capture").waitFor({ timeout: 30_000 })
+
+      await widget.getByRole("button", { name: "Refund…" }).click()
+      const refundForm = widget.getByRole("form", { name: "Refund part of the payment" })
+      await expect(refundForm.getByLabel("Amount (EUR)").inputValue()).resolves.toBe("30.35")
+      await refundForm.getByRole("button", { name: "Refund" }).click()
+      await operations.getByText("Refunded 30.35 EUR").waitFor({ timeout: 30_000 })
+      await operations.scrollIntoViewIfNeeded()
+      await screenshot(d.page, "admin-capture-taxed-done-1280")
+
+      expect(await gatewayRecord(s, transactionId)).toMatchObject({ captured_amount: 3035, refunded_amount: 3035, final_capture: true })
+      const recorded = await adminPayment(s, payment.id)
+      expect({ captures: recorded.captures.map((c: any) => c.amount), refunds: recorded.refunds.map((r: any) => r.amount) }).toEqual({ captures: [30.345], refunds: [30.345] })
     })
 
     it("switches capture on fulfillment on for a terminal in Settings → Payment Gateway", async () => {

@@ -19,8 +19,8 @@ export async function admin(s: StoreSuite, method: Method, path: string, body?: 
 }
 
 /** A placed order paid by card in the embedded fields, once the gateway's approval webhook was processed. */
-export async function paidOrder(s: StoreSuite, scenario = "frictionless_approved") {
-  const { cart, session, transactionId } = await paidEmbeddedCart(s, scenario)
+export async function paidOrder(s: StoreSuite, scenario = "frictionless_approved", cartInput: Parameters<StoreSuite["createCart"]>[0] = {}) {
+  const { cart, session, transactionId } = await paidEmbeddedCart(s, scenario, cartInput)
   const done = await s.completeCart(cart.id)
   if (done.data?.type !== "order") throw new Error(`cart did not become an order: ${JSON.stringify(done.data)}`)
   await processedEvent(s, transactionId)

@@ -57,7 +57,8 @@ function OperationForm({ p, operation, onClose, onDone }: { p: OrderPayment; ope
     try {
       await api(`/admin/payments/${p.payment_id}/${operation}`, {
         method: "POST",
-        body: { amount: Number(fromMinor(minor, l.decimals)), ...(operation === "refund" && note.trim() ? { note: note.trim() } : {}) },
+        // Everything left goes as Medusa's exact rest (a taxed total may carry a fraction of a cent the form shows rounded).
+        body: { amount: Number(minor === limit ? (operation === "capture" ? p.medusa.rest_to_capture : p.medusa.rest_to_refund) : fromMinor(minor, l.decimals)), ...(operation === "refund" && note.trim() ? { note: note.trim() } : {}) },
         headers: { [EXPECT_HEADER[operation]]: String(operation === "capture" ? l.captured : l.refunded) },
       })
       toast.success(`${operation === "capture" ? "Captured" : "Refunded"} ${money(fromMinor(minor, l.decimals), p.medusa.currency_code)}`)

@@ -89,7 +89,7 @@ export type OrderPayment = {
   gateway_error: string | null
   in_sync: boolean | null
   /** Medusa's state of the payment now, amounts in major units. */
-  medusa: { state: MedusaPaymentState; amount: string; captured_amount: string; refunded_amount: string; currency_code: string }
+  medusa: { state: MedusaPaymentState; amount: string; captured_amount: string; refunded_amount: string; rest_to_capture: string; rest_to_refund: string; currency_code: string }
   operations: PaymentOperation[]
   events: TimelineEvent[]
 }

@@ -5,7 +5,8 @@
  */
 import type { BigNumberInput } from "@medusajs/framework/types"
 import { MathBN } from "@medusajs/framework/utils"
-import { fromMinorUnits, toMinorUnits } from "../../../../gateway"
+import { fromMinorUnits } from "../../../../gateway"
+import { medusaAmountInMinorUnits } from "../../../../lib/medusa-amount"
 
 type Amount = { amount?: unknown; raw_amount?: unknown }
 export type MedusaPaymentRow = Amount & { captured_at?: Date | string | null; canceled_at?: Date | string | null; captures?: Amount[] | null; refunds?: Amount[] | null }
@@ -18,13 +19,22 @@ export type MedusaPaymentView = {
   amount: string
   captured_amount: string
   refunded_amount: string
+  /**
+   * Medusa's exact rests, with a taxed fraction of a cent the amounts above show rounded: what "capture everything
+   * left" and "refund everything" send, so Medusa's records end exact (30.345, not 30.35).
+   */
+  rest_to_capture: string
+  rest_to_refund: string
   currency_code: string
 }
 
-/** "10.50" with the currency's decimals, as the gateway's amounts show; as it is when the currency is unknown. */
+/**
+ * "10.50" with the currency's decimals, as the gateway's amounts show (a taxed 30.345 shows as 30.35, as a storefront
+ * shows it: lib/medusa-amount.ts); as it is when the currency is unknown.
+ */
 function decimal(n: ReturnType<typeof MathBN.convert>, currency: string): string {
   try {
-    return fromMinorUnits(toMinorUnits(n.toFixed(), currency), currency)
+    return fromMinorUnits(medusaAmountInMinorUnits(n.toFixed(), currency), currency)
   } catch {
     return n.toFixed()
   }
@@ -48,7 +58,8 @@ export function medusaPaymentView(session: { status: string; amount: unknown; cu
   const currency_code = session.currency_code
   if (!payment) {
     const zero = decimal(MathBN.convert(0), currency_code)
-    return { state: sessionOnly(session.status), amount: decimal(MathBN.convert(session.amount as BigNumberInput), currency_code), captured_amount: zero, refunded_amount: zero, currency_code }
+    const amount = MathBN.convert(session.amount as BigNumberInput)
+    return { state: sessionOnly(session.status), amount: decimal(amount, currency_code), captured_amount: zero, refunded_amount: zero, rest_to_capture: amount.toFixed(), rest_to_refund: "0", currency_code }
   }
   const amount = MathBN.convert(value(payment))
   const captured = sum(payment.captures)
@@ -58,5 +69,13 @@ export function medusaPaymentView(session: { status: string; amount: unknown; cu
   else if (MathBN.gt(refunded, 0)) state = MathBN.gte(refunded, captured) ? "refunded" : "partially_refunded"
   else if (MathBN.gt(captured, 0) || payment.captured_at) state = MathBN.lt(captured, amount) && !payment.captured_at ? "partially_captured" : "captured"
   else state = "authorized"
-  return { state, amount: decimal(amount, currency_code), captured_amount: decimal(captured, currency_code), refunded_amount: decimal(refunded, currency_code), currency_code }
+  return {
+    state,
+    amount: decimal(amount, currency_code),
+    captured_amount: decimal(captured, currency_code),
+    refunded_amount: decimal(refunded, currency_code),
+    rest_to_capture: MathBN.sub(amount, captured).toFixed(),
+    rest_to_refund: MathBN.sub(captured, refunded).toFixed(),
+    currency_code,
+  }
 }
