@@ -4,7 +4,7 @@
  * exactly those amounts. Screenshots land in artifacts/screenshots/admin-capture-*.png (1280 and 360 px wide).
  */
 import { paidOrder } from "../http/support/admin-pgs"
-import { createTaxRegionsWorkflow } from "@medusajs/core-flows"
+import { BERLIN, taxGermany } from "../http/support/tax"
 import { adminPayment, approvedOperations, paymentOfOrder } from "../http/support/checkout"
 import { pgsStoreSuite } from "../http/support/store"
 import { gatewayRecord } from "../http/support/capture"
@@ -66,9 +66,8 @@ describeBrowser("partial capture in the dashboard", () => {
 
     it("captures and refunds everything of a taxed payment from the widget, Medusa's records ending exact", async () => {
       // 19 % VAT on prices without tax: the 25.50 EUR item is 30.345 EUR by Medusa's totals, 30.35 at the gateway.
-      await createTaxRegionsWorkflow(s.container()).run({ input: [{ country_code: "de", provider_id: "tp_system", default_tax_rate: { rate: 19, code: "VAT", name: "VAT" } }] as any })
-      const shipping_address = { first_name: "Ada", last_name: "Lovelace", address_1: "1 Analytical St", city: "Berlin", country_code: "de", postal_code: "10115" }
-      const { orderId, transactionId } = await paidOrder(s, "frictionless_approved", { shipping_address })
+      await taxGermany(s)
+      const { orderId, transactionId } = await paidOrder(s, "frictionless_approved", { shipping_address: BERLIN })
       const payment = await paymentOfOrder(s, orderId)
       expect(payment.amount).toBe(30.345)
       await d.page.setViewportSize({ width: 1280, height: 900 })

@@ -3,7 +3,7 @@
  * cost, the last one captures the rest as the final capture, a second run for one fulfillment captures nothing, and
  * a capture that fails is on "Needs attention" and is not retried.
  */
-import { createTaxRegionsWorkflow } from "@medusajs/core-flows"
+import { BERLIN, taxGermany } from "./support/tax"
 import { adminPayment, approvedOperations } from "./support/checkout"
 import { admin } from "./support/admin-pgs"
 import { pgsStoreSuite } from "./support/store"
@@ -40,15 +40,14 @@ pgsStoreSuite(
 
     it("captures a taxed order's fulfillments in whole cents, the last one Medusa's exact remainder", async () => {
       // 19 % VAT on prices without tax: 3 × 25.50 EUR is 91.035 EUR by Medusa's totals, 91.04 at the gateway.
-      await createTaxRegionsWorkflow(s.container()).run({ input: [{ country_code: "de", provider_id: "tp_system", default_tax_rate: { rate: 19, code: "VAT", name: "VAT" } }] as any })
-      const shipping_address = { first_name: "Ada", last_name: "Lovelace", address_1: "1 Analytical St", city: "Berlin", country_code: "de", postal_code: "10115" }
-      const { orderId, transactionId, item, where, payment } = await orderOfThree(s, { shipping_address })
+      await taxGermany(s)
+      const { orderId, transactionId, item, where, payment } = await orderOfThree(s, { shipping_address: BERLIN })
       expect(payment.amount).toBe(91.035)
       expect((await fulfill(s, orderId, where, [{ id: item.id, quantity: 1 }])).status).toBe(200)
       expect((await capturesOf(s, payment.id, 1)).captures.map((c: any) => c.amount)).toEqual([30.34])
       expect((await fulfill(s, orderId, where, [{ id: item.id, quantity: 2 }])).status).toBe(200)
       const both = await capturesOf(s, payment.id, 2, true)
-      expect(both.captures.map((c: any) => c.amount).sort()).toEqual([30.34, 60.695])
+      expect(both.captures.map((c: any) => c.amount).sort((a: number, b: number) => a - b)).toEqual([30.34, 60.695])
       expect(both.captured_at).toBeTruthy()
       expect(await gatewayRecord(s, transactionId)).toMatchObject({ captured_amount: 9104, final_capture: true })
     })

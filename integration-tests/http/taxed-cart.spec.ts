@@ -3,7 +3,7 @@
  * a total of 30.345; medusajs/medusa#14818), the gateway takes whole cents. The shopper is charged what the
  * storefront shows (30.35), and Medusa's own capture and refund of its exact amount go through.
  */
-import { createTaxRegionsWorkflow } from "@medusajs/core-flows"
+import { BERLIN, taxGermany } from "./support/tax"
 import { pgsStoreSuite, type StoreSuite } from "./support/store"
 import { operate } from "./support/capture"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
@@ -12,9 +12,6 @@ import { manageAtGateway, orderOfCart, processedEvent, waitFor } from "./support
 import { capturedPayments, choose, startRedirect } from "./support/redirect"
 import { editAddingItem, issueLink, openLink, owedByOrder, paidCollection, payOnHostedPage } from "./support/pay-link"
 import { sessionFields } from "../support/session-fields"
-
-/** Taxed at 19 % (the suite's tax region): the seeded 25.50 EUR item makes a total of 30.345. */
-const BERLIN = { first_name: "Ada", last_name: "Lovelace", address_1: "1 Analytical St", city: "Berlin", country_code: "de", postal_code: "10115" }
 
 /** A taxed cart paid in the embedded fields and placed: its order, payment and gateway transaction. */
 async function paidTaxedOrder(s: StoreSuite) {
@@ -28,9 +25,7 @@ async function paidTaxedOrder(s: StoreSuite) {
 }
 
 pgsStoreSuite("a cart whose tax leaves a fraction of a cent", (s) => {
-  beforeAll(async () => {
-    await createTaxRegionsWorkflow(s.container()).run({ input: [{ country_code: "de", provider_id: "tp_system", default_tax_rate: { rate: 19, code: "VAT", name: "VAT" } }] as any })
-  })
+  beforeAll(() => taxGermany(s))
 
   it("charges the total the storefront shows, rounded to the cent, and captures and refunds Medusa's exact amount", async () => {
     const cart = await s.createCart({ shipping_address: BERLIN })
@@ -56,7 +51,7 @@ pgsStoreSuite("a cart whose tax leaves a fraction of a cent", (s) => {
     expect((await operate(s, payment.id, "refund", 20.345, 0)).status).toBe(200)
     expect((await operate(s, payment.id, "refund", 10, 2035)).status).toBe(200)
     expect((await approvedOperations(s.sandbox, transactionId, "REFUND")).map((o) => o.amount)).toEqual([2035, 1000])
-    expect((await adminPayment(s, payment.id)).refunds.map((r: any) => r.amount).sort()).toEqual([10, 20.345])
+    expect((await adminPayment(s, payment.id)).refunds.map((r: any) => r.amount).sort((a: number, b: number) => a - b)).toEqual([10, 20.345])
 
     // The admin's view shows Medusa's amounts as the gateway holds them, and the exact rests its buttons send.
     const view = await s.api.get(`/admin/pgs/orders/${done.data.order.id}/gateway`, { headers: await s.adminHeaders() })
@@ -83,7 +78,7 @@ pgsStoreSuite("a cart whose tax leaves a fraction of a cent", (s) => {
     const rest = await manageAtGateway(s, session, transactionId, "CAPTURE", 2035)
     expect((await processedEvent(s, rest)).outcome).toBe("applied:external_capture")
     const recorded = await adminPayment(s, payment.id)
-    expect(recorded.captures.map((c: any) => c.amount).sort()).toEqual([10, 20.345])
+    expect(recorded.captures.map((c: any) => c.amount).sort((a: number, b: number) => a - b)).toEqual([10, 20.345])
     expect(recorded.captured_at).not.toBeNull()
   })
 
@@ -146,5 +141,8 @@ pgsStoreSuite("a cart whose tax leaves a fraction of a cent", (s) => {
     expect((await approvedOperations(s.sandbox, transactionId, "REFUND")).map((o) => o.amount)).toEqual([1012, 1011, 1012])
     expect((await adminPayment(s, payment.id)).refunds.map((r: any) => r.amount)).toEqual([10.115, 10.115, 10.115])
     expect(await view()).toMatchObject({ state: "refunded", rest_to_refund: "0" })
+    // The widget's list shows what the gateway was sent for each.
+    const listed = (await s.api.get(`/admin/pgs/orders/${orderId}/gateway`, { headers: await s.adminHeaders() })).data.payments[0].operations
+    expect(listed.filter((o: any) => o.kind === "refund").map((o: any) => o.amount)).toEqual(["10.12", "10.11", "10.12"])
   })
 })

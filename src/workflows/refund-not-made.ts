@@ -16,7 +16,7 @@ import type { Knex } from "@medusajs/framework/mikro-orm/knex"
 import type { IOrderModuleService, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MathBN, Modules } from "@medusajs/framework/utils"
 import { fromMinorUnits } from "../gateway"
-import { medusaAmountInMinorUnits } from "../lib/medusa-amount"
+import { shareInMinorUnits } from "../lib/medusa-amount"
 import { looseQuery } from "../lib/loose-query"
 import { followUpByKey, openFollowUp, updateFollowUp, updateFollowUpAmount } from "../modules/pgs/follow-ups"
 import { isPgsProviderId } from "../payments/session-data"
@@ -58,7 +58,8 @@ export async function canceledPayments(container: MedusaContainer, orderId: stri
     // and transactions do not tell: Medusa gives an unfinished row a transaction at a later refund's amount.)
     const asked = MathBN.mult(sum(refundTransactions.filter((t) => t.reference_id === p.id) as Amount[]), -1)
     const made = refunds.some((r) => !!r.id && !named.has(r.id) && MathBN.eq(exactAmount(r), asked))
-    const keptMinor = Number(medusaAmountInMinorUnits(MathBN.sub(sum(p.captures ?? []), sum(refunds)).toFixed(), p.currency_code))
+    // What the gateway holds of it: the captures' total rounded less the refunds' (each sent as its share of that).
+    const keptMinor = shareInMinorUnits(sum(refunds), MathBN.sub(sum(p.captures ?? []), sum(refunds)), p.currency_code)
     return {
       paymentId: p.id,
       orderId: order.id,

@@ -9,7 +9,7 @@ import type { Knex } from "@medusajs/framework/mikro-orm/knex"
 import { PGS_MODULE } from "../../../../modules/pgs"
 import { authenticationStatusOf, eventsFor, openAttentionFor, type EventSummary } from "../../../../modules/pgs/admin-queries"
 import type PgsModuleService from "../../../../modules/pgs/service"
-import type { Transaction, Outcome } from "../../../../gateway"
+import { fromMinorUnits, type Transaction, type Outcome } from "../../../../gateway"
 import { looseQuery } from "../../../../lib/loose-query"
 import { majorAmount, medusaPaymentView, type MedusaPaymentRow } from "./medusa-state"
 import { EXTERNAL_REFUND_METADATA_KEY } from "../../../../modules/pgs/medusa-tables"
@@ -26,7 +26,7 @@ type PaymentRow = Omit<MedusaPaymentRow, "captures" | "refunds"> & {
   captures?: OperationRecord[] | null
   refunds?: OperationRecord[] | null
 }
-type ManagementRecord = { key?: unknown; transaction_id?: unknown; final_capture?: unknown }
+type ManagementRecord = { key?: unknown; transaction_id?: unknown; final_capture?: unknown; amount_minor?: unknown }
 type OrderRow = { id: string; payment_collections?: Array<{ id: string; payment_sessions?: SessionRow[]; payments?: PaymentRow[] }> }
 
 /** Session data fields the dashboard may see; everything else (sealed blob, integrity HMAC, client key, browser data) stays out. */
@@ -94,7 +94,8 @@ function operationsOf(payment: PaymentRow | null, recorded: Record<string, unkno
     .map(({ row, kind, record }) => ({
       id: row.id,
       kind,
-      amount: majorAmount(row, currency),
+      // What the gateway was sent for it when the plugin made it (a taxed row's share: 10.11 of three 10.115 refunds), else Medusa's amount.
+      amount: typeof record?.amount_minor === "number" ? fromMinorUnits(record.amount_minor, currency) : majorAmount(row, currency),
       created_at: row.created_at ? new Date(row.created_at).toISOString() : null,
       transaction_id: typeof record?.transaction_id === "string" ? record.transaction_id : externalTransactionOf(row),
       final_capture: record?.final_capture === true,
