@@ -15,12 +15,13 @@
  * delivery of the event, or a second process, captures nothing. A capture that fails stays on "Needs attention"
  * (state needs_person) and is never retried automatically: a retry after an unknown outcome could capture twice.
  */
-import type { BigNumberInput, MedusaContainer } from "@medusajs/framework/types"
+import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MathBN } from "@medusajs/framework/utils"
 import type { Knex } from "@medusajs/framework/mikro-orm/knex"
 import { capturePaymentWorkflow } from "@medusajs/core-flows"
 import { fromMinorUnits } from "../gateway"
 import { fulfillmentShare, type OrderForShare } from "./fulfillment-share"
+import { exactAmount, sumOf } from "./medusa-operation-rows"
 import { looseQuery } from "../lib/loose-query"
 import { medusaAmountOf, shareInMinorUnits } from "../lib/medusa-amount"
 import { PGS_MODULE } from "../modules/pgs"
@@ -71,8 +72,8 @@ export async function captureOnFulfillment(container: MedusaContainer, input: { 
   const currency = order.currency_code
   // Medusa's exact amounts (a taxed total carries a fraction of a cent); what is left, in the gateway's minor units.
   const whole = {
-    total: MathBN.convert((payment.raw_amount ?? payment.amount) as BigNumberInput).toFixed(),
-    done: MathBN.sum(0, ...(payment.captures ?? []).map((c) => (c.raw_amount ?? c.amount) as BigNumberInput)).toFixed(),
+    total: MathBN.convert(exactAmount(payment)).toFixed(),
+    done: MathBN.convert(sumOf((payment.captures ?? []).map(exactAmount))).toFixed(),
   }
   const remaining = shareInMinorUnits(whole.done, MathBN.sub(whole.total, whole.done), currency)
   const { amount, last } = fulfillmentShare(order, input.fulfillment_id, remaining)

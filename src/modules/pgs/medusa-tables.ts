@@ -37,10 +37,9 @@ const json = (value: unknown) => (typeof value === "string" ? JSON.parse(value) 
  * just before, id = idempotency key; a refund's row is written before the provider is called too.)
  */
 export async function operationShareMinor(knex: Knex, kind: "capture" | "refund", rowId: string, currency: string): Promise<number | null> {
-  const row = await knex(kind).where({ id: rowId }).first("payment_id")
-  if (!row?.payment_id) return null
+  // One round trip: the row's payment found inside the query.
   const rows: Array<{ id: string; raw_amount: unknown }> = await knex(kind)
-    .where({ payment_id: row.payment_id })
+    .where("payment_id", knex(kind).select("payment_id").where({ id: rowId }))
     .whereNull("deleted_at")
     .orderBy([{ column: "created_at" }, { column: "id" }])
     .select("id", "raw_amount")

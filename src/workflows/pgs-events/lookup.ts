@@ -1,5 +1,5 @@
 /** Reads of Medusa's payment records by the session a gateway reference points at. */
-import type { BigNumberInput, MedusaContainer } from "@medusajs/framework/types"
+import type { MedusaContainer } from "@medusajs/framework/types"
 import { MathBN } from "@medusajs/framework/utils"
 import { isPgsProviderId } from "../../payments/session-data"
 import { readStoredSessionData, sessionFields } from "../../payments/stored-session-data"
@@ -7,6 +7,7 @@ import { sessionIdFromReference } from "../../payments/reference"
 import type { Outcome, Transaction, TransactionEventPayload } from "../../gateway"
 import type { EventContext, EventOutcome } from "./context"
 import { looseQuery } from "../../lib/loose-query"
+import { exactAmount, sumOf } from "../medusa-operation-rows"
 
 export type SessionView = {
   id: string
@@ -117,12 +118,12 @@ export async function sessionAndTransaction(
   return { session, tx: read.transaction, outcome: read.outcome }
 }
 
-const summed = (rows: Array<{ raw_amount: unknown }>) => MathBN.sum(0, ...rows.map((r) => r.raw_amount as BigNumberInput))
+const summed = (rows: Array<{ raw_amount: unknown }>) => MathBN.convert(sumOf(rows.map(exactAmount)))
 
 type Whole = { total: string; done: string }
 
 /** A payment by Medusa's records, exactly: what can be captured (its amount) and what of it is; what can be refunded (its captures) and what of it is. */
 export function leftOf(payment: PaymentView): { capture: Whole; refund: Whole } {
   const captured = summed(payment.captures).toFixed()
-  return { capture: { total: MathBN.convert(payment.raw_amount as BigNumberInput).toFixed(), done: captured }, refund: { total: captured, done: summed(payment.refunds).toFixed() } }
+  return { capture: { total: MathBN.convert(exactAmount(payment)).toFixed(), done: captured }, refund: { total: captured, done: summed(payment.refunds).toFixed() } }
 }
