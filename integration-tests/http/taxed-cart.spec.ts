@@ -128,6 +128,37 @@ pgsStoreSuite("a cart whose tax leaves a fraction of a cent", (s) => {
     expect(await owedByOrder(s, orderId)).toMatchObject({ pendingDifference: 0, owed: [] })
   })
 
+  it("charges a discounted taxed cart what the storefront shows, and refunds it in parts that add up at the gateway", async () => {
+    // A shop's first sale: 10 % off three items, then 19 % VAT on what is left. Medusa: 76.50 − 7.65 = 68.85, + 13.0815.
+    const code = `TENOFF${Date.now()}`
+    const created = await adminPost(s, "/admin/promotions", {
+      code, type: "standard", status: "active",
+      application_method: { type: "percentage", target_type: "items", allocation: "across", value: 10, currency_code: "eur" },
+    })
+    expect(created.data).toMatchObject({ promotion: { code } })
+    const cart = await s.createCart({ shipping_address: BERLIN, quantity: 3 })
+    const discounted = await s.api.post(`/store/carts/${cart.id}/promotions`, { promo_codes: [code] }, { headers: s.storeHeaders })
+    expect(discounted.data.cart).toMatchObject({ discount_subtotal: 7.65, total: 81.9315 })
+
+    const session = await s.initiatePaymentSession(cart.id, "pp_pgs_pgs")
+    expect(sessionFields(session.data).amount_minor).toBe(8193)
+    const { transactionId } = await payInFrame(s.sandbox, session, s.sandbox.testCard("frictionless_approved"))
+    expect((await attachTransaction(s, session.id, transactionId)).status).toBe(200)
+    const done = await s.completeCart(cart.id)
+    expect(done.data.type).toBe("order")
+    const payment = await paymentOfOrder(s, done.data.order.id)
+
+    // Medusa's own routes, as its dashboard calls them: the whole capture, a returned item's taxed share, the rest.
+    expect((await adminPost(s, `/admin/payments/${payment.id}/capture`, {})).status).toBe(200)
+    expect((await adminPost(s, `/admin/payments/${payment.id}/refund`, { amount: 27.3105 })).status).toBe(200)
+    expect((await adminPost(s, `/admin/payments/${payment.id}/refund`, { amount: 54.621 })).status).toBe(200)
+    expect((await approvedOperations(s.sandbox, transactionId, "CAPTURE")).map((o) => o.amount)).toEqual([8193])
+    expect((await approvedOperations(s.sandbox, transactionId, "REFUND")).map((o) => o.amount)).toEqual([2731, 5462])
+    const recorded = await adminPayment(s, payment.id)
+    expect({ captured: recorded.captures.map((c: any) => c.amount), refunded: recorded.refunds.map((r: any) => r.amount).sort((a: number, b: number) => a - b) })
+      .toEqual({ captured: [81.9315], refunded: [27.3105, 54.621] })
+  })
+
   it("refunds a taxed payment in parts that add up to what the gateway took, whatever their fractions", async () => {
     const { transactionId, payment, orderId } = await paidTaxedOrder(s)
     expect((await operate(s, payment.id, "capture", 30.345, 0)).status).toBe(200)
