@@ -7,6 +7,7 @@ import { BERLIN, taxGermany } from "./support/tax"
 import { pgsStoreSuite, type StoreSuite } from "./support/store"
 import { operate } from "./support/capture"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { refundPaymentWorkflow } from "@medusajs/core-flows"
 import { adminPayment, adminPost, approvedOperations, attachTransaction, payInFrame, paymentOfOrder } from "./support/checkout"
 import { manageAtGateway, orderOfCart, processedEvent, waitFor } from "./support/webhooks"
 import { capturedPayments, choose, startRedirect } from "./support/redirect"
@@ -157,6 +158,54 @@ pgsStoreSuite("a cart whose tax leaves a fraction of a cent", (s) => {
     const recorded = await adminPayment(s, payment.id)
     expect({ captured: recorded.captures.map((c: any) => c.amount), refunded: recorded.refunds.map((r: any) => r.amount).sort((a: number, b: number) => a - b) })
       .toEqual({ captured: [81.9315], refunded: [27.3105, 54.621] })
+  })
+
+  it("records a refund of a fraction of a cent that the refund before it already sent, without asking the gateway", async () => {
+    const { transactionId, payment, orderId } = await paidTaxedOrder(s)
+    expect((await operate(s, payment.id, "capture", 30.345, 0)).status).toBe(200)
+    // 7.7451 is sent as 7.75; 0.0018 more makes 7.7469, still 7.75: its share is nothing, which the gateway would refuse.
+    expect((await operate(s, payment.id, "refund", 7.7451)).status).toBe(200)
+    expect((await operate(s, payment.id, "refund", 0.0018)).status).toBe(200)
+    expect((await operate(s, payment.id, "refund", 22.5981)).status).toBe(200)
+    expect((await approvedOperations(s.sandbox, transactionId, "REFUND")).map((o) => o.amount)).toEqual([775, 2260])
+    expect((await adminPayment(s, payment.id)).refunds.map((r: any) => r.amount).sort((a: number, b: number) => a - b)).toEqual([0.0018, 7.7451, 22.5981])
+    const view = (await s.api.get(`/admin/pgs/orders/${orderId}/gateway`, { headers: await s.adminHeaders() })).data.payments[0]
+    expect(view.medusa).toMatchObject({ state: "refunded", rest_to_refund: "0" })
+    expect(view.operations.filter((o: any) => o.kind === "refund").map((o: any) => o.amount)).toEqual(["7.75", "0.00", "22.60"])
+  })
+
+  it("sends the cent a declined refund's fraction left behind when another refund was sent while it was in flight", async () => {
+    const { session, transactionId, payment, orderId } = await paidTaxedOrder(s)
+    expect((await operate(s, payment.id, "capture", 30.345, 0)).status).toBe(200)
+    const knex = s.container().resolve(ContainerRegistrationKeys.PG_CONNECTION)
+    const rowsOf = () => knex("refund").where({ payment_id: payment.id }).whereNull("deleted_at").select("id", "amount")
+    await s.sandbox.control("POST", "/_sandbox/settings", { webhooks_held: true })
+    let dashboardRefund: string
+    try {
+      // 20.00 refunded in the gateway's dashboard, Medusa not yet told: the gateway has 10.35 left to refund.
+      dashboardRefund = await manageAtGateway(s, session, transactionId, "REFUND", 2000)
+      // A refund of 15.1745 (15.17) held on its way; meanwhile 5.0045 is sent as its share after it: 20.179 → 20.18, so 5.01.
+      await s.sandbox.control("POST", "/_sandbox/faults", { target: "POST /api/transactions/manage", kind: "latency", latency_ms: 1500, phase: "before", count: 1 })
+      const first = operate(s, payment.id, "refund", 15.1745)
+      await waitFor(async () => (await rowsOf()).length === 1, { what: "the first refund's row" })
+      // The dashboard's refunds of a payment take turns (one-operation.ts); a workflow's (an order's cancel, a store's
+      // own) do not: this one runs meanwhile.
+      await refundPaymentWorkflow(s.container()).run({ input: { payment_id: payment.id, amount: 5.0045 } })
+      // The first then asks more than the gateway has left: declined, and Medusa deletes its row.
+      expect((await first).status).toBeGreaterThanOrEqual(400)
+    } finally {
+      await s.sandbox.control("DELETE", "/_sandbox/faults")
+      await s.sandbox.control("POST", "/_sandbox/settings", { webhooks_held: false })
+    }
+    expect((await processedEvent(s, dashboardRefund)).outcome).toBe("applied:external_refund")
+    expect((await approvedOperations(s.sandbox, transactionId, "REFUND")).map((o) => o.amount)).toEqual([2000, 501])
+
+    // Medusa's rest is 5.3405; the gateway holds 5.34. Counting the second refund as 5.00 alone would send 5.35.
+    const rest = (await s.api.get(`/admin/pgs/orders/${orderId}/gateway`, { headers: await s.adminHeaders() })).data.payments[0].medusa.rest_to_refund
+    expect(rest).toBe("5.3405")
+    expect((await operate(s, payment.id, "refund", Number(rest))).status).toBe(200)
+    expect((await approvedOperations(s.sandbox, transactionId, "REFUND")).map((o) => o.amount)).toEqual([2000, 501, 534])
+    expect((await rowsOf()).map((r: any) => Number(r.amount)).sort((a: number, b: number) => a - b)).toEqual([5.0045, 5.3405, 20])
   })
 
   it("refunds a taxed payment in parts that add up to what the gateway took, whatever their fractions", async () => {

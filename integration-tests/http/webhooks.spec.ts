@@ -651,7 +651,7 @@ pgsStoreSuite("gateway webhooks", (s) => {
         (await s.api.get(`/admin/orders/${orderId}?fields=id,status,summary,*transactions,*credit_lines`, { headers: await s.adminHeaders() })).data.order
       const recorded = await order()
       const refunds = (await adminPayment(s, payment.id)).refunds
-      expect(refunds.map((r: any) => [Number(r.amount), r.metadata])).toEqual([[25.5, { pgs_transaction_id: refundId }]])
+      expect(refunds.map((r: any) => [Number(r.amount), r.metadata])).toEqual([[25.5, { pgs_transaction_id: refundId, pgs_amount_minor: 2550 }]])
       expect(recorded.status).toBe("canceled")
       expect(recorded.transactions.map((t: any) => [t.reference, Number(t.amount)]).sort()).toEqual([["capture", 25.5], ["refund", -25.5]])
       // (Medusa's cancel wrote a credit line of 0 for the collection: nothing was refunded then.)

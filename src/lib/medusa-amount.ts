@@ -24,6 +24,26 @@ export function shareInMinorUnits(before: unknown, part: unknown, currency: stri
 }
 
 /**
+ * A capture or refund row's share of its payment's rows (Medusa's, in the order it made them), in minor units: the
+ * rows up to and including it rounded, less what the gateway was sent for those before it. What was sent is the
+ * provider's record of a row (`sent`, by row id) where it has one, else that row's own share. So the shares add up to
+ * the whole rounded even when a row with a fraction disappeared after a later share counted it (a declined refund
+ * deleted while another was in flight): the next row sends the cent the drift left.
+ */
+export function shareOfRow(rows: ReadonlyArray<{ id: string; amount: string }>, rowId: string, currency: string, sent: ReadonlyMap<string, number> = new Map()): number | null {
+  let before = "0"
+  let sentBefore = 0
+  for (const row of rows) {
+    const upTo = MathBN.add(before, row.amount).toFixed()
+    const share = medusaAmountInMinorUnits(upTo, currency) - sentBefore
+    if (row.id === rowId) return share
+    sentBefore += sent.get(row.id) ?? share
+    before = upTo
+  }
+  return null
+}
+
+/**
  * The gateway's amount as Medusa records it, of a whole (`total`: an authorized amount, or what was captured) of
  * which `done` is already recorded: when it is the rest's share, Medusa's exact rest (3035 of 30.345 EUR is recorded
  * as 30.345, so the order's paid total stays exact); otherwise the gateway's own whole minor units (a part of it).

@@ -78,8 +78,12 @@ const managementRecord = z.object({
   key: z.string(),
   transaction_id: z.string().nullable(),
   amount_minor: z.int(),
-  /** "applied": the gateway answered; "confirmed": proven by the parent's status; "external": made outside Medusa, only recorded. */
-  kind: z.enum(["applied", "confirmed", "external"]),
+  /**
+   * "applied": the gateway answered; "confirmed": proven by the parent's status; "external": made outside Medusa, only
+   * recorded; "nothing_sent": a share of nothing (a fraction of a cent the rows before it already carried), which the
+   * gateway would refuse: recorded without calling it.
+   */
+  kind: z.enum(["applied", "confirmed", "external", "nothing_sent"]),
   /** A capture sent with options.final_capture: the gateway closes the authorization (nothing more to capture). */
   final_capture: z.boolean().optional(),
 })

@@ -6,7 +6,7 @@
  */
 import type { Knex } from "@medusajs/framework/mikro-orm/knex"
 import { MathBN } from "@medusajs/framework/utils"
-import { medusaAmountInMinorUnits, shareInMinorUnits } from "../../lib/medusa-amount"
+import { medusaAmountInMinorUnits, shareOfRow } from "../../lib/medusa-amount"
 
 /** Keep in step with the queries below: the boot check reads only this list. */
 export const MEDUSA_COLUMNS = {
@@ -27,6 +27,14 @@ export const SUPPORTED_MEDUSA = "2.18 to 2.21"
  * (workflows/pgs-events/management.ts), the provider's refundPayment reads it and does not refund again.
  */
 export const EXTERNAL_REFUND_METADATA_KEY = "pgs_transaction_id"
+/** Beside it, what the gateway refunded in minor units: the row's amount may be Medusa's exact rest (30.345 for 3035). */
+const EXTERNAL_REFUND_AMOUNT_KEY = "pgs_amount_minor"
+
+/** A refund row's metadata recording the gateway's refund transaction and its amount. */
+export const externalRefundMetadata = (transactionId: string, amountMinor: number) => ({
+  [EXTERNAL_REFUND_METADATA_KEY]: transactionId,
+  [EXTERNAL_REFUND_AMOUNT_KEY]: amountMinor,
+})
 
 const json = (value: unknown) => (typeof value === "string" ? JSON.parse(value) : value)
 
@@ -36,23 +44,24 @@ const json = (value: unknown) => (typeof value === "string" ? JSON.parse(value) 
  * took. Null when the row is not there. (Medusa passes capturePayment no amount: it is on the capture row created
  * just before, id = idempotency key; a refund's row is written before the provider is called too.)
  */
-export async function operationShareMinor(knex: Knex, kind: "capture" | "refund", rowId: string, currency: string): Promise<number | null> {
+export async function operationShareMinor(knex: Knex, kind: "capture" | "refund", rowId: string, currency: string, sent?: ReadonlyMap<string, number>): Promise<number | null> {
   // One round trip: the row's payment found inside the query.
   const rows: Array<{ id: string; raw_amount: unknown }> = await knex(kind)
     .where("payment_id", knex(kind).select("payment_id").where({ id: rowId }))
     .whereNull("deleted_at")
     .orderBy([{ column: "created_at" }, { column: "id" }])
     .select("id", "raw_amount")
-  let before = "0"
-  for (const r of rows) {
-    const amount = json(r.raw_amount)?.value as string
-    if (r.id === rowId) return shareInMinorUnits(before, amount, currency)
-    before = MathBN.add(before, amount).toFixed()
-  }
-  return null
+  return shareOfRow(rows.map((r) => ({ id: r.id, amount: json(r.raw_amount)?.value as string })), rowId, currency, sent)
 }
 
-export const captureAmountMinor = (knex: Knex, captureId: string, currency: string) => operationShareMinor(knex, "capture", captureId, currency)
+/** What the provider recorded sending to the gateway for each row (payment data's `captures` or `refunds`), by row id. */
+export function sentByRow(records: unknown): Map<string, number> {
+  const sent = new Map<string, number>()
+  if (Array.isArray(records)) for (const r of records) if (typeof r?.key === "string" && Number.isInteger(r?.amount_minor)) sent.set(r.key, r.amount_minor)
+  return sent
+}
+
+export const captureAmountMinor = (knex: Knex, captureId: string, currency: string, sent?: ReadonlyMap<string, number>) => operationShareMinor(knex, "capture", captureId, currency, sent)
 
 /**
  * Whether this capture takes what was left of the payment: Medusa's capture rows of the payment (this one
@@ -104,17 +113,19 @@ export async function unfinishedOperations(knex: Knex, kind: UnfinishedOperation
     .limit(limit)
     .select("r.id", "r.payment_id", "r.raw_amount", "r.created_at", "p.currency_code", "p.data")
   const operations: UnfinishedOperation[] = []
-  for (const r of rows)
+  for (const r of rows) {
+    const data = (json(r.data) ?? {}) as Record<string, unknown>
     operations.push({
       kind,
       id: r.id,
       payment_id: r.payment_id,
       // The share the provider sent or would have sent for it, so the gateway's record of it is recognised.
-      amount_minor: (await operationShareMinor(knex, kind, r.id, r.currency_code)) ?? medusaAmountInMinorUnits({ value: json(r.raw_amount).value }, r.currency_code),
+      amount_minor: (await operationShareMinor(knex, kind, r.id, r.currency_code, sentByRow(data[`${kind}s`]))) ?? medusaAmountInMinorUnits({ value: json(r.raw_amount).value }, r.currency_code),
       currency_code: r.currency_code,
       created_at: r.created_at,
-      data: (json(r.data) ?? {}) as Record<string, unknown>,
+      data,
     })
+  }
   return operations
 }
 
@@ -132,15 +143,21 @@ export async function removedOperationRow(knex: Knex, kind: "capture" | "refund"
   return row ? { created_by: row.created_by ?? null, note: row.note ?? null, refund_reason_id: row.refund_reason_id ?? null } : null
 }
 
-/** The gateway refund a refund row records (see EXTERNAL_REFUND_METADATA_KEY), or null for Medusa's own. */
 /** The payment's refund row that records this gateway refund transaction, if any. */
 export const externalRefundRow = <R extends { metadata?: Record<string, unknown> | null }>(refunds: R[], transactionId: string): R | undefined =>
   refunds.find((r) => r.metadata?.[EXTERNAL_REFUND_METADATA_KEY] === transactionId)
 
-export async function externalRefundOf(knex: Knex, refundId: string): Promise<string | null> {
+/**
+ * The gateway refund a refund row records (see externalRefundMetadata), or null for Medusa's own. Its amount is null
+ * on rows an earlier version wrote.
+ */
+export async function externalRefundOf(knex: Knex, refundId: string): Promise<{ transactionId: string; amountMinor: number | null } | null> {
   const row = await knex("refund").where({ id: refundId }).first("metadata")
-  const id = json(row?.metadata)?.[EXTERNAL_REFUND_METADATA_KEY]
-  return typeof id === "string" && id ? id : null
+  const metadata = json(row?.metadata)
+  const id = metadata?.[EXTERNAL_REFUND_METADATA_KEY]
+  if (typeof id !== "string" || !id) return null
+  const amount = metadata[EXTERNAL_REFUND_AMOUNT_KEY]
+  return { transactionId: id, amountMinor: Number.isInteger(amount) ? amount : null }
 }
 
 /** listPaymentMethods gets the account holder, not the customer: follow Medusa's customer ↔ account holder link. */

@@ -7,7 +7,7 @@ import type { CapturePaymentInput, CapturePaymentOutput, CancelPaymentInput, Can
 import { MedusaError } from "@medusajs/framework/utils"
 import { GatewayOutcomeUnknownError, type ManageResult, type MoneyInput } from "../../gateway"
 import { medusaAmountInMinorUnits } from "../../lib/medusa-amount"
-import { captureAmountMinor, capturesComplete, externalRefundOf, operationShareMinor, recordedPaymentOfSession } from "../../modules/pgs/medusa-tables"
+import { captureAmountMinor, capturesComplete, externalRefundOf, operationShareMinor, recordedPaymentOfSession, sentByRow } from "../../modules/pgs/medusa-tables"
 import { rememberLostAnswer } from "../../payments/lost-answers"
 import { rememberFailedRefund } from "../../payments/refund-failed"
 import { rememberVoidNotMade } from "../../payments/void-not-made"
@@ -33,6 +33,7 @@ export async function capture(deps: ProviderDeps, current: PgsSessionData, input
   // Medusa passes no amount to capturePayment: it is on the capture row Medusa created just before (id = key).
   const rowAmount = await captureRowAmount(deps, key, current)
   const amount = rowAmount ?? remainingToCapture(current)
+  if (key && rowAmount !== null && rowAmount <= 0) return { data: { ...current, captures: [...(current.captures ?? []), nothingSent(key)] } }
   // The capture that takes what is left is the final one: the gateway then releases nothing and closes captures.
   const final = rowAmount === null ? true : await isFinalCapture(deps, key!)
   const result = await manage(deps, "CAPTURE", current, parent, amount, key, final ? { final_capture: true } : undefined)
@@ -47,7 +48,7 @@ export async function refund(deps: ProviderDeps, current: PgsSessionData, input:
   // A refund made outside Medusa (gateway dashboard), recorded by the webhook workflow: never refund again.
   const external = await externalRefund(deps, key)
   if (external)
-    return { data: { ...current, refunds: [...(current.refunds ?? []), { key: key!, transaction_id: external, amount_minor: amount, kind: "external" as const }] } }
+    return { data: { ...current, refunds: [...(current.refunds ?? []), { key: key!, transaction_id: external.transactionId, amount_minor: external.amountMinor ?? amount, kind: "external" as const }] } }
   // Medusa's refund workflow would refund, then fail on a canceled order and leave the refund off it (FRAMEWORK-NOTES
   // 67): refused before any money moves. Medusa's own order cancel refunds before it marks the order canceled.
   if (await orderCanceled(deps, current))
@@ -55,6 +56,7 @@ export async function refund(deps: ProviderDeps, current: PgsSessionData, input:
       MedusaError.Types.NOT_ALLOWED,
       "This order is canceled, and Medusa cannot record a refund on a canceled order. Refund the payment in the gateway's dashboard instead: that refund is recorded on the order.",
     )
+  if (key && amount <= 0) return { data: { ...current, refunds: [...(current.refunds ?? []), nothingSent(key)] } }
   const result = await manage(deps, "REFUND", current, parent, amount, key).catch(async (error: unknown) => {
     // Medusa's order cancel logs this error and cancels all the same (FRAMEWORK-NOTES 68): written down for reconciliation.
     await rememberFailedRefund(deps.knex, deps.logger, current, key, amount, error)
@@ -133,7 +135,7 @@ async function manage(
 /** The amount of Medusa's capture row, or null (then what remains is captured). */
 async function captureRowAmount(deps: ProviderDeps, captureId: string | undefined, current: PgsSessionData): Promise<number | null> {
   if (!captureId || !deps.knex) return null
-  return captureAmountMinor(deps.knex, captureId, current.currency_code).catch((error: Error) => {
+  return captureAmountMinor(deps.knex, captureId, current.currency_code, sentByRow(current.captures)).catch((error: Error) => {
     deps.logger.warn(`[pgs] capture ${captureId}: amount not readable (${error.message}); capturing what remains`)
     return null
   })
@@ -151,7 +153,7 @@ async function isFinalCapture(deps: ProviderDeps, captureId: string): Promise<bo
   )
 }
 
-async function externalRefund(deps: ProviderDeps, refundId: string | undefined): Promise<string | null> {
+async function externalRefund(deps: ProviderDeps, refundId: string | undefined): Promise<Awaited<ReturnType<typeof externalRefundOf>>> {
   if (!refundId || !deps.knex) return null
   return externalRefundOf(deps.knex, refundId).catch((error: Error) => {
     deps.logger.warn(`[pgs] refund ${refundId}: metadata not readable (${error.message})`)
@@ -180,10 +182,17 @@ function record(key: string | undefined, amount: number, result: ManageResult) {
   }
 }
 
+/**
+ * A row whose share is nothing: Medusa's part is a fraction of a cent that the rows before it, rounded, already
+ * carried (a refund of 0.0018 EUR after one of 7.7451, sent as 7.75). The gateway refuses an amount under one minor
+ * unit, so nothing is sent; the record marks the row as made.
+ */
+const nothingSent = (key: string) => ({ key, transaction_id: null, amount_minor: 0, kind: "nothing_sent" as const })
+
 /** The refund row's share of the payment's refunds in minor units (its rows may carry a taxed fraction), or null. */
 async function refundRowShare(deps: ProviderDeps, refundId: string | undefined, current: PgsSessionData): Promise<number | null> {
   if (!refundId || !deps.knex) return null
-  return operationShareMinor(deps.knex, "refund", refundId, current.currency_code).catch((error: Error) => {
+  return operationShareMinor(deps.knex, "refund", refundId, current.currency_code, sentByRow(current.refunds)).catch((error: Error) => {
     deps.logger.warn(`[pgs] refund ${refundId}: Medusa's refund rows not readable (${error.message}); refunding its amount rounded`)
     return null
   })

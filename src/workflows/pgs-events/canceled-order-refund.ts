@@ -12,13 +12,13 @@
 import { ChangeActionType, ContainerRegistrationKeys, MathBN, Modules, OrderChangeStatus, OrderChangeType, PaymentEvents } from "@medusajs/framework/utils"
 import type { BigNumberInput, IEventBusModuleService, IOrderModuleService, IPaymentModuleService } from "@medusajs/framework/types"
 import { looseQuery } from "../../lib/loose-query"
-import { EXTERNAL_REFUND_METADATA_KEY, externalRefundRow, recordedPaymentOfSession } from "../../modules/pgs/medusa-tables"
+import { externalRefundMetadata, externalRefundRow, recordedPaymentOfSession } from "../../modules/pgs/medusa-tables"
 import { canceledPayments, settleRefundNotMade } from "../refund-not-made"
 import type { EventContext, EventOutcome } from "./context"
 import type { PaymentView } from "./lookup"
 
 /** `amount` in major units, as Medusa takes it ("25.50"). */
-export type GatewayRefund = { transactionId: string; amount: string; note: string; created_by?: string; refund_reason_id?: string }
+export type GatewayRefund = { transactionId: string; amountMinor: number; amount: string; note: string; created_by?: string; refund_reason_id?: string }
 
 // listOrderCreditLines is generated for the module's model but missing from its interface.
 type OrderModule = IOrderModuleService & { listOrderCreditLines(filters: object, config: object): Promise<Array<{ id: string }>> }
@@ -64,7 +64,7 @@ async function refundRow(ctx: EventContext, payment: PaymentView, refund: Gatewa
     note: refund.note,
     created_by: refund.created_by,
     refund_reason_id: refund.refund_reason_id,
-    metadata: { [EXTERNAL_REFUND_METADATA_KEY]: refund.transactionId },
+    metadata: externalRefundMetadata(refund.transactionId, refund.amountMinor),
   } as Parameters<IPaymentModuleService["refundPayment"]>[0])) as unknown as Pick<PaymentView, "refunds">
   const row = externalRefundRow(after.refunds, refund.transactionId)
   if (!row) throw new Error(`the refund of gateway transaction ${refund.transactionId} is not on payment ${payment.id} after recording it`)

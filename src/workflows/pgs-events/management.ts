@@ -24,7 +24,7 @@ import { canceledOrderOf, recordRefundOfCanceledOrder } from "./canceled-order-r
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { followUpByKey, updateFollowUp } from "../../modules/pgs/follow-ups"
 import { lostAnswerKey } from "../../payments/lost-answers"
-import { EXTERNAL_REFUND_METADATA_KEY, externalRefundRow, removedOperationRow, type OperationRowDetails } from "../../modules/pgs/medusa-tables"
+import { externalRefundMetadata, externalRefundRow, removedOperationRow, type OperationRowDetails } from "../../modules/pgs/medusa-tables"
 import { recordRepair, removeUnconfirmedCaptures, removeUnconfirmedRefund } from "./unfinished-rows"
 
 /** `captured_by` (the capture's `created_by`) of a capture recorded from the gateway. */
@@ -115,12 +115,12 @@ async function recordOperation(
         created_by: replaced?.created_by ?? undefined,
         refund_reason_id: replaced?.refund_reason_id ?? undefined,
       }
-      if (canceledOrder) return recordRefundOfCanceledOrder(ctx, payment, canceledOrder, { transactionId: tx.id, ...details })
+      if (canceledOrder) return recordRefundOfCanceledOrder(ctx, payment, canceledOrder, { transactionId: tx.id, amountMinor: tx.amount, ...details })
       // Medusa's refundPayment always calls the provider; the provider's refundPayment reads this refund row
       // (id = its idempotency key), finds the metadata and returns without calling the gateway (no second refund).
       await refundPaymentWorkflow(ctx.container).run({
         // metadata reaches the refund row (payment module) but is missing from the workflow's input type.
-        input: { payment_id: payment.id, ...details, metadata: { [EXTERNAL_REFUND_METADATA_KEY]: tx.id } } as { payment_id: string },
+        input: { payment_id: payment.id, ...details, metadata: externalRefundMetadata(tx.id, tx.amount) } as { payment_id: string },
       })
       return "applied:external_refund"
     }
