@@ -7,7 +7,7 @@ import { paidOrder } from "../http/support/admin-pgs"
 import { BERLIN, taxGermany } from "../http/support/tax"
 import { adminPayment, approvedOperations, paymentOfOrder } from "../http/support/checkout"
 import { pgsStoreSuite } from "../http/support/store"
-import { gatewayRecord } from "../http/support/capture"
+import { gatewayRecord, operate } from "../http/support/capture"
 import { dashboardForEachTest } from "./admin-support"
 import { describeBrowser, screenshot } from "./support"
 
@@ -95,6 +95,22 @@ describeBrowser("partial capture in the dashboard", () => {
       expect(await gatewayRecord(s, transactionId)).toMatchObject({ captured_amount: 3035, refunded_amount: 3035, final_capture: true })
       const recorded = await adminPayment(s, payment.id)
       expect({ captures: recorded.captures.map((c: any) => c.amount), refunds: recorded.refunds.map((r: any) => r.amount) }).toEqual({ captures: [30.345], refunds: [30.345] })
+    })
+
+    it("lists a taxed refund of a fraction of a cent that needed nothing sent, saying so", async () => {
+      await taxGermany(s)
+      const { orderId } = await paidOrder(s, "frictionless_approved", { shipping_address: BERLIN })
+      const payment = await paymentOfOrder(s, orderId)
+      // 7.7451 is sent as 7.75; 0.0018 more is still within it: the gateway is not asked (taxed-cart.spec).
+      for (const [what, amount] of [["capture", 30.345], ["refund", 7.7451], ["refund", 0.0018]] as const)
+        expect((await operate(s, payment.id, what, amount)).status).toBe(200)
+      await d.page.setViewportSize({ width: 1280, height: 900 })
+      await d.page.goto(`${d.url}/app/orders/${orderId}`)
+      const operations = d.page.locator('[aria-label="Payment gateway"]').first().getByTestId("pgs-operations")
+      await operations.getByText(/nothing sent/).waitFor({ timeout: 30_000 })
+      await expect(operations.getByText("Refunded 7.75 EUR").count()).resolves.toBe(1)
+      await operations.scrollIntoViewIfNeeded()
+      await screenshot(d.page, "admin-capture-nothing-sent-1280")
     })
 
     it("switches capture on fulfillment on for a terminal in Settings → Payment Gateway", async () => {

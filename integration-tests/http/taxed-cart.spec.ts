@@ -6,24 +6,36 @@
 import { BERLIN, taxGermany } from "./support/tax"
 import { pgsStoreSuite, type StoreSuite } from "./support/store"
 import { operate } from "./support/capture"
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { refundPaymentWorkflow } from "@medusajs/core-flows"
 import { adminPayment, adminPost, approvedOperations, attachTransaction, payInFrame, paymentOfOrder } from "./support/checkout"
 import { manageAtGateway, orderOfCart, processedEvent, waitFor } from "./support/webhooks"
 import { capturedPayments, choose, startRedirect } from "./support/redirect"
 import { editAddingItem, issueLink, openLink, owedByOrder, paidCollection, payOnHostedPage } from "./support/pay-link"
 import { sessionFields } from "../support/session-fields"
+import { MINUTE, runReconcile } from "./support/attention"
+import { unconfirmedOperationKey } from "../../src/payments/lost-answers"
 
-/** A taxed cart paid in the embedded fields and placed: its order, payment and gateway transaction. */
-async function paidTaxedOrder(s: StoreSuite) {
-  const cart = await s.createCart({ shipping_address: BERLIN })
+/** The provider's records of a payment's captures and refunds (its data), as stored. */
+async function recordsOf(s: StoreSuite, paymentId: string): Promise<{ captures: any[]; refunds: any[] }> {
+  const row = await s.container().resolve(ContainerRegistrationKeys.PG_CONNECTION)("payment").where({ id: paymentId }).first("data")
+  return { captures: row.data?.captures ?? [], refunds: row.data?.refunds ?? [] }
+}
+
+/** A cart paid in the embedded fields and placed, the gateway asked `minor`: its order, payment and gateway transaction. */
+async function payCart(s: StoreSuite, cart: { id: string }, minor: number) {
   const session = await s.initiatePaymentSession(cart.id, "pp_pgs_pgs")
+  expect(sessionFields(session.data).amount_minor).toBe(minor)
   const { transactionId } = await payInFrame(s.sandbox, session, s.sandbox.testCard("frictionless_approved"))
   expect((await attachTransaction(s, session.id, transactionId)).status).toBe(200)
   const done = await s.completeCart(cart.id)
+  expect(done.data.type).toBe("order")
   expect((await processedEvent(s, transactionId)).outcome).toBe("applied:authorized")
   return { session, transactionId, orderId: done.data.order.id as string, payment: await paymentOfOrder(s, done.data.order.id) }
 }
+
+/** A taxed cart (30.345 EUR) paid and placed. */
+const paidTaxedOrder = async (s: StoreSuite) => payCart(s, await s.createCart({ shipping_address: BERLIN }), 3035)
 
 pgsStoreSuite("a cart whose tax leaves a fraction of a cent", (s) => {
   beforeAll(() => taxGermany(s))
@@ -81,6 +93,8 @@ pgsStoreSuite("a cart whose tax leaves a fraction of a cent", (s) => {
     const recorded = await adminPayment(s, payment.id)
     expect(recorded.captures.map((c: any) => c.amount).sort((a: number, b: number) => a - b)).toEqual([10, 20.345])
     expect(recorded.captured_at).not.toBeNull()
+    // The provider's records hold what the gateway took for each (later shares count them), as for its own captures.
+    expect((await recordsOf(s, payment.id)).captures.map((r: any) => [r.kind, r.amount_minor])).toEqual([["external", 1000], ["external", 2035]])
   })
 
   it("places a taxed redirect order from the gateway's approval alone, captured at Medusa's exact amount", async () => {
@@ -141,24 +155,49 @@ pgsStoreSuite("a cart whose tax leaves a fraction of a cent", (s) => {
     const discounted = await s.api.post(`/store/carts/${cart.id}/promotions`, { promo_codes: [code] }, { headers: s.storeHeaders })
     expect(discounted.data.cart).toMatchObject({ discount_subtotal: 7.65, total: 81.9315 })
 
-    const session = await s.initiatePaymentSession(cart.id, "pp_pgs_pgs")
-    expect(sessionFields(session.data).amount_minor).toBe(8193)
-    const { transactionId } = await payInFrame(s.sandbox, session, s.sandbox.testCard("frictionless_approved"))
-    expect((await attachTransaction(s, session.id, transactionId)).status).toBe(200)
-    const done = await s.completeCart(cart.id)
-    expect(done.data.type).toBe("order")
-    const payment = await paymentOfOrder(s, done.data.order.id)
+    const { transactionId, payment } = await payCart(s, cart, 8193)
 
-    // Medusa's own routes, as its dashboard calls them: the whole capture, a returned item's taxed share, the rest.
+    // Medusa's own routes, as its dashboard calls them: the whole capture, then two refunds whose halves each round
+    // up alone (40.97 + 40.97, a cent more than the gateway took): sent as 40.97 and 40.96.
     expect((await adminPost(s, `/admin/payments/${payment.id}/capture`, {})).status).toBe(200)
-    expect((await adminPost(s, `/admin/payments/${payment.id}/refund`, { amount: 27.3105 })).status).toBe(200)
-    expect((await adminPost(s, `/admin/payments/${payment.id}/refund`, { amount: 54.621 })).status).toBe(200)
+    expect((await adminPost(s, `/admin/payments/${payment.id}/refund`, { amount: 40.965 })).status).toBe(200)
+    expect((await adminPost(s, `/admin/payments/${payment.id}/refund`, { amount: 40.9665 })).status).toBe(200)
     expect((await approvedOperations(s.sandbox, transactionId, "CAPTURE")).map((o) => o.amount)).toEqual([8193])
-    expect((await approvedOperations(s.sandbox, transactionId, "REFUND")).map((o) => o.amount)).toEqual([2731, 5462])
+    expect((await approvedOperations(s.sandbox, transactionId, "REFUND")).map((o) => o.amount)).toEqual([4097, 4096])
     const recorded = await adminPayment(s, payment.id)
     expect({ captured: recorded.captures.map((c: any) => c.amount), refunded: recorded.refunds.map((r: any) => r.amount).sort((a: number, b: number) => a - b) })
-      .toEqual({ captured: [81.9315], refunded: [27.3105, 54.621] })
+      .toEqual({ captured: [81.9315], refunded: [40.965, 40.9665] })
   })
+
+  it("charges a price that includes its tax as the shop wrote it, and captures and refunds it whole", async () => {
+    // Most EU shops write prices with VAT in them: Medusa takes the 19 % out of 25.50 (21.4285…) and adds it back.
+    // (The seeded prices are per currency, so the currency's preference decides; put back after the test.)
+    const pricing = s.container().resolve(Modules.PRICING) as any
+    const [before] = await pricing.listPricePreferences({ attribute: "currency_code", value: "eur" })
+    await pricing.upsertPricePreferences([{ ...(before ? { id: before.id } : {}), attribute: "currency_code", value: "eur", is_tax_inclusive: true }])
+    try {
+      await payTaxInclusiveCart()
+    } finally {
+      if (before) await pricing.upsertPricePreferences([{ id: before.id, attribute: "currency_code", value: "eur", is_tax_inclusive: before.is_tax_inclusive }])
+      else await pricing.deletePricePreferences((await pricing.listPricePreferences({ attribute: "currency_code", value: "eur" })).map((p: any) => p.id))
+    }
+  })
+
+  async function payTaxInclusiveCart() {
+    const cart = await s.createCart({ shipping_address: BERLIN })
+    const totals = (await s.api.get(`/store/carts/${cart.id}?fields=total,tax_total`, { headers: s.storeHeaders })).data.cart
+    expect(totals.tax_total).toBeGreaterThan(4.07)
+    expect(totals.tax_total).toBeLessThan(4.08)
+    const { transactionId, orderId, payment } = await payCart(s, cart, 2550)
+    expect((await adminPost(s, `/admin/payments/${payment.id}/capture`, {})).status).toBe(200)
+    expect((await adminPost(s, `/admin/payments/${payment.id}/refund`, {})).status).toBe(200)
+    expect({
+      captured: (await approvedOperations(s.sandbox, transactionId, "CAPTURE")).map((o) => o.amount),
+      refunded: (await approvedOperations(s.sandbox, transactionId, "REFUND")).map((o) => o.amount),
+    }).toEqual({ captured: [2550], refunded: [2550] })
+    const view = (await s.api.get(`/admin/pgs/orders/${orderId}/gateway`, { headers: await s.adminHeaders() })).data.payments[0]
+    expect(view.medusa).toMatchObject({ state: "refunded", amount: "25.50", rest_to_refund: "0" })
+  }
 
   it("records a refund of a fraction of a cent that the refund before it already sent, without asking the gateway", async () => {
     const { transactionId, payment, orderId } = await paidTaxedOrder(s)
@@ -171,27 +210,68 @@ pgsStoreSuite("a cart whose tax leaves a fraction of a cent", (s) => {
     expect((await adminPayment(s, payment.id)).refunds.map((r: any) => r.amount).sort((a: number, b: number) => a - b)).toEqual([0.0018, 7.7451, 22.5981])
     const view = (await s.api.get(`/admin/pgs/orders/${orderId}/gateway`, { headers: await s.adminHeaders() })).data.payments[0]
     expect(view.medusa).toMatchObject({ state: "refunded", rest_to_refund: "0" })
-    expect(view.operations.filter((o: any) => o.kind === "refund").map((o: any) => o.amount)).toEqual(["7.75", "0.00", "22.60"])
+    expect(view.operations.filter((o: any) => o.kind === "refund").map((o: any) => [o.amount, o.nothing_sent])).toEqual([["7.75", false], ["0.00", true], ["22.60", false]])
+    expect((await recordsOf(s, payment.id)).refunds.map((r: any) => [r.kind, r.amount_minor, r.transaction_id === null])).toEqual([
+      ["applied", 775, false],
+      ["nothing_sent", 0, true],
+      ["applied", 2260, false],
+    ])
   })
 
-  it("sends the cent a declined refund's fraction left behind when another refund was sent while it was in flight", async () => {
-    const { session, transactionId, payment, orderId } = await paidTaxedOrder(s)
+  it("writes down a refund of nothing whose process stopped before Medusa saved the record, without asking anyone", async () => {
+    const { payment } = await paidTaxedOrder(s)
+    expect((await operate(s, payment.id, "capture", 30.345, 0)).status).toBe(200)
+    expect((await operate(s, payment.id, "refund", 7.7451)).status).toBe(200)
+    // A refund row of 0.0018 (nothing to send after 7.7451) whose process died between its row and its record.
+    const payments = s.container().resolve(Modules.PAYMENT) as unknown as { createRefunds(data: object[]): Promise<Array<{ id: string }>> }
+    const [row] = await payments.createRefunds([{ payment_id: payment.id, amount: 0.0018, note: "process died" }])
+    await runReconcile(s, 10 * MINUTE)
+    expect((await recordsOf(s, payment.id)).refunds.find((r: any) => r.key === row.id)).toEqual({ key: row.id, transaction_id: null, amount_minor: 0, kind: "nothing_sent" })
+    const knex = s.container().resolve(ContainerRegistrationKeys.PG_CONNECTION)
+    expect(await knex("pgs_follow_up").where({ key: unconfirmedOperationKey("refund", row.id) }).first("id")).toBeUndefined()
+  })
+
+  it("records a capture that rounds to nothing without asking the gateway, and sends the last cent as the final capture", async () => {
+    const { transactionId, payment } = await paidTaxedOrder(s)
+    // 30.3351 is sent as 30.34; 0.0048 more makes 30.3399, still 30.34; the last 0.0051 reaches 30.345, so 30.35.
+    expect((await operate(s, payment.id, "capture", 30.3351)).status).toBe(200)
+    expect((await operate(s, payment.id, "capture", 0.0048)).status).toBe(200)
+    expect((await operate(s, payment.id, "capture", 0.0051)).status).toBe(200)
+    const captures = await approvedOperations(s.sandbox, transactionId, "CAPTURE")
+    expect(captures.map((o) => o.amount)).toEqual([3034, 1])
+    expect((await recordsOf(s, payment.id)).captures.map((r: any) => [r.kind, r.amount_minor, r.final_capture ?? false])).toEqual([
+      ["applied", 3034, false],
+      ["nothing_sent", 0, false],
+      ["applied", 1, true],
+    ])
+    expect((await adminPayment(s, payment.id)).captured_at).not.toBeNull()
+  })
+
+  /**
+   * A captured taxed payment whose refunds drifted a cent: 20.00 refunded in the gateway's dashboard (Medusa not yet
+   * told), a refund of 15.1745 (15.17) held on its way while a workflow's refund of 5.0045 is sent as its share after
+   * it (20.179 → 20.18, so 5.01), then the first declined (the gateway has less left) and its row deleted. Medusa's
+   * records: 5.0045 and 20.00, rest 5.3405; the gateway holds 5.34 (3035 − 2000 − 501).
+   */
+  async function driftedRefunds() {
+    const paid = await paidTaxedOrder(s)
+    const { session, transactionId, payment } = paid
     expect((await operate(s, payment.id, "capture", 30.345, 0)).status).toBe(200)
     const knex = s.container().resolve(ContainerRegistrationKeys.PG_CONNECTION)
-    const rowsOf = () => knex("refund").where({ payment_id: payment.id }).whereNull("deleted_at").select("id", "amount")
+    const manageCalls = async () => (await s.sandbox.control("GET", "/_sandbox/stats")).body.requests["POST /api/transactions/manage"] ?? 0
     await s.sandbox.control("POST", "/_sandbox/settings", { webhooks_held: true })
     let dashboardRefund: string
     try {
-      // 20.00 refunded in the gateway's dashboard, Medusa not yet told: the gateway has 10.35 left to refund.
       dashboardRefund = await manageAtGateway(s, session, transactionId, "REFUND", 2000)
-      // A refund of 15.1745 (15.17) held on its way; meanwhile 5.0045 is sent as its share after it: 20.179 → 20.18, so 5.01.
       await s.sandbox.control("POST", "/_sandbox/faults", { target: "POST /api/transactions/manage", kind: "latency", latency_ms: 1500, phase: "before", count: 1 })
+      const before = await manageCalls()
       const first = operate(s, payment.id, "refund", 15.1745)
-      await waitFor(async () => (await rowsOf()).length === 1, { what: "the first refund's row" })
+      // The first refund's call is at the gateway (held there) before the second is made.
+      await waitFor(async () => (await manageCalls()) > before, { what: "the first refund at the gateway" })
+      expect(await knex("refund").where({ payment_id: payment.id }).whereNull("deleted_at").count("id as n").first()).toEqual({ n: "1" })
       // The dashboard's refunds of a payment take turns (one-operation.ts); a workflow's (an order's cancel, a store's
       // own) do not: this one runs meanwhile.
       await refundPaymentWorkflow(s.container()).run({ input: { payment_id: payment.id, amount: 5.0045 } })
-      // The first then asks more than the gateway has left: declined, and Medusa deletes its row.
       expect((await first).status).toBeGreaterThanOrEqual(400)
     } finally {
       await s.sandbox.control("DELETE", "/_sandbox/faults")
@@ -199,13 +279,27 @@ pgsStoreSuite("a cart whose tax leaves a fraction of a cent", (s) => {
     }
     expect((await processedEvent(s, dashboardRefund)).outcome).toBe("applied:external_refund")
     expect((await approvedOperations(s.sandbox, transactionId, "REFUND")).map((o) => o.amount)).toEqual([2000, 501])
+    const medusa = (await s.api.get(`/admin/pgs/orders/${paid.orderId}/gateway`, { headers: await s.adminHeaders() })).data.payments[0].medusa
+    expect(medusa.rest_to_refund).toBe("5.3405")
+    const refundRows = async () => (await knex("refund").where({ payment_id: payment.id }).whereNull("deleted_at").select("amount")).map((r: any) => Number(r.amount)).sort((a: number, b: number) => a - b)
+    return { ...paid, refundRows }
+  }
 
-    // Medusa's rest is 5.3405; the gateway holds 5.34. Counting the second refund as 5.00 alone would send 5.35.
-    const rest = (await s.api.get(`/admin/pgs/orders/${orderId}/gateway`, { headers: await s.adminHeaders() })).data.payments[0].medusa.rest_to_refund
-    expect(rest).toBe("5.3405")
-    expect((await operate(s, payment.id, "refund", Number(rest))).status).toBe(200)
+  it("sends the cent a declined refund's fraction left behind when another refund was sent while it was in flight", async () => {
+    const { transactionId, payment, refundRows } = await driftedRefunds()
+    // Counting the second refund as 5.00 (its amount alone) would send 5.35, which the gateway refuses.
+    expect((await operate(s, payment.id, "refund", 5.3405)).status).toBe(200)
     expect((await approvedOperations(s.sandbox, transactionId, "REFUND")).map((o) => o.amount)).toEqual([2000, 501, 534])
-    expect((await rowsOf()).map((r: any) => Number(r.amount)).sort((a: number, b: number) => a - b)).toEqual([5.0045, 5.3405, 20])
+    expect(await refundRows()).toEqual([5.0045, 5.3405, 20])
+  })
+
+  it("records what the gateway had left, refunded in its dashboard after a drift, as Medusa's exact rest", async () => {
+    const { session, transactionId, payment, refundRows } = await driftedRefunds()
+    const rest = await manageAtGateway(s, session, transactionId, "REFUND", 534)
+    expect((await processedEvent(s, rest)).outcome).toBe("applied:external_refund")
+    // Not 5.34 (its whole cents): the order would then show 0.0005 EUR still to refund, which nobody can.
+    expect(await refundRows()).toEqual([5.0045, 5.3405, 20])
+    expect((await adminPayment(s, payment.id)).refunds.length).toBe(3)
   })
 
   it("refunds a taxed payment in parts that add up to what the gateway took, whatever their fractions", async () => {

@@ -13,6 +13,10 @@ export const medusaAmountInMinorUnits = (amount: MoneyInput, currency: string): 
 
 const exact = (amount: unknown) => MathBN.convert(amount as BigNumberInput).toFixed()
 
+/** A row's or transaction's exact amount: its raw BigNumber's value, not the rounded number beside it. */
+export const exactAmount = (a: { raw_amount?: unknown; amount?: unknown }): BigNumberInput =>
+  ((a.raw_amount as { value?: string } | null | undefined)?.value ?? a.amount ?? 0) as BigNumberInput
+
 /**
  * One part of a whole in the gateway's minor units: the parts made so far, this one included, rounded, less those
  * before it, rounded. Rounding each part alone drifts: three refunds of 10.115 would send 10.12 three times, a cent
@@ -24,31 +28,17 @@ export function shareInMinorUnits(before: unknown, part: unknown, currency: stri
 }
 
 /**
- * A capture or refund row's share of its payment's rows (Medusa's, in the order it made them), in minor units: the
- * rows up to and including it rounded, less what the gateway was sent for those before it. What was sent is the
- * provider's record of a row (`sent`, by row id) where it has one, else that row's own share. So the shares add up to
- * the whole rounded even when a row with a fraction disappeared after a later share counted it (a declined refund
- * deleted while another was in flight): the next row sends the cent the drift left.
+ * A whole (`total`: an authorized amount, or what was captured) of which `done` is already recorded, both Medusa's
+ * exact amounts, and what the gateway has left of it (`restMinor`; by default the rest's share).
  */
-export function shareOfRow(rows: ReadonlyArray<{ id: string; amount: string }>, rowId: string, currency: string, sent: ReadonlyMap<string, number> = new Map()): number | null {
-  let before = "0"
-  let sentBefore = 0
-  for (const row of rows) {
-    const upTo = MathBN.add(before, row.amount).toFixed()
-    const share = medusaAmountInMinorUnits(upTo, currency) - sentBefore
-    if (row.id === rowId) return share
-    sentBefore += sent.get(row.id) ?? share
-    before = upTo
-  }
-  return null
-}
+export type Whole = { total: unknown; done: unknown; restMinor?: number }
 
 /**
- * The gateway's amount as Medusa records it, of a whole (`total`: an authorized amount, or what was captured) of
- * which `done` is already recorded: when it is the rest's share, Medusa's exact rest (3035 of 30.345 EUR is recorded
- * as 30.345, so the order's paid total stays exact); otherwise the gateway's own whole minor units (a part of it).
+ * The gateway's amount as Medusa records it: when it is what the gateway has left of the whole, Medusa's exact rest
+ * (3035 of 30.345 EUR is recorded as 30.345, so the order's paid total stays exact); otherwise the gateway's own whole
+ * minor units (a part of it).
  */
-export function medusaAmountOf(gatewayMinor: number, currency: string, { total, done }: { total: unknown; done: unknown }): string {
+export function medusaAmountOf(gatewayMinor: number, currency: string, { total, done, restMinor }: Whole): string {
   const rest = MathBN.sub(total as BigNumberInput, done as BigNumberInput)
-  return shareInMinorUnits(done, rest, currency) === gatewayMinor ? rest.toFixed() : fromMinorUnits(gatewayMinor, currency)
+  return (restMinor ?? shareInMinorUnits(done, rest, currency)) === gatewayMinor ? rest.toFixed() : fromMinorUnits(gatewayMinor, currency)
 }

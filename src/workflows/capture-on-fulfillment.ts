@@ -23,7 +23,8 @@ import { fromMinorUnits } from "../gateway"
 import { fulfillmentShare, type OrderForShare } from "./fulfillment-share"
 import { exactAmount, sumOf } from "./medusa-operation-rows"
 import { looseQuery } from "../lib/loose-query"
-import { medusaAmountOf, shareInMinorUnits } from "../lib/medusa-amount"
+import { medusaAmountInMinorUnits, medusaAmountOf } from "../lib/medusa-amount"
+import { gatewaySums } from "../lib/operation-shares"
 import { PGS_MODULE } from "../modules/pgs"
 import { openFollowUp, updateFollowUp } from "../modules/pgs/follow-ups"
 import type PgsModuleService from "../modules/pgs/service"
@@ -33,8 +34,8 @@ import { sessionFields } from "../payments/stored-session-data"
 /** created_by of these captures (the order widget names it "the plugin, on fulfillment …"). */
 export const FULFILLMENT_CAPTURE_BY = "pgs-fulfillment:"
 
-type Amount = { raw_amount?: unknown; amount?: unknown }
-type Payment = Amount & { id: string; provider_id: string; data?: Record<string, unknown> | null; captured_at?: unknown; canceled_at?: unknown; captures?: Amount[] }
+type Amount = { id?: string; created_at?: string | Date; raw_amount?: unknown; amount?: unknown }
+type Payment = Amount & { id: string; provider_id: string; currency_code: string; data?: Record<string, unknown> | null; captured_at?: unknown; canceled_at?: unknown; captures?: Amount[] }
 type Order = OrderForShare & { payment_collections?: Array<{ payments?: Payment[] }> }
 
 export type FulfillmentCaptureResult =
@@ -49,8 +50,8 @@ async function orderOf(container: MedusaContainer, orderId: string): Promise<Ord
       "id", "currency_code", "shipping_total",
       "items.id", "items.quantity", "items.total",
       "fulfillments.id", "fulfillments.canceled_at", "fulfillments.items.line_item_id", "fulfillments.items.quantity",
-      "payment_collections.payments.id", "payment_collections.payments.provider_id", "payment_collections.payments.amount", "payment_collections.payments.raw_amount",
-      "payment_collections.payments.captured_at", "payment_collections.payments.data", "payment_collections.payments.canceled_at", "payment_collections.payments.captures.amount", "payment_collections.payments.captures.raw_amount",
+      "payment_collections.payments.id", "payment_collections.payments.provider_id", "payment_collections.payments.currency_code", "payment_collections.payments.amount", "payment_collections.payments.raw_amount",
+      "payment_collections.payments.captured_at", "payment_collections.payments.data", "payment_collections.payments.canceled_at", "payment_collections.payments.captures.id", "payment_collections.payments.captures.created_at", "payment_collections.payments.captures.amount", "payment_collections.payments.captures.raw_amount",
     ],
     filters: { id: orderId },
   })
@@ -70,12 +71,10 @@ export async function captureOnFulfillment(container: MedusaContainer, input: { 
   if (!on) return { done: "skipped", why: "capture on fulfillment is off" }
   if (payment.captured_at) return { done: "skipped", why: "the payment is already captured" }
   const currency = order.currency_code
-  // Medusa's exact amounts (a taxed total carries a fraction of a cent); what is left, in the gateway's minor units.
-  const whole = {
-    total: MathBN.convert(exactAmount(payment)).toFixed(),
-    done: MathBN.convert(sumOf((payment.captures ?? []).map(exactAmount))).toFixed(),
-  }
-  const remaining = shareInMinorUnits(whole.done, MathBN.sub(whole.total, whole.done), currency)
+  // Medusa's exact amounts (a taxed total carries a fraction of a cent); what the gateway has left, in its minor units.
+  const total = MathBN.convert(exactAmount(payment)).toFixed()
+  const remaining = medusaAmountInMinorUnits(total, currency) - gatewaySums(payment, sessionFields(payment.data)).captured
+  const whole = { total, done: MathBN.convert(sumOf((payment.captures ?? []).map(exactAmount))).toFixed(), restMinor: remaining }
   const { amount, last } = fulfillmentShare(order, input.fulfillment_id, remaining)
   if (amount <= 0) return { done: "skipped", why: "nothing to capture for this fulfillment" }
 

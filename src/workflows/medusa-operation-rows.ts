@@ -36,9 +36,8 @@ export type SummaryKeeper = IOrderModuleService & {
   listOrderSummaries(filters: { order_id: string; version: number }): Promise<Array<{ totals: Record<string, any> }>>
 }
 
-/** A row's or transaction's exact amount: its raw BigNumber's value, not the rounded number beside it. */
-export const exactAmount = (a: { raw_amount?: unknown; amount?: unknown }): BigNumberInput =>
-  ((a.raw_amount as { value?: string } | null | undefined)?.value ?? a.amount ?? 0) as BigNumberInput
+import { exactAmount } from "../lib/medusa-amount"
+export { exactAmount }
 
 export const sumOf = (amounts: BigNumberInput[]) => amounts.reduce<BigNumberInput>((total, a) => MathBN.add(total, a), MathBN.convert(0))
 
@@ -82,8 +81,8 @@ async function recountCollection(payments: IPaymentModuleService, paymentId: str
   if (!collection) return
   const ofCollection = collection.payments ?? []
   const totals: CollectionTotals = {
-    captured_amount: sumOf(ofCollection.flatMap((p) => p.captures ?? []).map((c) => c.amount)),
-    refunded_amount: sumOf(ofCollection.flatMap((p) => p.refunds ?? []).map((r) => r.amount)),
+    captured_amount: sumOf(ofCollection.flatMap((p) => p.captures ?? []).map(exactAmount)),
+    refunded_amount: sumOf(ofCollection.flatMap((p) => p.refunds ?? []).map(exactAmount)),
   }
   await payments.updatePaymentCollections(collection.id, totals as PaymentCollectionUpdatableFields)
 }

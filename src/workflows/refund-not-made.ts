@@ -16,7 +16,7 @@ import type { Knex } from "@medusajs/framework/mikro-orm/knex"
 import type { IOrderModuleService, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MathBN, Modules } from "@medusajs/framework/utils"
 import { fromMinorUnits } from "../gateway"
-import { shareInMinorUnits } from "../lib/medusa-amount"
+import { gatewaySums } from "../lib/operation-shares"
 import { looseQuery } from "../lib/loose-query"
 import { followUpByKey, openFollowUp, updateFollowUp, updateFollowUpAmount } from "../modules/pgs/follow-ups"
 import { isPgsProviderId } from "../payments/session-data"
@@ -27,7 +27,7 @@ import { sessionFields } from "../payments/stored-session-data"
 
 export const refundNotMadeKey = (paymentId: string) => `cancel-refund:${paymentId}`
 
-type Amount = { id?: string; raw_amount?: unknown; amount?: unknown }
+type Amount = { id?: string; created_at?: string | Date; raw_amount?: unknown; amount?: unknown }
 type PaymentRow = { id: string; provider_id: string; currency_code: string; data: { transaction_id?: string; internal?: string } | null; captures?: Amount[]; refunds?: Amount[] }
 type OrderRow = { id: string; display_id: number | null; status: string; payment_collections?: Array<{ payments?: PaymentRow[] }> }
 
@@ -41,7 +41,7 @@ export async function canceledPayments(container: MedusaContainer, orderId: stri
   const payments = "payment_collections.payments"
   const { data } = await looseQuery(container).graph({
     entity: "order",
-    fields: ["id", "display_id", "status", ...["id", "provider_id", "currency_code", "data", "captures.raw_amount", "refunds.id", "refunds.raw_amount"].map((f) => `${payments}.${f}`)],
+    fields: ["id", "display_id", "status", ...["id", "provider_id", "currency_code", "data", "captures.id", "captures.created_at", "captures.raw_amount", "refunds.id", "refunds.created_at", "refunds.raw_amount"].map((f) => `${payments}.${f}`)],
     filters: { id: orderId },
   })
   const order = data[0] as OrderRow | undefined
@@ -58,8 +58,9 @@ export async function canceledPayments(container: MedusaContainer, orderId: stri
     // and transactions do not tell: Medusa gives an unfinished row a transaction at a later refund's amount.)
     const asked = MathBN.mult(sum(refundTransactions.filter((t) => t.reference_id === p.id) as Amount[]), -1)
     const made = refunds.some((r) => !!r.id && !named.has(r.id) && MathBN.eq(exactAmount(r), asked))
-    // What the gateway holds of it: the captures' total rounded less the refunds' (each sent as its share of that).
-    const keptMinor = shareInMinorUnits(sum(refunds), MathBN.sub(sum(p.captures ?? []), sum(refunds)), p.currency_code)
+    // What the gateway holds of it: what it captured less what it refunded (each row sent as its share).
+    const atGateway = gatewaySums(p, sessionFields(p.data))
+    const keptMinor = atGateway.captured - atGateway.refunded
     return {
       paymentId: p.id,
       orderId: order.id,

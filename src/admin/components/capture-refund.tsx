@@ -116,6 +116,11 @@ function OperationsList({ p }: { p: OrderPayment }) {
               {o.kind === "capture" ? "Captured" : "Refunded"} {money(o.amount, p.medusa.currency_code)}
             </Text>
             {o.final_capture ? <Badge size="2xsmall">Final capture</Badge> : null}
+            {o.nothing_sent ? (
+              <Text size="xsmall" className="text-ui-fg-subtle">
+                nothing sent: a fraction of a cent the ones before it already carried
+              </Text>
+            ) : null}
             <Text size="xsmall" className="text-ui-fg-subtle">
               by {o.by.label}
               {o.created_at ? ` · ${dateTime(o.created_at)}` : ""}

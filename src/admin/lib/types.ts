@@ -57,7 +57,8 @@ export type TimelineEvent = {
 export type Actor = { kind: "user" | "api_key" | "gateway_dashboard" | "capture_on_fulfillment" | "not_recorded"; label: string; id?: string; fulfillment_id?: string }
 
 /** One of Medusa's captures or refunds of the payment (amount in major units). */
-export type PaymentOperation = { id: string; kind: "capture" | "refund"; amount: string; created_at: string | null; transaction_id: string | null; final_capture: boolean; by: Actor }
+/** `nothing_sent`: a taxed fraction of a cent the operations before it already carried: the gateway was not asked. */
+export type PaymentOperation = { id: string; kind: "capture" | "refund"; amount: string; created_at: string | null; transaction_id: string | null; final_capture: boolean; nothing_sent: boolean; by: Actor }
 
 export type GatewayTransaction = {
   id: string

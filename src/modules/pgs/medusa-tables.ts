@@ -6,7 +6,8 @@
  */
 import type { Knex } from "@medusajs/framework/mikro-orm/knex"
 import { MathBN } from "@medusajs/framework/utils"
-import { medusaAmountInMinorUnits, shareOfRow } from "../../lib/medusa-amount"
+import { medusaAmountInMinorUnits } from "../../lib/medusa-amount"
+import { sentByRow, shareOfRow, type ShareRow } from "../../lib/operation-shares"
 
 /** Keep in step with the queries below: the boot check reads only this list. */
 export const MEDUSA_COLUMNS = {
@@ -54,14 +55,23 @@ export async function operationShareMinor(knex: Knex, kind: "capture" | "refund"
   return shareOfRow(rows.map((r) => ({ id: r.id, amount: json(r.raw_amount)?.value as string })), rowId, currency, sent)
 }
 
-/** What the provider recorded sending to the gateway for each row (payment data's `captures` or `refunds`), by row id. */
-export function sentByRow(records: unknown): Map<string, number> {
-  const sent = new Map<string, number>()
-  if (Array.isArray(records)) for (const r of records) if (typeof r?.key === "string" && Number.isInteger(r?.amount_minor)) sent.set(r.key, r.amount_minor)
-  return sent
+/** The capture or refund rows of each payment, in the order Medusa made them (as operationShareMinor reads them). */
+async function rowsOfPayments(knex: Knex, kind: "capture" | "refund", paymentIds: string[]): Promise<Map<string, ShareRow[]>> {
+  const byPayment = new Map<string, ShareRow[]>()
+  if (!paymentIds.length) return byPayment
+  const rows: Array<{ id: string; payment_id: string; raw_amount: unknown }> = await knex(kind)
+    .whereIn("payment_id", paymentIds)
+    .whereNull("deleted_at")
+    .orderBy([{ column: "created_at" }, { column: "id" }])
+    .select("id", "payment_id", "raw_amount")
+  for (const r of rows) {
+    const ofPayment = byPayment.get(r.payment_id) ?? []
+    ofPayment.push({ id: r.id, amount: json(r.raw_amount)?.value as string })
+    byPayment.set(r.payment_id, ofPayment)
+  }
+  return byPayment
 }
 
-export const captureAmountMinor = (knex: Knex, captureId: string, currency: string, sent?: ReadonlyMap<string, number>) => operationShareMinor(knex, "capture", captureId, currency, sent)
 
 /**
  * Whether this capture takes what was left of the payment: Medusa's capture rows of the payment (this one
@@ -112,21 +122,22 @@ export async function unfinishedOperations(knex: Knex, kind: UnfinishedOperation
     .orderBy("r.created_at", "asc")
     .limit(limit)
     .select("r.id", "r.payment_id", "r.raw_amount", "r.created_at", "p.currency_code", "p.data")
-  const operations: UnfinishedOperation[] = []
-  for (const r of rows) {
+  // Every row of those payments in one read, for each row's share.
+  const siblings = await rowsOfPayments(knex, kind, [...new Set(rows.map((r) => r.payment_id))])
+  return rows.map((r) => {
     const data = (json(r.data) ?? {}) as Record<string, unknown>
-    operations.push({
+    const share = shareOfRow(siblings.get(r.payment_id) ?? [], r.id, r.currency_code, sentByRow(data[`${kind}s`]))
+    return {
       kind,
       id: r.id,
       payment_id: r.payment_id,
       // The share the provider sent or would have sent for it, so the gateway's record of it is recognised.
-      amount_minor: (await operationShareMinor(knex, kind, r.id, r.currency_code, sentByRow(data[`${kind}s`]))) ?? medusaAmountInMinorUnits({ value: json(r.raw_amount).value }, r.currency_code),
+      amount_minor: share ?? medusaAmountInMinorUnits({ value: json(r.raw_amount).value }, r.currency_code),
       currency_code: r.currency_code,
       created_at: r.created_at,
       data,
-    })
-  }
-  return operations
+    }
+  })
 }
 
 /** What a person gave a capture or refund row: its author, and for a refund its note and reason. */
@@ -151,7 +162,9 @@ export const externalRefundRow = <R extends { metadata?: Record<string, unknown>
  * The gateway refund a refund row records (see externalRefundMetadata), or null for Medusa's own. Its amount is null
  * on rows an earlier version wrote.
  */
-export async function externalRefundOf(knex: Knex, refundId: string): Promise<{ transactionId: string; amountMinor: number | null } | null> {
+export type ExternalRefund = { transactionId: string; amountMinor: number | null }
+
+export async function externalRefundOf(knex: Knex, refundId: string): Promise<ExternalRefund | null> {
   const row = await knex("refund").where({ id: refundId }).first("metadata")
   const metadata = json(row?.metadata)
   const id = metadata?.[EXTERNAL_REFUND_METADATA_KEY]
@@ -181,6 +194,29 @@ export async function recordedPaymentOfSession(knex: Knex, sessionId: string): P
     .whereNull("p.deleted_at")
     .first("p.captured_at", "p.canceled_at", "o.id as order_id", "o.status as order_status")
   return row ? { captured: !!row.captured_at, canceled: !!row.canceled_at, order_id: row.order_id ?? null, order_status: row.order_status ?? null } : null
+}
+
+/**
+ * Adds to the payment's data the provider's record of a capture made at the gateway (the row Medusa recorded for it,
+ * created_by `createdBy`): the gateway's amount, which the shares of the captures after it count
+ * (lib/operation-shares.ts). Medusa records such a capture without calling the provider, which would write it. Once:
+ * nothing is written when the row has a record.
+ */
+export async function recordGatewayCapture(knex: Knex, paymentId: string, createdBy: string, transactionId: string, amountMinor: number): Promise<void> {
+  const row = await knex("capture").where({ payment_id: paymentId, created_by: createdBy }).whereNull("deleted_at").first("id")
+  if (row) await addOperationRecord(knex, "capture", paymentId, { key: row.id, transaction_id: transactionId, amount_minor: amountMinor, kind: "external" })
+}
+
+/**
+ * Appends a record to the payment's data (`captures` or `refunds`) in one statement, as the provider would have
+ * returned it; nothing when a record with its key is there.
+ */
+export async function addOperationRecord(knex: Knex, kind: "capture" | "refund", paymentId: string, record: { key: string; transaction_id: string | null; amount_minor: number; kind: string }): Promise<void> {
+  const list = `${kind}s`
+  await knex("payment")
+    .where({ id: paymentId })
+    .whereRaw("not coalesce(data->?, '[]'::jsonb) @> jsonb_build_array(jsonb_build_object('key', ?::text))", [list, record.key])
+    .update({ data: knex.raw("jsonb_set(coalesce(data, '{}'::jsonb), ?::text[], coalesce(data->?, '[]'::jsonb) || ?::jsonb)", [`{${list}}`, list, JSON.stringify([record])]) })
 }
 
 /** Saves a session's data and status (see providers/pgs/session-records.ts, reportUnauthorized, for why). */

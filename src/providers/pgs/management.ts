@@ -7,7 +7,8 @@ import type { CapturePaymentInput, CapturePaymentOutput, CancelPaymentInput, Can
 import { MedusaError } from "@medusajs/framework/utils"
 import { GatewayOutcomeUnknownError, type ManageResult, type MoneyInput } from "../../gateway"
 import { medusaAmountInMinorUnits } from "../../lib/medusa-amount"
-import { captureAmountMinor, capturesComplete, externalRefundOf, operationShareMinor, recordedPaymentOfSession, sentByRow } from "../../modules/pgs/medusa-tables"
+import { sentByRow } from "../../lib/operation-shares"
+import { capturesComplete, externalRefundOf, operationShareMinor, recordedPaymentOfSession, type ExternalRefund } from "../../modules/pgs/medusa-tables"
 import { rememberLostAnswer } from "../../payments/lost-answers"
 import { rememberFailedRefund } from "../../payments/refund-failed"
 import { rememberVoidNotMade } from "../../payments/void-not-made"
@@ -31,11 +32,11 @@ export async function capture(deps: ProviderDeps, current: PgsSessionData, input
       "This order is canceled: capturing would take the customer's money for it. If the payment is still authorized, void it in the gateway's dashboard instead: that void is recorded on the order.",
     )
   // Medusa passes no amount to capturePayment: it is on the capture row Medusa created just before (id = key).
-  const rowAmount = await captureRowAmount(deps, key, current)
-  const amount = rowAmount ?? remainingToCapture(current)
-  if (key && rowAmount !== null && rowAmount <= 0) return { data: { ...current, captures: [...(current.captures ?? []), nothingSent(key)] } }
+  const rowShare = await captureRowShare(deps, key, current)
+  const amount = rowShare ?? remainingToCapture(current)
+  if (key && rowShare !== null && rowShare <= 0) return { data: { ...current, captures: [...(current.captures ?? []), nothingSent(deps, "capture", key, rowShare)] } }
   // The capture that takes what is left is the final one: the gateway then releases nothing and closes captures.
-  const final = rowAmount === null ? true : await isFinalCapture(deps, key!)
+  const final = rowShare === null ? true : await isFinalCapture(deps, key!)
   const result = await manage(deps, "CAPTURE", current, parent, amount, key, final ? { final_capture: true } : undefined)
   return { data: { ...current, captures: [...(current.captures ?? []), { ...record(key, amount, result), ...(final ? { final_capture: true } : {}) }] } }
 }
@@ -56,7 +57,7 @@ export async function refund(deps: ProviderDeps, current: PgsSessionData, input:
       MedusaError.Types.NOT_ALLOWED,
       "This order is canceled, and Medusa cannot record a refund on a canceled order. Refund the payment in the gateway's dashboard instead: that refund is recorded on the order.",
     )
-  if (key && amount <= 0) return { data: { ...current, refunds: [...(current.refunds ?? []), nothingSent(key)] } }
+  if (key && amount <= 0) return { data: { ...current, refunds: [...(current.refunds ?? []), nothingSent(deps, "refund", key, amount)] } }
   const result = await manage(deps, "REFUND", current, parent, amount, key).catch(async (error: unknown) => {
     // Medusa's order cancel logs this error and cancels all the same (FRAMEWORK-NOTES 68): written down for reconciliation.
     await rememberFailedRefund(deps.knex, deps.logger, current, key, amount, error)
@@ -132,10 +133,10 @@ async function manage(
   return result
 }
 
-/** The amount of Medusa's capture row, or null (then what remains is captured). */
-async function captureRowAmount(deps: ProviderDeps, captureId: string | undefined, current: PgsSessionData): Promise<number | null> {
+/** The capture row's share of the payment's captures in minor units (its rows may carry a taxed fraction), or null (then what remains is captured). */
+async function captureRowShare(deps: ProviderDeps, captureId: string | undefined, current: PgsSessionData): Promise<number | null> {
   if (!captureId || !deps.knex) return null
-  return captureAmountMinor(deps.knex, captureId, current.currency_code, sentByRow(current.captures)).catch((error: Error) => {
+  return operationShareMinor(deps.knex, "capture", captureId, current.currency_code, sentByRow(current.captures)).catch((error: Error) => {
     deps.logger.warn(`[pgs] capture ${captureId}: amount not readable (${error.message}); capturing what remains`)
     return null
   })
@@ -153,7 +154,7 @@ async function isFinalCapture(deps: ProviderDeps, captureId: string): Promise<bo
   )
 }
 
-async function externalRefund(deps: ProviderDeps, refundId: string | undefined): Promise<Awaited<ReturnType<typeof externalRefundOf>>> {
+async function externalRefund(deps: ProviderDeps, refundId: string | undefined): Promise<ExternalRefund | null> {
   if (!refundId || !deps.knex) return null
   return externalRefundOf(deps.knex, refundId).catch((error: Error) => {
     deps.logger.warn(`[pgs] refund ${refundId}: metadata not readable (${error.message})`)
@@ -185,9 +186,14 @@ function record(key: string | undefined, amount: number, result: ManageResult) {
 /**
  * A row whose share is nothing: Medusa's part is a fraction of a cent that the rows before it, rounded, already
  * carried (a refund of 0.0018 EUR after one of 7.7451, sent as 7.75). The gateway refuses an amount under one minor
- * unit, so nothing is sent; the record marks the row as made.
+ * unit, so nothing is sent; the record marks the row as made. Below nothing, the gateway was sent more for the rows
+ * before it than they round to (a row that counted another's fraction, which was then declined): said in the log.
  */
-const nothingSent = (key: string) => ({ key, transaction_id: null, amount_minor: 0, kind: "nothing_sent" as const })
+function nothingSent(deps: ProviderDeps, what: "capture" | "refund", key: string, share: number) {
+  if (share < 0)
+    deps.logger.warn(`[pgs] ${what} ${key}: the gateway was sent ${-share} minor unit(s) more for this payment's earlier ${what}s than Medusa's records of them round to; nothing sent for this one`)
+  return { key, transaction_id: null, amount_minor: 0, kind: "nothing_sent" as const }
+}
 
 /** The refund row's share of the payment's refunds in minor units (its rows may carry a taxed fraction), or null. */
 async function refundRowShare(deps: ProviderDeps, refundId: string | undefined, current: PgsSessionData): Promise<number | null> {

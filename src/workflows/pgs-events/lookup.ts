@@ -7,6 +7,8 @@ import { sessionIdFromReference } from "../../payments/reference"
 import type { Outcome, Transaction, TransactionEventPayload } from "../../gateway"
 import type { EventContext, EventOutcome } from "./context"
 import { looseQuery } from "../../lib/loose-query"
+import { medusaAmountInMinorUnits, type Whole } from "../../lib/medusa-amount"
+import { gatewaySums } from "../../lib/operation-shares"
 import { exactAmount, sumOf } from "../medusa-operation-rows"
 
 export type SessionView = {
@@ -120,10 +122,16 @@ export async function sessionAndTransaction(
 
 const summed = (rows: Array<{ raw_amount: unknown }>) => MathBN.convert(sumOf(rows.map(exactAmount)))
 
-type Whole = { total: string; done: string }
-
-/** A payment by Medusa's records, exactly: what can be captured (its amount) and what of it is; what can be refunded (its captures) and what of it is. */
+/**
+ * A payment by Medusa's records, exactly: what can be captured (its amount) and what of it is; what can be refunded
+ * (its captures) and what of it is; each with what the gateway has left of it, by the provider's records.
+ */
 export function leftOf(payment: PaymentView): { capture: Whole; refund: Whole } {
   const captured = summed(payment.captures).toFixed()
-  return { capture: { total: MathBN.convert(exactAmount(payment)).toFixed(), done: captured }, refund: { total: captured, done: summed(payment.refunds).toFixed() } }
+  const atGateway = gatewaySums(payment, payment.data ?? {})
+  const total = MathBN.convert(exactAmount(payment)).toFixed()
+  return {
+    capture: { total, done: captured, restMinor: medusaAmountInMinorUnits(total, payment.currency_code) - atGateway.captured },
+    refund: { total: captured, done: summed(payment.refunds).toFixed(), restMinor: atGateway.captured - atGateway.refunded },
+  }
 }

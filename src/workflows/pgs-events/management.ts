@@ -24,7 +24,7 @@ import { canceledOrderOf, recordRefundOfCanceledOrder } from "./canceled-order-r
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { followUpByKey, updateFollowUp } from "../../modules/pgs/follow-ups"
 import { lostAnswerKey } from "../../payments/lost-answers"
-import { externalRefundMetadata, externalRefundRow, removedOperationRow, type OperationRowDetails } from "../../modules/pgs/medusa-tables"
+import { externalRefundMetadata, externalRefundRow, recordGatewayCapture, removedOperationRow, type OperationRowDetails } from "../../modules/pgs/medusa-tables"
 import { recordRepair, removeUnconfirmedCaptures, removeUnconfirmedRefund } from "./unfinished-rows"
 
 /** `captured_by` (the capture's `created_by`) of a capture recorded from the gateway. */
@@ -86,7 +86,10 @@ async function recordOperation(
 ): Promise<EventOutcome> {
   switch (operation) {
     case "CAPTURE":
-      if (payment.captures.some((c) => c.created_by === externalCaptureBy(tx.id))) return "ignored:already_recorded"
+      if (payment.captures.some((c) => c.created_by === externalCaptureBy(tx.id))) {
+        await recordGatewayCapture(knexOf(ctx), payment.id, externalCaptureBy(tx.id), tx.id, tx.amount) // if a run died before it
+        return "ignored:already_recorded"
+      }
       if (payment.captured_at && !replaced) return "ignored:already_captured"
       // Medusa counted the replaced row when a later capture completed the payment: it is captured again once the
       // gateway's capture takes the row's place (Medusa's capture stops at a payment marked captured).
@@ -99,6 +102,7 @@ async function recordOperation(
         input: { payment_id: payment.id, amount, captured_by: externalCaptureBy(tx.id), is_captured: true } as { payment_id: string },
       })
       await markExternalCapture(ctx, payment.id, earlier, externalCaptureBy(tx.id))
+      await recordGatewayCapture(knexOf(ctx), payment.id, externalCaptureBy(tx.id), tx.id, tx.amount)
       return "applied:external_capture"
     case "REFUND": {
       const recordedRow = externalRefundRow(payment.refunds, tx.id)

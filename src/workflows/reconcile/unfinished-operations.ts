@@ -17,7 +17,7 @@
  */
 import { fromMinorUnits } from "../../gateway"
 import { openFollowUp } from "../../modules/pgs/follow-ups"
-import { unfinishedOperations, type UnfinishedOperation } from "../../modules/pgs/medusa-tables"
+import { addOperationRecord, unfinishedOperations, type UnfinishedOperation } from "../../modules/pgs/medusa-tables"
 import { WEBHOOK_EVENT_TABLE } from "../../modules/pgs/models"
 import { managementEventFor } from "../../modules/pgs/webhook-queue"
 import { unconfirmedOperationKey } from "../../payments/lost-answers"
@@ -63,6 +63,12 @@ async function settle(deps: CheckDeps, operation: UnfinishedOperation): Promise<
     reference,
     amount_minor: operation.amount_minor,
     currency_code: operation.currency_code,
+  }
+  if (!event && operation.amount_minor <= 0) {
+    // A share of nothing (a fraction of a cent the rows before it carried): the provider sends nothing and records
+    // that; the process stopped before Medusa saved its record. Written here: there is nothing to ask anyone.
+    await addOperationRecord(deps.knex, kind, operation.payment_id, { key: operation.id, transaction_id: null, amount_minor: 0, kind: "nothing_sent" })
+    return "repaired"
   }
   if (tx && tx.status === "APPROVED" && tx.transaction_type.toUpperCase() === TRANSACTION_TYPE[kind]) {
     // Run again, the event finds Medusa's row removed and records the operation as made at the gateway, in the row's

@@ -26,7 +26,7 @@ type PaymentRow = Omit<MedusaPaymentRow, "captures" | "refunds"> & {
   captures?: OperationRecord[] | null
   refunds?: OperationRecord[] | null
 }
-type ManagementRecord = { key?: unknown; transaction_id?: unknown; final_capture?: unknown; amount_minor?: unknown }
+type ManagementRecord = { key?: unknown; transaction_id?: unknown; final_capture?: unknown; amount_minor?: unknown; kind?: unknown }
 type OrderRow = { id: string; payment_collections?: Array<{ id: string; payment_sessions?: SessionRow[]; payments?: PaymentRow[] }> }
 
 /** Session data fields the dashboard may see; everything else (sealed blob, integrity HMAC, client key, browser data) stays out. */
@@ -99,6 +99,7 @@ function operationsOf(payment: PaymentRow | null, recorded: Record<string, unkno
       created_at: row.created_at ? new Date(row.created_at).toISOString() : null,
       transaction_id: typeof record?.transaction_id === "string" ? record.transaction_id : externalTransactionOf(row),
       final_capture: record?.final_capture === true,
+      nothing_sent: record?.kind === "nothing_sent",
       by: actors.get(row.id)!,
     }))
     .sort((a, b) => String(a.created_at).localeCompare(String(b.created_at)))
