@@ -40,5 +40,6 @@ export type Whole = { total: unknown; done: unknown; restMinor?: number }
  */
 export function medusaAmountOf(gatewayMinor: number, currency: string, { total, done, restMinor }: Whole): string {
   const rest = MathBN.sub(total as BigNumberInput, done as BigNumberInput)
-  return (restMinor ?? shareInMinorUnits(done, rest, currency)) === gatewayMinor ? rest.toFixed() : fromMinorUnits(gatewayMinor, currency)
+  const isRest = MathBN.gt(rest, 0) && (restMinor ?? shareInMinorUnits(done, rest, currency)) === gatewayMinor
+  return isRest ? rest.toFixed() : fromMinorUnits(gatewayMinor, currency)
 }

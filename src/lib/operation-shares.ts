@@ -2,9 +2,11 @@
  * What the gateway was sent for a payment's captures and refunds when Medusa's amounts carry a fraction of a cent
  * (lib/medusa-amount.ts). Each row is sent as its share: the rows up to and including it rounded, less what the
  * gateway was sent for those before it. What was sent for a row is the provider's record of it (the payment data's
- * `captures` and `refunds`, by row id) where there is one, else its own share. So the shares add up to the whole
- * rounded even when a row with a fraction disappeared after a later share counted it (a refund declined while a
- * workflow's refund ran beside it): the next row sends the cent the drift left.
+ * `captures` and `refunds`, by row id) where there is one, else its own share. So a row with a fraction that
+ * disappeared after a later share counted it (a refund declined while a workflow's refund ran beside it) leaves no
+ * cent behind: the next row sends the cent the drift left, and once Medusa's rows reach the whole, the gateway's sum is
+ * the whole rounded. (A drift the other way, the gateway sent a cent more than the rows round to, stays until then:
+ * the share below nothing is recorded as nothing sent, providers/pgs/management.ts.)
  */
 import { MathBN } from "@medusajs/framework/utils"
 import { exactAmount, medusaAmountInMinorUnits } from "./medusa-amount"
@@ -16,7 +18,8 @@ export type ShareRow = { id: string; amount: string }
 export function inMadeOrder(rows: ReadonlyArray<{ id?: string; created_at?: string | Date | null; raw_amount?: unknown; amount?: unknown }>): ShareRow[] {
   const time = (r: { created_at?: string | Date | null }) => (r.created_at ? new Date(r.created_at).getTime() : 0)
   return [...rows]
-    .sort((a, b) => time(a) - time(b) || String(a.id ?? "").localeCompare(String(b.id ?? "")))
+    // Ids compared by code unit, as PostgreSQL's C collation does (localeCompare would follow the process's locale).
+    .sort((a, b) => time(a) - time(b) || (String(a.id ?? "") < String(b.id ?? "") ? -1 : String(a.id ?? "") > String(b.id ?? "") ? 1 : 0))
     .map((r) => ({
       id: String(r.id ?? ""),
       amount: MathBN.convert(exactAmount(r)).toFixed(),

@@ -18,13 +18,13 @@ type Operation = "capture" | "refund"
 
 const EXPECT_HEADER: Record<Operation, string> = { capture: "x-pgs-expect-captured", refund: "x-pgs-expect-refunded" }
 
-/** What the payment allows now, in minor units. */
+/** What the payment allows now, in minor units: what the gateway has left (the guard's header is Medusa's sums). */
 function limits(p: OrderPayment) {
   const m = p.medusa
   const decimals = decimalsOf(m.amount)
-  const [amount, captured, refunded] = [m.amount, m.captured_amount, m.refunded_amount].map((a) => toMinor(a, decimals) ?? 0)
+  const [captured, refunded, leftToCapture, leftToRefund] = [m.captured_amount, m.refunded_amount, m.left_to_capture, m.left_to_refund].map((a) => toMinor(a, decimals) ?? 0)
   const authorization = p.recorded.transaction_type === "AUTHORIZE" && m.state !== "canceled" && m.state !== "failed" && !!p.payment_id
-  return { decimals, captured, refunded, toCapture: authorization ? amount - captured : 0, toRefund: p.payment_id ? captured - refunded : 0 }
+  return { decimals, captured, refunded, toCapture: authorization ? leftToCapture : 0, toRefund: p.payment_id ? leftToRefund : 0 }
 }
 
 function OperationForm({ p, operation, onClose, onDone }: { p: OrderPayment; operation: Operation; onClose(): void; onDone(): void }) {

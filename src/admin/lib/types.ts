@@ -56,8 +56,10 @@ export type TimelineEvent = {
 
 export type Actor = { kind: "user" | "api_key" | "gateway_dashboard" | "capture_on_fulfillment" | "not_recorded"; label: string; id?: string; fulfillment_id?: string }
 
-/** One of Medusa's captures or refunds of the payment (amount in major units). */
-/** `nothing_sent`: a taxed fraction of a cent the operations before it already carried: the gateway was not asked. */
+/**
+ * One of Medusa's captures or refunds of the payment (amount in major units). `nothing_sent`: a taxed fraction of a
+ * cent the operations before it already carried: the gateway was not asked.
+ */
 export type PaymentOperation = { id: string; kind: "capture" | "refund"; amount: string; created_at: string | null; transaction_id: string | null; final_capture: boolean; nothing_sent: boolean; by: Actor }
 
 export type GatewayTransaction = {
@@ -90,7 +92,7 @@ export type OrderPayment = {
   gateway_error: string | null
   in_sync: boolean | null
   /** Medusa's state of the payment now, amounts in major units. */
-  medusa: { state: MedusaPaymentState; amount: string; captured_amount: string; refunded_amount: string; rest_to_capture: string; rest_to_refund: string; currency_code: string }
+  medusa: { state: MedusaPaymentState; amount: string; captured_amount: string; refunded_amount: string; rest_to_capture: string; rest_to_refund: string; left_to_capture: string; left_to_refund: string; currency_code: string }
   operations: PaymentOperation[]
   events: TimelineEvent[]
 }

@@ -18,7 +18,7 @@ describe("what the gateway is sent for a payment's captures and refunds", () => 
     expect(sentForRows([rows[1]], "eur")).toBe(1012)
   })
 
-  it("keeps the gateway's sum at Medusa's total rounded, whichever rows in flight are declined and deleted", () => {
+  it("ends the gateway's sum at Medusa's total rounded with the last row, whichever rows in flight were declined and deleted", () => {
     fc.assert(
       fc.property(
         fc.array(fc.record({ part: fc.integer({ min: 1, max: 10_000_000 }), declined: fc.boolean() }), { minLength: 1, maxLength: 10 }),

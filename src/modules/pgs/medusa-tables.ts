@@ -72,7 +72,6 @@ async function rowsOfPayments(knex: Knex, kind: "capture" | "refund", paymentIds
   return byPayment
 }
 
-
 /**
  * Whether this capture takes what was left of the payment: Medusa's capture rows of the payment (this one
  * included, as Medusa writes it before calling the provider) add up to the payment's amount. Exact.
@@ -93,6 +92,8 @@ export type UnfinishedOperation = {
   kind: "capture" | "refund"
   id: string
   payment_id: string
+  /** Medusa's exact amount, and the share the provider sent or would have sent for it. */
+  amount: string
   amount_minor: number
   currency_code: string
   created_at: Date
@@ -131,6 +132,7 @@ export async function unfinishedOperations(knex: Knex, kind: UnfinishedOperation
       kind,
       id: r.id,
       payment_id: r.payment_id,
+      amount: String(json(r.raw_amount)?.value),
       // The share the provider sent or would have sent for it, so the gateway's record of it is recognised.
       amount_minor: share ?? medusaAmountInMinorUnits({ value: json(r.raw_amount).value }, r.currency_code),
       currency_code: r.currency_code,
@@ -158,12 +160,10 @@ export async function removedOperationRow(knex: Knex, kind: "capture" | "refund"
 export const externalRefundRow = <R extends { metadata?: Record<string, unknown> | null }>(refunds: R[], transactionId: string): R | undefined =>
   refunds.find((r) => r.metadata?.[EXTERNAL_REFUND_METADATA_KEY] === transactionId)
 
-/**
- * The gateway refund a refund row records (see externalRefundMetadata), or null for Medusa's own. Its amount is null
- * on rows an earlier version wrote.
- */
+/** A gateway refund a refund row records; its amount is null on rows an earlier version wrote. */
 export type ExternalRefund = { transactionId: string; amountMinor: number | null }
 
+/** The gateway refund a refund row records (see externalRefundMetadata), or null for Medusa's own. */
 export async function externalRefundOf(knex: Knex, refundId: string): Promise<ExternalRefund | null> {
   const row = await knex("refund").where({ id: refundId }).first("metadata")
   const metadata = json(row?.metadata)
@@ -211,7 +211,7 @@ export async function recordGatewayCapture(knex: Knex, paymentId: string, create
  * Appends a record to the payment's data (`captures` or `refunds`) in one statement, as the provider would have
  * returned it; nothing when a record with its key is there.
  */
-export async function addOperationRecord(knex: Knex, kind: "capture" | "refund", paymentId: string, record: { key: string; transaction_id: string | null; amount_minor: number; kind: string }): Promise<void> {
+async function addOperationRecord(knex: Knex, kind: "capture" | "refund", paymentId: string, record: { key: string; transaction_id: string | null; amount_minor: number; kind: string }): Promise<void> {
   const list = `${kind}s`
   await knex("payment")
     .where({ id: paymentId })

@@ -17,7 +17,7 @@
  */
 import { fromMinorUnits } from "../../gateway"
 import { openFollowUp } from "../../modules/pgs/follow-ups"
-import { addOperationRecord, unfinishedOperations, type UnfinishedOperation } from "../../modules/pgs/medusa-tables"
+import { unfinishedOperations, type UnfinishedOperation } from "../../modules/pgs/medusa-tables"
 import { WEBHOOK_EVENT_TABLE } from "../../modules/pgs/models"
 import { managementEventFor } from "../../modules/pgs/webhook-queue"
 import { unconfirmedOperationKey } from "../../payments/lost-answers"
@@ -64,12 +64,6 @@ async function settle(deps: CheckDeps, operation: UnfinishedOperation): Promise<
     amount_minor: operation.amount_minor,
     currency_code: operation.currency_code,
   }
-  if (!event && operation.amount_minor <= 0) {
-    // A share of nothing (a fraction of a cent the rows before it carried): the provider sends nothing and records
-    // that; the process stopped before Medusa saved its record. Written here: there is nothing to ask anyone.
-    await addOperationRecord(deps.knex, kind, operation.payment_id, { key: operation.id, transaction_id: null, amount_minor: 0, kind: "nothing_sent" })
-    return "repaired"
-  }
   if (tx && tx.status === "APPROVED" && tx.transaction_type.toUpperCase() === TRANSACTION_TYPE[kind]) {
     // Run again, the event finds Medusa's row removed and records the operation as made at the gateway, in the row's
     // place, and writes the record (pgs-events/management.ts). The event is made unprocessed first: if this process
@@ -91,11 +85,20 @@ async function settle(deps: CheckDeps, operation: UnfinishedOperation): Promise<
   return opened ? "told" : null
 }
 
+const lookUpFirst = (transactionId: string | null) => `Look up the payment's transaction ${transactionId ?? ""} in the gateway's dashboard.`
+
 /** What a person reads on Needs attention about a capture or refund the gateway never confirmed, and what to do. */
 function unconfirmedNote(operation: UnfinishedOperation, transactionId: string | null, declined: string): string {
   const money = `${fromMinorUnits(operation.amount_minor, operation.currency_code)} ${operation.currency_code.toUpperCase()}`
   const when = operation.created_at.toISOString().slice(0, 16).replace("T", " ")
-  const lookUp = `Look up the payment's transaction ${transactionId ?? ""} in the gateway's dashboard.`
+  // Medusa's workflow did not finish (its order transaction, the collection's totals): only Medusa's own removal and
+  // a new call put that right, so it is listed even when the gateway had nothing to be asked.
+  if (operation.amount_minor <= 0)
+    return (
+      `Medusa recorded a ${operation.kind} of ${operation.amount} ${operation.currency_code.toUpperCase()} on ${when} UTC, a fraction of a cent that the ${operation.kind}s before it had already sent to the gateway, ` +
+      `but the server stopped before Medusa finished recording it: by the plugin's count no money moved for it. ${lookUpFirst(transactionId)} If the gateway shows no ${operation.kind} for it, choose Remove from the order here; then, if the order should show it, make the ${operation.kind} again from the order page (the gateway is not asked for it).`
+    )
+  const lookUp = lookUpFirst(transactionId)
   if (operation.kind === "capture")
     return (
       `Medusa recorded a capture of ${money} on ${when} UTC that the gateway never confirmed: ` +

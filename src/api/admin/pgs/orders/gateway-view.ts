@@ -165,7 +165,7 @@ export async function orderGatewayView(scope: MedusaContainer, orderId: string):
         captured_at: payment?.captured_at ?? null,
         canceled_at: payment?.canceled_at ?? null,
         // What Medusa holds now (captured, refunded, …), with amounts: the session's status stops at "authorized".
-        medusa: medusaPaymentView(session, payment),
+        medusa: medusaPaymentView(session, payment, recorded),
         transaction_id: transactionId,
         recorded: pick(recorded),
         gateway,

@@ -7,8 +7,9 @@ import type { BigNumberInput } from "@medusajs/framework/types"
 import { MathBN } from "@medusajs/framework/utils"
 import { fromMinorUnits } from "../../../../gateway"
 import { medusaAmountInMinorUnits } from "../../../../lib/medusa-amount"
+import { gatewaySums } from "../../../../lib/operation-shares"
 
-type Amount = { amount?: unknown; raw_amount?: unknown }
+type Amount = { id?: string; created_at?: Date | string | null; amount?: unknown; raw_amount?: unknown }
 export type MedusaPaymentRow = Amount & { captured_at?: Date | string | null; canceled_at?: Date | string | null; captures?: Amount[] | null; refunds?: Amount[] | null }
 
 export type MedusaPaymentState = "awaiting" | "authorized" | "partially_captured" | "captured" | "partially_refunded" | "refunded" | "canceled" | "failed"
@@ -25,6 +26,13 @@ export type MedusaPaymentView = {
    */
   rest_to_capture: string
   rest_to_refund: string
+  /**
+   * What the gateway has left to capture and to refund ("10.50"), by the plugin's records of what it was sent: the
+   * most a capture or refund can take. The amounts above rounded give the same, unless a taxed fraction of a cent
+   * drifted (lib/operation-shares.ts).
+   */
+  left_to_capture: string
+  left_to_refund: string
   currency_code: string
 }
 
@@ -54,12 +62,25 @@ function sessionOnly(sessionStatus: string): MedusaPaymentState {
   return "awaiting"
 }
 
-export function medusaPaymentView(session: { status: string; amount: unknown; currency_code: string }, payment: MedusaPaymentRow | null): MedusaPaymentView {
+/** What the gateway has left of the payment, in major units; Medusa's amounts rounded when its currency is unknown. */
+function leftAtGateway(amount: ReturnType<typeof MathBN.convert>, payment: MedusaPaymentRow, records: Record<string, unknown>, currency: string) {
+  try {
+    const sent = gatewaySums({ currency_code: currency, captures: payment.captures, refunds: payment.refunds }, records)
+    const major = (minor: number) => fromMinorUnits(Math.max(minor, 0), currency)
+    return { left_to_capture: major(medusaAmountInMinorUnits(amount.toFixed(), currency) - sent.captured), left_to_refund: major(sent.captured - sent.refunded) }
+  } catch {
+    const [captured, refunded] = [sum(payment.captures), sum(payment.refunds)]
+    return { left_to_capture: decimal(MathBN.sub(amount, captured), currency), left_to_refund: decimal(MathBN.sub(captured, refunded), currency) }
+  }
+}
+
+/** `records`: the payment's session fields, where the plugin's records of its captures and refunds are. */
+export function medusaPaymentView(session: { status: string; amount: unknown; currency_code: string }, payment: MedusaPaymentRow | null, records: Record<string, unknown> = {}): MedusaPaymentView {
   const currency_code = session.currency_code
   if (!payment) {
     const zero = decimal(MathBN.convert(0), currency_code)
     const amount = MathBN.convert(session.amount as BigNumberInput)
-    return { state: sessionOnly(session.status), amount: decimal(amount, currency_code), captured_amount: zero, refunded_amount: zero, rest_to_capture: amount.toFixed(), rest_to_refund: "0", currency_code }
+    return { state: sessionOnly(session.status), amount: decimal(amount, currency_code), captured_amount: zero, refunded_amount: zero, rest_to_capture: amount.toFixed(), rest_to_refund: "0", left_to_capture: decimal(amount, currency_code), left_to_refund: zero, currency_code }
   }
   const amount = MathBN.convert(value(payment))
   const captured = sum(payment.captures)
@@ -76,6 +97,7 @@ export function medusaPaymentView(session: { status: string; amount: unknown; cu
     refunded_amount: decimal(refunded, currency_code),
     rest_to_capture: MathBN.sub(amount, captured).toFixed(),
     rest_to_refund: MathBN.sub(captured, refunded).toFixed(),
+    ...leftAtGateway(amount, payment, records, currency_code),
     currency_code,
   }
 }
