@@ -3,6 +3,7 @@
  *   [--client-id ID] [--client-secret S] [--client-key K] [--token-ttl S] [--webhook-time-scale F]
  *   [--event-names specific|generic] [--tokenization-payload nested|flat] [--settle-payouts-after S] [--webhook URL] [--log]`
  */
+import fs from "node:fs"
 import path from "node:path"
 import { parseArgs } from "node:util"
 import { credentialsFromDir } from "./core/credentials"
@@ -13,7 +14,8 @@ import { startSandbox } from "./server"
 
 const USAGE = `Usage: medusa-payment-pgs sandbox [options]
   --write-env FILE          write the store's PGS_* variables into FILE (e.g. .env), keep keys and credentials in
-                            .pgs-sandbox/ beside it, and send webhooks to {PGS_BACKEND_URL}/hooks/pgs/webhooks
+                            .pgs-sandbox/ beside it, and send webhooks to {PGS_BACKEND_URL}/hooks/pgs/webhooks;
+                            a missing FILE starts as a copy of FILE.template when there is one (.env.template)
   --backend-url URL         with --write-env: the Medusa server's URL (PGS_BACKEND_URL; default http://localhost:9000)
   --store-url URL           with --write-env: the storefront's URL (PGS_STORE_URL; default http://localhost:8000)
   --port N                  port to listen on (0 picks a free one; default 4010)
@@ -119,6 +121,12 @@ export async function main(argv: string[]): Promise<void> {
   })
   const webhooks = values.webhook ?? []
   if (envFile) {
+    // A starter's `.env.template` (dtc-starter) is where its `.env` begins: copying it over later would drop our lines.
+    const template = `${envFile}.template`
+    if (!fs.existsSync(envFile) && fs.existsSync(template)) {
+      fs.copyFileSync(template, envFile)
+      console.log(`Started ${envFile} from ${template}`)
+    }
     const changed = updateEnvFile(envFile, { ...storeEnvFor(sandbox.config), ...givenUrls }, { ...STORE_DEFAULTS, ...givenUrls })
     console.log(changed.length ? `Wrote ${changed.join(", ")} to ${envFile}` : `${envFile} is up to date`)
     if (!webhooks.length) webhooks.push(`${readEnvValue(envFile, "PGS_BACKEND_URL")?.replace(/\/+$/, "")}/hooks/pgs/webhooks`)
