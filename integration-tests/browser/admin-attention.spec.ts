@@ -11,10 +11,10 @@ import { pgsStoreSuite } from "../http/support/store"
 import { deliver, deliverSigned, processedEvent, waitFor } from "../http/support/webhooks"
 import { generateKeyPairSync } from "node:crypto"
 import { generateTestWebhookHeader } from "../../src/gateway/webhooks"
-import { dashboardForEachTest } from "./admin-support"
+import { dashboardForEachTest, MEDUSA_TOKENS } from "./admin-support"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { openFollowUp } from "../../src/modules/pgs/follow-ups"
-import { describeBrowser, screenshot } from "./support"
+import { describeBrowser, expectAccessible, screenshot } from "./support"
 import type { Locator } from "playwright-core"
 
 jest.setTimeout(240_000)
@@ -72,6 +72,7 @@ describeBrowser("needs attention in the dashboard", () => {
         await expect(rows.first().textContent()).resolves.toContain("Still not final")
         expect(await gaveUp.getByRole("link", { name: "Order" }).getAttribute("href")).toBe(`/app/orders/${abandoned.orderId}`)
         await screenshot(d.page, "admin-attention-list")
+        await expectAccessible(d.page, "Needs attention", { include: ["main"], skip: MEDUSA_TOKENS })
 
         // The bank pays after all; the admin re-reads it instead of waiting for the next run.
         await decideAtGateway(s, abandoned.transactionId, "APPROVED")
@@ -126,6 +127,7 @@ describeBrowser("needs attention in the dashboard", () => {
       const ask = d.page.getByRole("alertdialog")
       await ask.getByText("Remove it from the order?").waitFor()
       await screenshot(d.page, "admin-attention-remove-prompt")
+      await expectAccessible(d.page, "the prompt before removing a refund", { include: ['[role="alertdialog"]'], skip: MEDUSA_TOKENS })
       await ask.getByRole("button", { name: "Remove" }).click()
       await d.page.getByText(/Removed from the order\. If the gateway's message for it arrives after all/).waitFor()
       await item.getByText(/removed it from the order\.$/).waitFor()

@@ -8,8 +8,8 @@ import { BERLIN, taxGermany } from "../http/support/tax"
 import { adminPayment, approvedOperations, paymentOfOrder } from "../http/support/checkout"
 import { pgsStoreSuite } from "../http/support/store"
 import { gatewayRecord, operate } from "../http/support/capture"
-import { dashboardForEachTest } from "./admin-support"
-import { describeBrowser, screenshot } from "./support"
+import { dashboardForEachTest, MEDUSA_TOKENS } from "./admin-support"
+import { describeBrowser, expectAccessible, screenshot } from "./support"
 
 jest.setTimeout(240_000)
 
@@ -34,6 +34,7 @@ describeBrowser("partial capture in the dashboard", () => {
       await captureForm.getByText("Up to 25.50 EUR left to capture; the rest stays authorized.").waitFor()
       await captureForm.scrollIntoViewIfNeeded()
       await screenshot(d.page, "admin-capture-form-1280")
+      await expectAccessible(d.page, "the capture form", { include: ['[aria-label="Payment gateway"]'], skip: MEDUSA_TOKENS })
       await captureForm.getByRole("button", { name: "Capture" }).click()
       const operations = widget.getByTestId("pgs-operations")
       await operations.getByText("Captured 10.00 EUR").waitFor({ timeout: 30_000 })
@@ -44,6 +45,7 @@ describeBrowser("partial capture in the dashboard", () => {
       await refundForm.getByLabel("Note (optional)").fill("One item arrived scratched")
       await refundForm.scrollIntoViewIfNeeded()
       await screenshot(d.page, "admin-refund-form-1280")
+      await expectAccessible(d.page, "the refund form", { include: ['[aria-label="Payment gateway"]'], skip: MEDUSA_TOKENS })
       await refundForm.getByRole("button", { name: "Refund" }).click()
       await operations.getByText("Refunded 4.00 EUR").waitFor({ timeout: 30_000 })
 

@@ -7,8 +7,8 @@
  */
 import { admin, customerWithSavedCard, paidOrder } from "../http/support/admin-pgs"
 import { PGS_PROVIDER_ID, pgsStoreSuite } from "../http/support/store"
-import { dashboardForEachTest } from "./admin-support"
-import { describeBrowser, screenshot } from "./support"
+import { dashboardForEachTest, MEDUSA_SEARCH_INPUT, MEDUSA_TOKENS } from "./admin-support"
+import { describeBrowser, expectAccessible, screenshot } from "./support"
 import { sessionFields } from "../support/session-fields"
 
 jest.setTimeout(240_000)
@@ -54,6 +54,7 @@ describeBrowser("admin extension in the dashboard", () => {
       await d.page.getByTestId("pgs-terminal-SBX-CARDS-01").waitFor()
       await d.page.getByTestId("pgs-terminal-SBX-CARDS-01").scrollIntoViewIfNeeded()
       await screenshot(d.page, "admin-settings-terminal-saved")
+      await expectAccessible(d.page, "Settings → Payment Gateway", { include: ["main"], skip: MEDUSA_TOKENS })
 
       const session = await s.initiatePaymentSession((await s.createCart()).id, PGS_PROVIDER_ID)
       expect(sessionFields(session.data)).toMatchObject({ terminal_id: "SBX-CARDS-01", transaction_type: "PURCHASE", locale: "sv-SE", css_variables: { "--lib-accent-background-color": "#0a7d32" } })
@@ -112,6 +113,7 @@ describeBrowser("admin extension in the dashboard", () => {
       await d.page.getByText("Read from the gateway").waitFor()
       await widget.getByTestId("pgs-timeline-event").first().scrollIntoViewIfNeeded()
       await screenshot(d.page, "admin-order-synced")
+      await expectAccessible(d.page, "the order widget", { include: ['[aria-label="Payment gateway"]'], skip: MEDUSA_TOKENS })
     })
 
     it("creates a bank-account payout after correcting a field, and shows it in the list and its details (pending: what settles it)", async () => {
@@ -131,6 +133,7 @@ describeBrowser("admin extension in the dashboard", () => {
       await d.page.getByLabel("Description").fill("Supplier refund")
       await d.page.locator("#pgs-payout-account_number-error").scrollIntoViewIfNeeded()
       await screenshot(d.page, "admin-payout-field-error")
+      await expectAccessible(d.page, "the payout form with its field errors", { include: ["main"], skip: { ...MEDUSA_TOKENS, ...MEDUSA_SEARCH_INPUT } })
 
       await d.page.getByLabel("Account number").fill("DE89370400440532013000")
       await d.page.getByRole("button", { name: "Send payout" }).click()
@@ -143,6 +146,7 @@ describeBrowser("admin extension in the dashboard", () => {
       // Still pending at the gateway: the page says, in plain words, what settles it.
       await d.page.getByTestId("pgs-payout-pending").getByText(/settles it by itself and sends a webhook, which updates the\s+status here/).waitFor()
       await screenshot(d.page, "admin-payout-details")
+      await expectAccessible(d.page, "a payout's details", { include: ["main"], skip: MEDUSA_TOKENS })
       const listed = await admin(s, "get", `/admin/pgs/payouts?reference=${reference}`)
       expect(listed.data.payouts).toHaveLength(1)
     })
@@ -155,6 +159,7 @@ describeBrowser("admin extension in the dashboard", () => {
       await cardRow.getByText("07/2031").waitFor()
       await cardRow.scrollIntoViewIfNeeded()
       await screenshot(d.page, "admin-customer-saved-cards")
+      await expectAccessible(d.page, "the customer's saved cards", { include: ['[aria-label="Saved cards"]'], skip: MEDUSA_TOKENS })
       await cardRow.getByRole("button", { name: `Delete card ${card.masked}` }).click()
       await d.page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click()
       await d.page.getByText("No saved cards.").waitFor()

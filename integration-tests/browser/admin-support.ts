@@ -151,3 +151,14 @@ export function dashboardForEachTest(s: StoreSuite): { page: Page; url: string }
   })
   return d
 }
+
+/**
+ * Rules left out where axe checks the admin extension: the dashboard's own colour tokens, which the extension
+ * follows to look like the rest of Medusa's admin.
+ */
+export const MEDUSA_TOKENS = {
+  "color-contrast": "Medusa's links (text-ui-fg-interactive) and secondary text (text-ui-fg-muted) are under 4.5:1 throughout its dashboard; ours use the same tokens",
+}
+
+/** Medusa UI's search input draws its magnifier as an unnamed role="img" (the payouts page's reference search). */
+export const MEDUSA_SEARCH_INPUT = { "role-img-alt": "Medusa UI's <Input type=\"search\"> icon" }

@@ -2,7 +2,7 @@
  * Browser test support: the sandbox in-process, a merchant "shop" page on another origin that loads
  * {sandbox}/embedded-fields.js, and Debian's Chromium driven by playwright-core. Suites skip when Chromium is absent.
  */
-import { existsSync, mkdirSync } from "node:fs"
+import { existsSync, mkdirSync, readFileSync } from "node:fs"
 import http from "node:http"
 import type { AddressInfo } from "node:net"
 import path from "node:path"
@@ -22,6 +22,24 @@ const SCREENSHOTS = path.resolve(__dirname, "../../artifacts/screenshots")
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true })
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true })
+}
+
+const AXE = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8")
+
+/**
+ * axe-core in the page (no network): no serious or critical violation, in the whole page or only in `include` (CSS
+ * selectors: our part of a page made by someone else), with `skip` naming rules left out and why.
+ */
+export async function expectAccessible(page: Page, what: string, options: { include?: string[]; skip?: Record<string, string> } = {}) {
+  if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ content: AXE })
+  const rules = Object.fromEntries(Object.keys(options.skip ?? {}).map((id) => [id, { enabled: false }]))
+  const violations = await page.evaluate(async ({ include, rules }) => {
+    type Result = { violations: { id: string; impact: string; nodes: { target: unknown }[] }[] }
+    const axe = (window as unknown as { axe: { run(ctx: unknown, o: object): Promise<Result> } }).axe
+    const r = await axe.run(include ? { include: include.map((selector) => [selector]) } : document, { iframes: false, resultTypes: ["violations"], rules })
+    return r.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`)
+  }, { include: options.include ?? null, rules })
+  expect({ what, violations }).toEqual({ what, violations: [] })
 }
 
 /** The shop: one checkout page, served from another origin than the sandbox (localhost vs 127.0.0.1, own port). */

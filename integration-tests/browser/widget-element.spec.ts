@@ -4,11 +4,12 @@
  * an open 3-D Secure challenge, a decline and the return page (screenshots in artifacts/widget/); axe-core finds
  * nothing serious; a shopper buys with the keyboard alone.
  */
-import { mkdirSync, readFileSync } from "node:fs"
+import { mkdirSync } from "node:fs"
 import path from "node:path"
 import type { Page } from "playwright-core"
 import { PLAIN_VISA, walletPayment } from "../http/support/checkout-direct"
 import { cardFrame, fillCardFields, orderOf, widgetState, widgetSuite, type ShopConfig } from "./widget-support"
+import { expectAccessible } from "./support"
 
 /** What a storefront's global styles may do to everything on the page. */
 const HOSTILE = `*,::before,::after{box-sizing:border-box;border:0 solid;margin:0;padding:0}
@@ -20,7 +21,6 @@ button{display:none} p{color:transparent}`
 const WIDTHS = [360, 768, 1280]
 const THEMES = ["light", "dark"] as const
 const SHOTS = path.resolve(__dirname, "../../artifacts/widget")
-const AXE = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8")
 
 type Box = { x: number; y: number; width: number; height: number }
 
@@ -66,17 +66,6 @@ async function expectSoundLayout(page: Page) {
   expect(g.pay.height).toBeGreaterThanOrEqual(44)
   expect(g.pay.x + g.pay.width).toBeLessThanOrEqual(g.viewport) // Pay without scrolling sideways
   expect(g.pageWidth).toBeLessThanOrEqual(g.viewport)
-}
-
-/** axe-core in the page (no network): no serious or critical violation. */
-async function expectAccessible(page: Page, what: string) {
-  if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ content: AXE })
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: { id: string; impact: string; nodes: { target: unknown }[] }[] }> } }).axe
-    const r = await axe.run(document, { iframes: false, resultTypes: ["violations"] })
-    return r.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`)
-  })
-  expect({ what, violations }).toEqual({ what, violations: [] })
 }
 
 /** Until the gateway's card frame (another process) has reflowed to its new width: its inputs span the frame. */
