@@ -123,10 +123,7 @@ export async function main(argv: string[]): Promise<void> {
   if (envFile) {
     // A starter's `.env.template` (dtc-starter) is where its `.env` begins: copying it over later would drop our lines.
     const template = `${envFile}.template`
-    if (!fs.existsSync(envFile) && fs.existsSync(template)) {
-      fs.copyFileSync(template, envFile)
-      console.log(`Started ${envFile} from ${template}`)
-    }
+    if (!fs.existsSync(envFile) && fs.existsSync(template) && startFromTemplate(envFile, template)) console.log(`Started ${envFile} from ${template}`)
     const changed = updateEnvFile(envFile, { ...storeEnvFor(sandbox.config), ...givenUrls }, { ...STORE_DEFAULTS, ...givenUrls })
     console.log(changed.length ? `Wrote ${changed.join(", ")} to ${envFile}` : `${envFile} is up to date`)
     if (!webhooks.length) webhooks.push(`${readEnvValue(envFile, "PGS_BACKEND_URL")?.replace(/\/+$/, "")}/hooks/pgs/webhooks`)
@@ -150,4 +147,24 @@ if (require.main === module) {
     console.error(error instanceof Error ? error.message : error)
     process.exit(1)
   })
+}
+
+/**
+ * A new `.env` from its template, readable by its owner only (it will hold secrets), and only while it is still
+ * missing: never over one another process wrote meanwhile, nor through a dangling link. False when it appeared.
+ */
+function startFromTemplate(envFile: string, template: string): boolean {
+  let text: Buffer
+  try {
+    text = fs.readFileSync(template)
+  } catch (error) {
+    throw new Error(`--write-env: ${template} could not be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`)
+  }
+  try {
+    fs.writeFileSync(envFile, text, { flag: "wx", mode: 0o600 })
+    return true
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false
+    throw error
+  }
 }

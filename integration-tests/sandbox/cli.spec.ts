@@ -129,13 +129,15 @@ describe("the sandbox command with --write-env", () => {
 
   it("starts a missing .env from the starter's .env.template beside it, then adds its own lines", async () => {
     const envFile = path.join(dir, ".env")
-    fs.writeFileSync(path.join(dir, ".env.template"), "STORE_CORS=http://localhost:8000\nDATABASE_URL=postgres://postgres@localhost/$DB_NAME\n")
+    fs.writeFileSync(path.join(dir, ".env.template"), "STORE_CORS=http://localhost:8000\nDATABASE_URL=postgres://postgres@localhost/$DB_NAME\n", { mode: 0o644 })
     const sandbox = await startCli(["--write-env", envFile, "--port", "0"])
     try {
       const text = fs.readFileSync(envFile, "utf8")
       expect(text.startsWith("STORE_CORS=http://localhost:8000\nDATABASE_URL=postgres://postgres@localhost/$DB_NAME\n")).toBe(true)
       expect(dotenv.parse(text)).toMatchObject({ PGS_CLIENT_ID: (await configOf(sandbox.url)).client_id, PGS_TERMINAL_ID: "SBX-ALL-001" })
       expect(sandbox.output()).toContain(`Started ${envFile} from ${envFile}.template`)
+      // It holds secrets now: its owner's alone, whatever the template's mode.
+      expect(fs.statSync(envFile).mode & 0o777).toBe(0o600)
       // The template itself is left as the starter ships it.
       expect(fs.readFileSync(path.join(dir, ".env.template"), "utf8")).not.toContain("PGS_")
     } finally {
