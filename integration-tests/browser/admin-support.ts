@@ -160,5 +160,5 @@ export const MEDUSA_TOKENS = {
   "color-contrast": "Medusa's links (text-ui-fg-interactive) and secondary text (text-ui-fg-muted) are under 4.5:1 throughout its dashboard; ours use the same tokens",
 }
 
-/** Medusa UI's search input draws its magnifier as an unnamed role="img" (the payouts page's reference search). */
-export const MEDUSA_SEARCH_INPUT = { "role-img-alt": "Medusa UI's <Input type=\"search\"> icon" }
+/** Medusa UI's search input draws its magnifier as an unnamed role="img" beside the input (the payouts page's reference search). */
+export const MEDUSA_SEARCH_ICON = '#pgs-payouts-reference + [role="img"]'

@@ -28,17 +28,19 @@ const AXE = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8")
 
 /**
  * axe-core in the page (no network): no serious or critical violation, in the whole page or only in `include` (CSS
- * selectors: our part of a page made by someone else), with `skip` naming rules left out and why.
+ * selectors: our part of a page made by someone else) less `exclude` (someone else's inside ours), with `skip`
+ * naming rules left out and why.
  */
-export async function expectAccessible(page: Page, what: string, options: { include?: string[]; skip?: Record<string, string> } = {}) {
+export async function expectAccessible(page: Page, what: string, options: { include?: string[]; exclude?: string[]; skip?: Record<string, string> } = {}) {
   if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ content: AXE })
   const rules = Object.fromEntries(Object.keys(options.skip ?? {}).map((id) => [id, { enabled: false }]))
-  const violations = await page.evaluate(async ({ include, rules }) => {
+  const violations = await page.evaluate(async ({ include, exclude, rules }) => {
     type Result = { violations: { id: string; impact: string; nodes: { target: unknown }[] }[] }
     const axe = (window as unknown as { axe: { run(ctx: unknown, o: object): Promise<Result> } }).axe
-    const r = await axe.run(include ? { include: include.map((selector) => [selector]) } : document, { iframes: false, resultTypes: ["violations"], rules })
+    const context = include ? { include: include.map((selector) => [selector]), exclude: exclude.map((selector) => [selector]) } : document
+    const r = await axe.run(context, { iframes: false, resultTypes: ["violations"], rules })
     return r.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`)
-  }, { include: options.include ?? null, rules })
+  }, { include: options.include ?? null, exclude: options.exclude ?? [], rules })
   expect({ what, violations }).toEqual({ what, violations: [] })
 }
 

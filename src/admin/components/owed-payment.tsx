@@ -127,7 +127,7 @@ function OwedRow({ orderId, owed, validDays, cards, onPaid }: { orderId: string;
 export function OwedPayments({ orderId, owed, validDays, cards, onPaid }: { orderId: string; owed: OwedCollection[]; validDays: number; cards: ChargeableCard[]; onPaid: () => void }) {
   if (!owed.length) return null
   return (
-    <div className="flex flex-col gap-y-3 px-6 py-4" aria-label="Still to pay">
+    <div className="flex flex-col gap-y-3 px-6 py-4" role="region" aria-label="Still to pay">
       {owed.map((o) => (
         <OwedRow key={o.payment_collection_id} orderId={orderId} owed={o} validDays={validDays} cards={cards} onPaid={onPaid} />
       ))}

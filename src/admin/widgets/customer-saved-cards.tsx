@@ -27,7 +27,7 @@ const CustomerSavedCardsWidget = ({ data: customer }: DetailWidgetProps<AdminCus
   }
 
   return (
-    <Container className="divide-y p-0" aria-label="Saved cards">
+    <Container className="divide-y p-0" role="region" aria-label="Saved cards">
       <div className="px-6 py-4">
         <Heading level="h2">Saved cards</Heading>
       </div>

@@ -117,7 +117,7 @@ const OrderGatewayWidget = ({ data: order }: DetailWidgetProps<AdminOrder>) => {
 
   if (view.data && !view.data.payments.length && !owed.data?.owed.length) return null
   return (
-    <Container className="divide-y p-0" aria-label="Payment gateway">
+    <Container className="divide-y p-0" role="region" aria-label="Payment gateway">
       <div className="flex items-center justify-between px-6 py-4">
         <div>
           <Heading level="h2">Payment gateway</Heading>

@@ -26,7 +26,7 @@ const PayoutsPage = () => {
   return (
     <div className="flex flex-col gap-y-3">
       <GatewayHealthBanner />
-      <Container className="divide-y p-0" aria-label="Payouts">
+      <Container className="divide-y p-0" role="region" aria-label="Payouts">
         <div className="flex items-center justify-between px-6 py-4">
           <Heading level="h1">Payouts</Heading>
           <Button variant="secondary" onClick={() => setCreating(true)} disabled={creating}>

@@ -28,7 +28,7 @@ const PaymentGatewayPage = () => {
   return (
     <div className="flex flex-col">
       <GatewayHealthBanner />
-      <Container className="divide-y p-0" aria-label="Payment gateway">
+      <Container className="divide-y p-0" role="region" aria-label="Payment gateway">
         <div className="px-6 py-4">
           <Heading level="h1">Payment gateway</Heading>
         </div>

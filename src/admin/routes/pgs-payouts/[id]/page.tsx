@@ -26,7 +26,7 @@ const PayoutDetails = () => {
     ["Updated", dateTime(p.updated_at)],
   ]
   return (
-    <Container className="divide-y p-0" aria-label="Payout">
+    <Container className="divide-y p-0" role="region" aria-label="Payout">
       <div className="flex items-center justify-between px-6 py-4">
         <div className="flex items-center gap-x-2">
           <Heading level="h1">Payout {p.reference}</Heading>

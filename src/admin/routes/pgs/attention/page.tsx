@@ -70,7 +70,7 @@ const NeedsAttentionPage = () => {
   return (
     <div className="flex flex-col">
       <GatewayHealthBanner />
-      <Container className="divide-y p-0" aria-label="Needs attention">
+      <Container className="divide-y p-0" role="region" aria-label="Needs attention">
         <div className="flex flex-wrap items-center justify-between gap-4 px-6 py-4">
           <div className="flex items-center gap-x-2">
             <Heading level="h1">Needs attention</Heading>

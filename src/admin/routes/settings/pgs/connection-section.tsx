@@ -36,7 +36,7 @@ export function ConnectionSection({ connection }: { connection: Connection }) {
     })
 
   return (
-    <Container className="divide-y p-0" aria-label="Gateway connection">
+    <Container className="divide-y p-0" role="region" aria-label="Gateway connection">
       <div className="flex items-center justify-between px-6 py-4">
         <div>
           <Heading level="h2">Connection</Heading>

@@ -26,7 +26,7 @@ export function TerminalsSection({ catalog }: { catalog: Catalog }) {
   }
 
   return (
-    <Container className="divide-y p-0" aria-label="Terminals">
+    <Container className="divide-y p-0" role="region" aria-label="Terminals">
       <div className="flex items-center justify-between px-6 py-4">
         <div>
           <Heading level="h2">Terminals</Heading>
