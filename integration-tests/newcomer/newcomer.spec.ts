@@ -43,6 +43,20 @@ beforeAll(async () => {
 
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }))
 
+/**
+ * The relative targets a Markdown page links to, anchors cut off: [text](path), ![alt](path), [text](<path> "title"),
+ * reference definitions ([name]: path) and HTML src/href; not what code blocks show, not addresses with a scheme.
+ */
+function relativeLinks(markdown: string): string[] {
+  const text = markdown.replace(/```[\s\S]*?```/g, "")
+  const targets = [
+    ...[...text.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)].map((m) => m[1]!),
+    ...[...text.matchAll(/^\s*\[[^\]]+\]:\s*<?([^\s>]+)>?/gm)].map((m) => m[1]!),
+    ...[...text.matchAll(/<(?:img|a)\s[^>]*?(?:src|href)="([^"]+)"/g)].map((m) => m[1]!),
+  ]
+  return targets.map((t) => t.split("#")[0]!).filter((t) => t && !/^[a-z][a-z0-9+.-]*:/i.test(t))
+}
+
 describe("the packed tarballs", () => {
   const contents = async (name: string) => (await run(`tar tzf ${name}`, packages)).split("\n").filter(Boolean)
   const tarball = (prefix: string) => fs.readdirSync(packages).find((f) => new RegExp(`^${prefix}-\\d`).test(f))!
@@ -56,13 +70,20 @@ describe("the packed tarballs", () => {
   it.each([
     ["medusa-payment-pgs", ["docs/widget.md", "examples/dtc-starter/README.md"]],
     ["medusa-payment-pgs-storefront", []],
-  ])("%s holds every page and file its README links to, so they open from node_modules", async (name, someLinks) => {
-    const files = new Set(await contents(tarball(name)))
-    const readme = await run(`tar xzOf ${tarball(name)} package/README.md`, packages)
-    // Relative links and images: [text](path#anchor), ![alt](path); addresses with a scheme are left out.
-    const linked = [...readme.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)].map((m) => m[1]!).filter((target) => !/^[a-z]+:/.test(target))
-    expect(linked).toEqual(expect.arrayContaining(someLinks))
-    expect([...new Set(linked)].filter((target) => !files.has(`package/${path.posix.normalize(target)}`))).toEqual([])
+  ])("%s holds every page and file its Markdown links to, so they open from node_modules", async (name, someFromReadme) => {
+    const files = await contents(tarball(name))
+    const pages = files.filter((f) => f.endsWith(".md"))
+    const broken: string[] = []
+    for (const page of pages) {
+      const links = relativeLinks(await run(`tar xzOf ${tarball(name)} '${page}'`, packages))
+      if (page === "package/README.md") expect(links).toEqual(expect.arrayContaining(someFromReadme))
+      for (const link of links) {
+        const target = path.posix.normalize(path.posix.join(path.posix.dirname(page), link)).replace(/\/$/, "")
+        if (!files.some((f) => f === target || f.startsWith(`${target}/`))) broken.push(`${page} → ${link}`)
+      }
+    }
+    expect(pages).toContain("package/README.md")
+    expect(broken).toEqual([])
   })
 
   it.each(["medusa-payment-pgs", "medusa-payment-pgs-storefront"])("%s has a declaration file for every entry point it exports", async (name) => {
