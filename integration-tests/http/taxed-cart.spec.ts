@@ -15,6 +15,7 @@ import { editAddingItem, issueLink, openLink, owedByOrder, paidCollection, payOn
 import { sessionFields } from "../support/session-fields"
 import { MINUTE, runReconcile } from "./support/attention"
 import { unconfirmedOperationKey } from "../../src/payments/lost-answers"
+import { settleRefundsNotMadeOfOrder } from "../../src/workflows/refund-not-made"
 
 /** The provider's records of a payment's captures and refunds (its data), as stored. */
 async function recordsOf(s: StoreSuite, paymentId: string): Promise<{ captures: any[]; refunds: any[] }> {
@@ -306,11 +307,14 @@ pgsStoreSuite("a cart whose tax leaves a fraction of a cent", (s) => {
 
   it("refunds what a canceled order's payment has left after a drift, in the gateway's last cents", async () => {
     const { orderId, transactionId, payment, refundRows } = await driftedRefunds()
-    // Medusa's cancel refunds its rest, 5.3405: sent as its share after the refunds before it, 5.34 (rounded alone on
-    // top of 20.00 and 5.00 it would be 5.35, more than the gateway has left).
+    // Medusa's cancel refunds its rest, 5.3405: sent as its share after what the gateway was sent before it, 5.34.
+    // Counted from Medusa's rows alone (30.345 less 25.0045, each rounded: 30.35 − 25.00) it would be 5.35, more than
+    // the gateway has left.
     expect((await adminPost(s, `/admin/orders/${orderId}/cancel`, {})).status).toBe(200)
     expect((await approvedOperations(s.sandbox, transactionId, "REFUND")).map((o) => o.amount)).toEqual([2000, 501, 534])
     expect(await refundRows()).toEqual([5.0045, 5.3405, 20])
+    // What the order.canceled subscriber runs, run here to its end: nothing kept, nothing listed.
+    await settleRefundsNotMadeOfOrder(s.container(), orderId)
     const knex = s.container().resolve(ContainerRegistrationKeys.PG_CONNECTION)
     expect(await knex("pgs_follow_up").where({ key: `cancel-refund:${payment.id}` }).first("id")).toBeUndefined()
   })
