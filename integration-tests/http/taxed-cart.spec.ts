@@ -16,6 +16,7 @@ import { sessionFields } from "../support/session-fields"
 import { MINUTE, runReconcile } from "./support/attention"
 import { unconfirmedOperationKey } from "../../src/payments/lost-answers"
 import { settleRefundsNotMadeOfOrder } from "../../src/workflows/refund-not-made"
+import { driftACent } from "./support/drift"
 
 /** The provider's records of a payment's captures and refunds (its data), as stored. */
 async function recordsOf(s: StoreSuite, paymentId: string): Promise<{ captures: any[]; refunds: any[] }> {
@@ -260,25 +261,18 @@ pgsStoreSuite("a cart whose tax leaves a fraction of a cent", (s) => {
     const { session, transactionId, payment } = paid
     expect((await operate(s, payment.id, "capture", 30.345, 0)).status).toBe(200)
     const knex = s.container().resolve(ContainerRegistrationKeys.PG_CONNECTION)
-    const manageCalls = async () => (await s.sandbox.control("GET", "/_sandbox/stats")).body.requests["POST /api/transactions/manage"] ?? 0
-    await s.sandbox.control("POST", "/_sandbox/settings", { webhooks_held: true })
-    let dashboardRefund: string
-    try {
-      dashboardRefund = await manageAtGateway(s, session, transactionId, "REFUND", 2000)
-      await s.sandbox.control("POST", "/_sandbox/faults", { target: "POST /api/transactions/manage", kind: "latency", latency_ms: 1500, phase: "before", count: 1 })
-      const before = await manageCalls()
-      const first = operate(s, payment.id, "refund", 15.1745)
-      // The first refund's call is at the gateway (held there) before the second is made.
-      await waitFor(async () => (await manageCalls()) > before, { what: "the first refund at the gateway" })
-      expect(await knex("refund").where({ payment_id: payment.id }).whereNull("deleted_at").count("id as n").first()).toEqual({ n: "1" })
-      // The dashboard's refunds of a payment take turns (one-operation.ts); a workflow's (an order's cancel, a store's
-      // own) do not: this one runs meanwhile.
-      await refundPaymentWorkflow(s.container()).run({ input: { payment_id: payment.id, amount: 5.0045 } })
-      expect((await first).status).toBeGreaterThanOrEqual(400)
-    } finally {
-      await s.sandbox.control("DELETE", "/_sandbox/faults")
-      await s.sandbox.control("POST", "/_sandbox/settings", { webhooks_held: false })
-    }
+    const dashboardRefund = await driftACent(s, {
+      session,
+      transactionId,
+      dashboard: { type: "REFUND", amountMinor: 2000 },
+      held: () => operate(s, payment.id, "refund", 15.1745),
+      beside: async () => {
+        expect(await knex("refund").where({ payment_id: payment.id }).whereNull("deleted_at").count("id as n").first()).toEqual({ n: "1" })
+        // The dashboard's refunds of a payment take turns (one-operation.ts); a workflow's (an order's cancel, a
+        // store's own) do not: this one runs meanwhile.
+        await refundPaymentWorkflow(s.container()).run({ input: { payment_id: payment.id, amount: 5.0045 } })
+      },
+    })
     expect((await processedEvent(s, dashboardRefund)).outcome).toBe("applied:external_refund")
     expect((await approvedOperations(s.sandbox, transactionId, "REFUND")).map((o) => o.amount)).toEqual([2000, 501])
     const medusa = (await s.api.get(`/admin/pgs/orders/${paid.orderId}/gateway`, { headers: await s.adminHeaders() })).data.payments[0].medusa
