@@ -5,6 +5,7 @@
  * dotenv (Medusa's loadEnv) turns back into line breaks.
  */
 import fs from "node:fs"
+import path from "node:path"
 
 type Entry = { key: string; start: number; end: number; value: string }
 
@@ -86,6 +87,8 @@ export function updateEnvFile(file: string, values: Record<string, string>, defa
     out.push("# PGS sandbox (npx medusa-payment-pgs sandbox --write-env)")
     for (const key of added) out.push(envLine(key, wanted[key]))
   }
+  // Its folder may not be there yet (the keys kept elsewhere, --keys-dir): made, as the keys' folder is.
+  fs.mkdirSync(path.dirname(file), { recursive: true })
   const tmp = `${file}.${process.pid}.tmp`
   fs.writeFileSync(tmp, out.join("\n") + "\n", { mode: fs.existsSync(file) ? fs.statSync(file).mode : 0o600 })
   fs.renameSync(tmp, file)

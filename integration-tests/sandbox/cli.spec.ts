@@ -145,6 +145,17 @@ describe("the sandbox command with --write-env", () => {
     }
   })
 
+  it("writes a .env whose folder is not there yet, its keys kept elsewhere (--keys-dir)", async () => {
+    const envFile = path.join(dir, "apps", "backend", ".env")
+    const sandbox = await startCli(["--write-env", envFile, "--keys-dir", path.join(dir, "keys"), "--port", "0"])
+    try {
+      expect(dotenv.parse(fs.readFileSync(envFile)).PGS_CLIENT_ID).toBe((await configOf(sandbox.url)).client_id)
+      expect(fs.existsSync(path.join(dir, "keys", "credentials.json"))).toBe(true)
+    } finally {
+      await stop(sandbox)
+    }
+  })
+
   it("keeps the keys, client id, secret and client key across restarts, so the .env stays valid", async () => {
     const envFile = path.join(dir, ".env")
     const port = String(await freePort(0))
