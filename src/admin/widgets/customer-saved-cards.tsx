@@ -1,7 +1,8 @@
 /** Customer page: the cards the gateway saved for this customer, with delete (at the gateway, then here). */
 import { defineWidgetConfig } from "@medusajs/admin-sdk"
 import type { AdminCustomer, DetailWidgetProps } from "@medusajs/framework/types"
-import { Button, Container, Heading, Table, Text, toast, usePrompt } from "@medusajs/ui"
+import { Button, Heading, Table, Text, toast, usePrompt } from "@medusajs/ui"
+import { Panel } from "../components/panel"
 import { api } from "../lib/api"
 import { useLoad } from "../lib/use-load"
 import type { SavedCard } from "../lib/types"
@@ -27,7 +28,7 @@ const CustomerSavedCardsWidget = ({ data: customer }: DetailWidgetProps<AdminCus
   }
 
   return (
-    <Container className="divide-y p-0" role="region" aria-label="Saved cards">
+    <Panel label="Saved cards">
       <div className="px-6 py-4">
         <Heading level="h2">Saved cards</Heading>
       </div>
@@ -59,7 +60,7 @@ const CustomerSavedCardsWidget = ({ data: customer }: DetailWidgetProps<AdminCus
           </Table.Body>
         </Table>
       ) : null}
-    </Container>
+    </Panel>
   )
 }
 

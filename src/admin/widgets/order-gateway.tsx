@@ -7,7 +7,8 @@
  */
 import { defineWidgetConfig } from "@medusajs/admin-sdk"
 import type { AdminOrder, DetailWidgetProps } from "@medusajs/framework/types"
-import { Badge, Button, Container, Heading, StatusBadge, Text, toast } from "@medusajs/ui"
+import { Badge, Button, Heading, StatusBadge, Text, toast } from "@medusajs/ui"
+import { Panel } from "../components/panel"
 import { Link } from "react-router-dom"
 import { CaptureRefund } from "../components/capture-refund"
 import { api } from "../lib/api"
@@ -117,7 +118,7 @@ const OrderGatewayWidget = ({ data: order }: DetailWidgetProps<AdminOrder>) => {
 
   if (view.data && !view.data.payments.length && !owed.data?.owed.length) return null
   return (
-    <Container className="divide-y p-0" role="region" aria-label="Payment gateway">
+    <Panel label="Payment gateway">
       <div className="flex items-center justify-between px-6 py-4">
         <div>
           <Heading level="h2">Payment gateway</Heading>
@@ -147,7 +148,7 @@ const OrderGatewayWidget = ({ data: order }: DetailWidgetProps<AdminOrder>) => {
         />
       ) : null}
       {view.data?.payments.map((p) => <PaymentBlock key={p.payment_session_id} p={p} orderCanceled={order.status === "canceled"} onDone={view.reload} />)}
-    </Container>
+    </Panel>
   )
 }
 

@@ -1,6 +1,7 @@
 /** Payouts: the list (newest first) with status and reference filters, and the create form. */
 import { defineRouteConfig } from "@medusajs/admin-sdk"
-import { Button, Container, Heading, Input, Label, StatusBadge, Table, Text } from "@medusajs/ui"
+import { Button, Heading, Input, Label, StatusBadge, Table, Text } from "@medusajs/ui"
+import { Panel } from "../../components/panel"
 import { useState } from "react"
 import { Link } from "react-router-dom"
 import { Pager, useCursorPages } from "../../components/pager"
@@ -26,7 +27,7 @@ const PayoutsPage = () => {
   return (
     <div className="flex flex-col gap-y-3">
       <GatewayHealthBanner />
-      <Container className="divide-y p-0" role="region" aria-label="Payouts">
+      <Panel label="Payouts">
         <div className="flex items-center justify-between px-6 py-4">
           <Heading level="h1">Payouts</Heading>
           <Button variant="secondary" onClick={() => setCreating(true)} disabled={creating}>
@@ -78,7 +79,7 @@ const PayoutsPage = () => {
           </Table.Body>
         </Table>
         <Pager pages={pages} nextCursor={list.data?.next_cursor} loading={!list.data} noun="Payouts" />
-      </Container>
+      </Panel>
     </div>
   )
 }

@@ -4,7 +4,8 @@
  */
 import { defineRouteConfig } from "@medusajs/admin-sdk"
 import { CreditCard } from "@medusajs/icons"
-import { Badge, Container, Heading, Text } from "@medusajs/ui"
+import { Badge, Heading, Text } from "@medusajs/ui"
+import { Panel } from "../../components/panel"
 import { Link } from "react-router-dom"
 import { api } from "../../lib/api"
 import { useLoad } from "../../lib/use-load"
@@ -28,14 +29,14 @@ const PaymentGatewayPage = () => {
   return (
     <div className="flex flex-col">
       <GatewayHealthBanner />
-      <Container className="divide-y p-0" role="region" aria-label="Payment gateway">
+      <Panel label="Payment gateway">
         <div className="px-6 py-4">
           <Heading level="h1">Payment gateway</Heading>
         </div>
         <Entry to="/pgs/attention" title="Needs attention" text="Payments and events a person must look at, and what was settled automatically" badge={open.data?.needs_person ?? null} />
         <Entry to="/pgs-payouts" title="Payouts" text="Money sent to bank accounts and cards" />
         <Entry to="/settings/pgs" title="Settings" text="Connection and terminals" />
-      </Container>
+      </Panel>
     </div>
   )
 }

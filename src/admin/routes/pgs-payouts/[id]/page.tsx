@@ -1,5 +1,6 @@
 /** One payout: status, beneficiary (masked), the gateway's answer. */
-import { Button, Container, Heading, StatusBadge, Text } from "@medusajs/ui"
+import { Button, Heading, StatusBadge, Text } from "@medusajs/ui"
+import { Panel } from "../../../components/panel"
 import { Link, useParams } from "react-router-dom"
 import { api } from "../../../lib/api"
 import { dateTime, money, statusColor } from "../../../lib/format"
@@ -26,7 +27,7 @@ const PayoutDetails = () => {
     ["Updated", dateTime(p.updated_at)],
   ]
   return (
-    <Container className="divide-y p-0" role="region" aria-label="Payout">
+    <Panel label="Payout">
       <div className="flex items-center justify-between px-6 py-4">
         <div className="flex items-center gap-x-2">
           <Heading level="h1">Payout {p.reference}</Heading>
@@ -51,7 +52,7 @@ const PayoutDetails = () => {
           </div>
         ))}
       </dl>
-    </Container>
+    </Panel>
   )
 }
 

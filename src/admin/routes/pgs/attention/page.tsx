@@ -4,7 +4,8 @@
  * settled by itself (late payments given back, orders given up, changes found by reconciliation).
  */
 import { defineRouteConfig } from "@medusajs/admin-sdk"
-import { Badge, Container, Heading, Table, Text } from "@medusajs/ui"
+import { Badge, Heading, Table, Text } from "@medusajs/ui"
+import { Panel } from "../../../components/panel"
 import { useState } from "react"
 import { Link } from "react-router-dom"
 import { Pager, useCursorPages } from "../../../components/pager"
@@ -70,7 +71,7 @@ const NeedsAttentionPage = () => {
   return (
     <div className="flex flex-col">
       <GatewayHealthBanner />
-      <Container className="divide-y p-0" role="region" aria-label="Needs attention">
+      <Panel label="Needs attention">
         <div className="flex flex-wrap items-center justify-between gap-4 px-6 py-4">
           <div className="flex items-center gap-x-2">
             <Heading level="h1">Needs attention</Heading>
@@ -106,7 +107,7 @@ const NeedsAttentionPage = () => {
           </Table>
         ) : null}
         <Pager pages={pages} nextCursor={list.data?.next_cursor} loading={!list.data} noun="Items" />
-      </Container>
+      </Panel>
     </div>
   )
 }

@@ -1,5 +1,6 @@
 /** The gateway connection as configured (secrets arrive masked) and a test that fetches a fresh token. */
-import { Button, Container, Heading, StatusBadge, Text } from "@medusajs/ui"
+import { Button, Heading, StatusBadge, Text } from "@medusajs/ui"
+import { Panel } from "../../../components/panel"
 import { useState } from "react"
 import { api } from "../../../lib/api"
 import { useAction } from "../../../lib/use-action"
@@ -36,7 +37,7 @@ export function ConnectionSection({ connection }: { connection: Connection }) {
     })
 
   return (
-    <Container className="divide-y p-0" role="region" aria-label="Gateway connection">
+    <Panel label="Gateway connection">
       <div className="flex items-center justify-between px-6 py-4">
         <div>
           <Heading level="h2">Connection</Heading>
@@ -75,6 +76,6 @@ export function ConnectionSection({ connection }: { connection: Connection }) {
           {connection.problem}
         </Text>
       )}
-    </Container>
+    </Panel>
   )
 }

@@ -1,5 +1,6 @@
 /** The terminal settings: which terminal serves which currencies and regions, and how. */
-import { Badge, Button, Container, Heading, Table, Text, toast, usePrompt } from "@medusajs/ui"
+import { Badge, Button, Heading, Table, Text, toast, usePrompt } from "@medusajs/ui"
+import { Panel } from "../../../components/panel"
 import { useState } from "react"
 import { api } from "../../../lib/api"
 import { useLoad } from "../../../lib/use-load"
@@ -26,7 +27,7 @@ export function TerminalsSection({ catalog }: { catalog: Catalog }) {
   }
 
   return (
-    <Container className="divide-y p-0" role="region" aria-label="Terminals">
+    <Panel label="Terminals">
       <div className="flex items-center justify-between px-6 py-4">
         <div>
           <Heading level="h2">Terminals</Heading>
@@ -92,6 +93,6 @@ export function TerminalsSection({ catalog }: { catalog: Catalog }) {
           }}
         />
       ) : null}
-    </Container>
+    </Panel>
   )
 }
