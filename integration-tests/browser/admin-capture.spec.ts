@@ -38,6 +38,8 @@ describeBrowser("partial capture in the dashboard", () => {
       await captureForm.getByRole("button", { name: "Capture" }).click()
       const operations = widget.getByTestId("pgs-operations")
       await operations.getByText("Captured 10.00 EUR").waitFor({ timeout: 30_000 })
+      // Medusa's own Summary shows it too, without a reload: the widget invalidates the dashboard's cached order.
+      await d.page.getByText("Paid Total", { exact: true }).first().locator("xpath=..").filter({ hasText: "10.00" }).waitFor({ timeout: 15_000 })
 
       await widget.getByRole("button", { name: "Refund…" }).click()
       const refundForm = widget.getByRole("form", { name: "Refund part of the payment" })

@@ -14,6 +14,7 @@ import { CaptureRefund } from "../components/capture-refund"
 import { api } from "../lib/api"
 import { dateTime, money, statusColor } from "../lib/format"
 import { useAction } from "../lib/use-action"
+import { useRefreshMedusaOrder } from "../lib/medusa-order-cache"
 import { useLoad } from "../lib/use-load"
 import type { OrderGateway, OrderPayment, OwedView, TimelineEvent } from "../lib/types"
 import { OwedPayments } from "../components/owed-payment"
@@ -105,6 +106,13 @@ const OrderGatewayWidget = ({ data: order }: DetailWidgetProps<AdminOrder>) => {
   const view = useLoad(() => api<OrderGateway>(`/admin/pgs/orders/${order.id}/gateway`), [order.id, order.payment_status, order.status])
   const owed = useLoad(() => api<OwedView>(`/admin/pgs/orders/${order.id}/pay-link`), [order.id, order.payment_status])
   const syncing = useAction()
+  const refreshMedusa = useRefreshMedusaOrder()
+  // After a capture, refund or charge made here: our view, and Medusa's sections of the page (which then change the
+  // order's payment_status, reading ours again too).
+  const changed = (...reloads: Array<() => Promise<unknown> | void>) => () => {
+    for (const reload of reloads) void reload()
+    refreshMedusa()
+  }
 
   const sync = () =>
     syncing.run(async () => {
@@ -144,10 +152,10 @@ const OrderGatewayWidget = ({ data: order }: DetailWidgetProps<AdminOrder>) => {
           owed={owed.data.owed}
           validDays={owed.data.valid_days}
           cards={owed.data.chargeable_cards ?? []}
-          onPaid={() => void Promise.all([owed.reload(), view.reload()])}
+          onPaid={changed(owed.reload, view.reload)}
         />
       ) : null}
-      {view.data?.payments.map((p) => <PaymentBlock key={p.payment_session_id} p={p} orderCanceled={order.status === "canceled"} onDone={view.reload} />)}
+      {view.data?.payments.map((p) => <PaymentBlock key={p.payment_session_id} p={p} orderCanceled={order.status === "canceled"} onDone={changed(view.reload)} />)}
     </Panel>
   )
 }
