@@ -6,6 +6,7 @@
 import { admin } from "./support/admin-pgs"
 import { PGS_PROVIDER_ID, pgsStoreSuite } from "./support/store"
 import { sessionFields } from "../support/session-fields"
+import { directCart, walletPayment } from "./support/checkout-direct"
 
 const fieldsOf = (data: any) => Object.fromEntries((data.errors ?? []).map((e: any) => [e.field, e.message]))
 
@@ -165,6 +166,59 @@ pgsStoreSuite("admin: payment gateway settings", (s) => {
     await admin(s, "delete", `/admin/pgs/settings/terminals/${created.data.terminal.id}`)
     const removed = await s.initiatePaymentSession((await s.createCart()).id, PGS_PROVIDER_ID)
     expect(sessionFields(removed.data).terminal_id).toBe("SBX-ALL-001")
+  })
+
+  const terminalItems = async (terminalId: string) =>
+    (await admin(s, "get", "/admin/pgs/attention?show=all&limit=50")).data.items.filter((i: any) => i.kind === "terminal_refused" && i.sentence.includes(`terminal ${terminalId} `))
+
+  it("lists a terminal the gateway does not know on Needs attention, counting refused payments, tells the shopper payments are unavailable, and closes it when the terminals change", async () => {
+    for (const t of (await admin(s, "get", "/admin/pgs/settings/terminals")).data.terminals) await admin(s, "delete", `/admin/pgs/settings/terminals/${t.id}`)
+    const typo = await admin(s, "post", "/admin/pgs/settings/terminals", { terminal_id: "SBX-ALL-0O1", currency_codes: ["eur"] })
+    expect(typo.status).toBe(201)
+    const startPayment = async () => {
+      const collection = await s.api.post("/store/payment-collections", { cart_id: (await s.createCart()).id }, { headers: s.storeHeaders })
+      return s.api.post(`/store/payment-collections/${collection.data.payment_collection.id}/payment-sessions`, { provider_id: PGS_PROVIDER_ID }, { headers: s.storeHeaders, validateStatus: () => true })
+    }
+    for (const _ of [1, 2]) {
+      const refused = await startPayment()
+      expect(refused.status).toBe(400)
+      expect(refused.data.code).toBe("pgs_gateway_unavailable")
+    }
+    const itemOf = () => terminalItems("SBX-ALL-0O1")
+    const [open, ...others] = await itemOf()
+    expect(others).toEqual([])
+    expect(open).toMatchObject({ title: "Terminal refused", needs_person: true, currency_code: "eur", actions: ["resolve"] })
+    expect(open.sentence).toMatch(/^Payments on terminal SBX-ALL-0O1 \(EUR\) fail: the gateway answers "Terminal Not Found" \(2013\).* 2 payments refused since /)
+
+    // The admin corrects the terminal: the item closes, and the next payment starts.
+    await admin(s, "post", `/admin/pgs/settings/terminals/${typo.data.terminal.id}`, { terminal_id: "SBX-ALL-001" })
+    const [closed] = await itemOf()
+    expect(closed).toMatchObject({ id: open.id, needs_person: false })
+    expect(closed.sentence).toMatch(/The terminal settings were changed since/)
+    const started = await startPayment()
+    expect(started.status).toBe(200)
+
+    // Wrong again: the same item opens again, counting afresh.
+    await admin(s, "post", `/admin/pgs/settings/terminals/${typo.data.terminal.id}`, { terminal_id: "SBX-ALL-0O1" })
+    expect((await startPayment()).status).toBe(400)
+    const [again] = await itemOf()
+    expect(again).toMatchObject({ id: open.id, needs_person: true })
+    expect(again.sentence).toMatch(/ 1 payment refused since /)
+    await admin(s, "delete", `/admin/pgs/settings/terminals/${typo.data.terminal.id}`)
+  })
+
+  it("lists a terminal the gateway made inactive after the session started, when the cart's authorization is refused for it", async () => {
+    const { cart } = await directCart(s, walletPayment(s.sandbox.testCard("frictionless_approved")))
+    await s.sandbox.control("POST", `/_sandbox/terminals/${s.sandbox.terminalId}`, { active: false })
+    try {
+      expect((await s.completeCart(cart.id)).data.type).toBe("cart")
+    } finally {
+      await s.sandbox.control("POST", `/_sandbox/terminals/${s.sandbox.terminalId}`, { active: true })
+    }
+    const [item] = await terminalItems(s.sandbox.terminalId)
+    expect(item).toMatchObject({ title: "Terminal refused", needs_person: true })
+    expect(item.sentence).toMatch(/the gateway answers "Terminal inactive" \(2014\)/)
+    expect((await admin(s, "post", `/admin/pgs/attention/${item.id}/resolve`)).data).toEqual({ id: item.id, state: "done" })
   })
 
   it("names the field of every bad method name: an unknown method or locale, too long, empty, a NUL or a line break", async () => {

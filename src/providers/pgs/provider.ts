@@ -48,6 +48,7 @@ import { integrationOf } from "./integrations"
 import { capture, refund, voidPayment } from "./management"
 import { finishedOutcome } from "./next-step"
 import { serveRouteRequest } from "./route-requests"
+import { rememberRefusedTerminalOf } from "../../payments/terminal-refused"
 import { createAccountHolder, deletePaymentMethod, listPaymentMethods } from "./saved-cards"
 import { reportUnauthorized, retireSession } from "./session-records"
 import { blankUnissued } from "./storefront-data"
@@ -117,6 +118,8 @@ export abstract class PgsProvider extends AbstractPaymentProvider<PgsProviderOpt
     } catch (error) {
       throw toMedusaError(error, "authorizePayment", "shopper", this.deps.logger)
     }
+    // A refusal of the terminal itself is the shop admin's to fix (nothing on the success path reads the database).
+    if (outcome.status === PaymentSessionStatus.ERROR) await rememberRefusedTerminalOf(this.deps.knex, this.deps.logger, outcome.data as PgsSessionData)
     await reportUnauthorized(this.deps, outcome)
     return stored(outcome, input.data)
   }

@@ -8,6 +8,8 @@
  */
 import type { PaymentProviderContext } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
+import { GATEWAY_UNAVAILABLE, GATEWAY_UNAVAILABLE_MESSAGE } from "../../payments/gateway-unavailable"
+import { rememberTerminalRefusal, terminalRefusalOf } from "../../payments/terminal-refused"
 import type { MoneyInput } from "../../gateway"
 import { gatewayMethodOf, type MethodFamily } from "../../payments/method-families"
 import { browserInfoOf, type SealedSecrets } from "../../payments/seal"
@@ -17,6 +19,7 @@ import type { ProviderDeps } from "./deps"
 import { checkFamilyInput } from "./family-input"
 import { describeIssues, initiateInput, type InitiateInput } from "./initiate-input"
 import { directApi, embeddedFields, hostedPage, integrationOf, redirect } from "./integrations"
+import type { AttemptStart } from "./integrations/integration"
 import { prepareDirectMethod } from "./integrations/direct-api/payment-method"
 import type { TerminalChoice } from "./terminal"
 
@@ -95,7 +98,7 @@ async function startCardAttempt(
   if (input.simulated_flow && deps.options.environment !== "test")
     throw new MedusaError(MedusaError.Types.INVALID_DATA, "data.simulated_flow is accepted only when the provider's environment is \"test\"")
   const choice = { kind: "card" as const, input }
-  return integration.start(deps, { start, transactionType: start.terminal.transaction_type, choice, context, previous, directMethod })
+  return startedOn(deps, start, integration.start(deps, { start, transactionType: start.terminal.transaction_type, choice, context, previous, directMethod }))
 }
 
 async function startFamilyAttempt(
@@ -118,7 +121,24 @@ async function startFamilyAttempt(
     )
   const integration = family.kind === "hosted" ? hostedPage : redirect
   const choice = { kind: "family" as const, family, ...carried }
-  return integration.start(deps, { start, transactionType: transactionTypeOf(family, terminal), choice, context, previous })
+  return startedOn(deps, start, integration.start(deps, { start, transactionType: transactionTypeOf(family, terminal), choice, context, previous }))
+}
+
+/**
+ * The integration's start, where a terminal the gateway refuses is told to the shop admin (payments/terminal-refused.ts)
+ * and to the shopper as payments being unavailable, which they are, instead of as their details being refused.
+ */
+async function startedOn(deps: ProviderDeps, start: AttemptStart, started: Promise<PgsSessionData>): Promise<PgsSessionData> {
+  try {
+    return await started
+  } catch (error) {
+    const refusal = terminalRefusalOf(error)
+    if (!refusal) throw error
+    const terminalId = start.terminal.terminal_id
+    deps.logger.warn(`[pgs] the gateway refuses terminal ${terminalId}: ${refusal.words}${refusal.code ? ` (${refusal.code})` : ""}`)
+    await rememberTerminalRefusal(deps.knex, deps.logger, { terminalId, currency: start.currency, ...refusal })
+    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, GATEWAY_UNAVAILABLE_MESSAGE, GATEWAY_UNAVAILABLE)
+  }
 }
 
 /** The payment endpoint makes PAYMENTs, redirect authorizes are PURCHASEs, the hosted page follows the terminal. */

@@ -21,11 +21,14 @@ export const FOLLOW_UP_TABLE = "pgs_follow_up"
  *   whose answer was lost (key "refund-failed:<Medusa's refund id>"), watched until reconciliation knows whether an
  *   order cancel asked for it (then it is a refund_not_made), so that listing does not hang on the order.canceled
  *   event alone; a person's only when that listing keeps failing.
+ * - terminal_refused: a terminal the gateway refuses (unknown, inactive, not accepting, or the merchant inactive), on
+ *   which every payment fails (key "terminal-refused:<terminal id>", `checks` counts the refused payments); closed when
+ *   the terminal settings change, opened again by the next refusal.
  */
 /** A failed refund's listing tried this many times in vain (about an hour of reconciliation runs) goes to a person. */
 export const FAILED_REFUND_TRIES_BEFORE_TELLING = 12
 
-export const FOLLOW_UP_KINDS = ["check", "reconciled", "late_refund", "gave_up", "unknown_management", "stuck", "webhooks_refused", "fulfillment_capture", "void_not_made", "refund_not_made", "refund_failed"] as const
+export const FOLLOW_UP_KINDS = ["check", "reconciled", "late_refund", "gave_up", "unknown_management", "stuck", "webhooks_refused", "fulfillment_capture", "void_not_made", "refund_not_made", "refund_failed", "terminal_refused"] as const
 export type FollowUpKind = (typeof FOLLOW_UP_KINDS)[number]
 
 /** watching: the plugin is on it. done: nothing left to do (kept as a record). needs_person: a person must act. */

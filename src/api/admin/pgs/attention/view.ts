@@ -43,6 +43,7 @@ const TITLES: Record<string, string> = {
   void_not_made: "Void not made",
   refund_not_made: "Refund not made",
   refund_failed: "Refund failed",
+  terminal_refused: "Terminal refused",
   flagged_event: "Money without an order",
   failed_event: "Webhook not processed",
 }
@@ -82,7 +83,7 @@ async function fromFollowUp(container: MedusaContainer, row: FollowUpRow): Promi
     kind: row.kind,
     title: titleOf(row, needsPerson),
     needs_person: needsPerson,
-    sentence: row.kind === "webhooks_refused" ? refusedSentence(row) : (row.note ?? ""),
+    sentence: row.kind === "webhooks_refused" ? refusedSentence(row) : row.kind === "terminal_refused" ? refusedPaymentsSentence(row) : (row.note ?? ""),
     order_id: orderId,
     transaction_id: row.transaction_id,
     amount: row.amount_minor !== null && row.currency_code ? fromMinorUnits(Number(row.amount_minor), row.currency_code) : null,
@@ -102,6 +103,12 @@ function refusedSentence(row: FollowUpRow): string {
     `${row.checks === 1 ? "delivery" : "deliveries"} refused since ${since}, the last at ${last}. The gateway retries each for 24 hours: ` +
     "set PGS_WEBHOOK_PUBLIC_KEY to the webhook signing key from the gateway dashboard and restart the store. This closes by itself when a delivery verifies."
   )
+}
+
+/** A terminal's note, with how many payments it refused while the item was open. */
+function refusedPaymentsSentence(row: FollowUpRow): string {
+  const count = `${row.checks} ${row.checks === 1 ? "payment" : "payments"} refused`
+  return `${row.note ?? ""} ${count} since ${new Date(row.created_at).toISOString()}, the last at ${new Date(row.updated_at).toISOString()}.`.trim()
 }
 
 export type EventRow = { id: string; event: string; subject_id: string | null; reference: string | null; outcome: string | null; error: string | null; payload: any; received_at: Date }

@@ -4,6 +4,7 @@
  * The providers read these rows at every new payment session, so a change applies at once, without a restart.
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { PGS_MODULE } from "../../../../../modules/pgs"
 import type PgsModuleService from "../../../../../modules/pgs/service"
 import { invalidData } from "../../validate"
@@ -25,5 +26,5 @@ export async function POST(req: AuthenticatedMedusaRequest<CreateTerminalBody>, 
     return
   }
   const pgs = req.scope.resolve<PgsModuleService>(PGS_MODULE)
-  res.status(201).json({ terminal: terminalView(await createTerminal(pgs, body)) })
+  res.status(201).json({ terminal: terminalView(await createTerminal(pgs, req.scope.resolve(ContainerRegistrationKeys.PG_CONNECTION), body)) })
 }

@@ -1,4 +1,9 @@
-/** Writing terminal settings: one default at a time, JSON columns passed as they are. */
+/**
+ * Writing terminal settings: one default at a time, JSON columns passed as they are. Every write closes the
+ * "Terminal refused" items (payments/terminal-refused.ts): the admin changed what the payments go to.
+ */
+import type { Knex } from "@medusajs/framework/mikro-orm/knex"
+import { closeTerminalRefusals } from "../../../../../payments/terminal-refused"
 import type PgsModuleService from "../../../../../modules/pgs/service"
 import type { TerminalRow } from "../view"
 import type { CreateTerminalBody, UpdateTerminalBody } from "../validators"
@@ -13,14 +18,21 @@ async function clearOtherDefaults(pgs: PgsModuleService, keepId: string) {
   if (stale.length) await pgs.updatePgsTerminalSettings(stale.map((t) => ({ id: t.id, is_default: false })))
 }
 
-export async function createTerminal(pgs: PgsModuleService, body: CreateTerminalBody): Promise<TerminalRow> {
+export async function createTerminal(pgs: PgsModuleService, knex: Knex, body: CreateTerminalBody): Promise<TerminalRow> {
   const created = await (pgs.createPgsTerminalSettings as unknown as Write).call(pgs, body)
   if (created.is_default) await clearOtherDefaults(pgs, created.id)
+  await closeTerminalRefusals(knex)
   return created
 }
 
-export async function updateTerminal(pgs: PgsModuleService, id: string, patch: UpdateTerminalBody): Promise<TerminalRow> {
+export async function updateTerminal(pgs: PgsModuleService, knex: Knex, id: string, patch: UpdateTerminalBody): Promise<TerminalRow> {
   const updated = await (pgs.updatePgsTerminalSettings as unknown as Write).call(pgs, { id, ...patch })
   if (updated.is_default) await clearOtherDefaults(pgs, updated.id)
+  await closeTerminalRefusals(knex)
   return updated
+}
+
+export async function deleteTerminal(pgs: PgsModuleService, knex: Knex, id: string): Promise<void> {
+  await pgs.deletePgsTerminalSettings(id)
+  await closeTerminalRefusals(knex)
 }

@@ -3,13 +3,13 @@
  * DELETE /admin/pgs/settings/terminals/:id — { id, object, deleted: true }; 404.
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { MedusaError } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { PGS_MODULE } from "../../../../../../modules/pgs"
 import type PgsModuleService from "../../../../../../modules/pgs/service"
 import { invalidData } from "../../../validate"
 import { notificationUrlProblem, type UpdateTerminalBody } from "../../validators"
 import { terminalView } from "../../view"
-import { updateTerminal } from "../store"
+import { deleteTerminal, updateTerminal } from "../store"
 
 async function existing(pgs: PgsModuleService, id: string) {
   const [row] = await pgs.listPgsTerminalSettings({ id }, { take: 1 })
@@ -27,12 +27,12 @@ export async function POST(req: AuthenticatedMedusaRequest<UpdateTerminalBody>, 
     res.status(400).json(invalidData([problem]))
     return
   }
-  res.json({ terminal: terminalView(await updateTerminal(pgs, current.id, patch)) })
+  res.json({ terminal: terminalView(await updateTerminal(pgs, req.scope.resolve(ContainerRegistrationKeys.PG_CONNECTION), current.id, patch)) })
 }
 
 export async function DELETE(req: AuthenticatedMedusaRequest, res: MedusaResponse) {
   const pgs = req.scope.resolve<PgsModuleService>(PGS_MODULE)
   const current = await existing(pgs, req.params.id)
-  await pgs.deletePgsTerminalSettings(current.id)
+  await deleteTerminal(pgs, req.scope.resolve(ContainerRegistrationKeys.PG_CONNECTION), current.id)
   res.json({ id: current.id, object: "pgs_terminal_setting", deleted: true })
 }
