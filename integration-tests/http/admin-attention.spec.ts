@@ -68,7 +68,7 @@ pgsStoreSuite("admin: needs attention", (s) => {
       expect(refund.amount).toMatch(/^\d+\.\d{2}$/)
       expect(refund.sentence).toMatch(/was paid, but the shopper paid after the cart moved on.*refunded automatically|released automatically/)
       const gaveUp = all.items.find((i) => i.kind === "gave_up")
-      expect(gaveUp).toMatchObject({ title: "Order given up", order_id: abandoned.orderId, needs_person: false, actions: [] })
+      expect(gaveUp).toMatchObject({ title: "Order given up", order_id: abandoned.orderId, order_display_id: expect.any(Number), needs_person: false, actions: [] })
       expect(gaveUp.sentence).toMatch(/never finished paying .* EUR at their bank: the order was canceled after 72 hours/)
       expect(Date.parse(gaveUp.at)).not.toBeNaN()
 

@@ -109,6 +109,7 @@ export type AttentionItem = {
   needs_person: boolean
   sentence: string
   order_id: string | null
+  order_display_id: number | null
   transaction_id: string | null
   amount: string | null
   currency_code: string | null

@@ -27,7 +27,7 @@ const SHOW = { all: "Open, then settled automatically", open: "Open only" }
 const WIDE = "hidden whitespace-nowrap py-3 md:table-cell"
 
 function OrderLink({ item }: { item: AttentionItem }) {
-  return item.order_id ? <Link to={`/orders/${item.order_id}`} className="text-ui-fg-interactive">Order</Link> : <Text size="small" className="text-ui-fg-muted">No order</Text>
+  return item.order_id ? <Link to={`/orders/${item.order_id}`} className="text-ui-fg-interactive">{item.order_display_id === null ? "Order" : `Order #${item.order_display_id}`}</Link> : <Text size="small" className="text-ui-fg-muted">No order</Text>
 }
 
 const amountOf = (item: AttentionItem) => (item.amount && item.currency_code ? money(item.amount, item.currency_code) : null)

@@ -10,6 +10,7 @@ import { countEventsNeedingAPerson, eventsNeedingAPerson } from "../../../../mod
 import { countNeedingAPerson, followUpPage, type FollowUpRow } from "../../../../modules/pgs/follow-ups"
 import { encodeCursor, type Cursor } from "../../../../modules/pgs/keyset"
 import { fromStorableText } from "../../../../modules/pgs/storable"
+import { looseQuery } from "../../../../lib/loose-query"
 import { WEBHOOK_RETRY } from "../../../../modules/pgs/webhook-queue"
 import { unconfirmedOperationOf } from "../../../../payments/lost-answers"
 import { sessionIdFromReference } from "../../../../payments/reference"
@@ -25,6 +26,8 @@ export type AttentionItem = {
   needs_person: boolean
   sentence: string
   order_id: string | null
+  /** The order's number as Medusa's dashboard shows it (#12), when the item has an order. */
+  order_display_id: number | null
   transaction_id: string | null
   amount: string | null
   currency_code: string | null
@@ -73,7 +76,7 @@ function firstActions(row: FollowUpRow): AttentionItem["actions"] {
   return row.transaction_id && !NOT_REREAD.has(row.kind) ? ["reread"] : []
 }
 
-async function fromFollowUp(container: MedusaContainer, row: FollowUpRow): Promise<AttentionItem> {
+async function fromFollowUp(container: MedusaContainer, row: FollowUpRow): Promise<ItemWithoutNumber> {
   const needsPerson = row.state === "needs_person"
   // Checks and their follow-ups know the payment's reference, not its order: found the way events find theirs.
   const orderId = row.order_id ?? (await orderOfReference(container, row.reference))
@@ -119,7 +122,7 @@ async function orderOfReference(container: MedusaContainer, reference: string | 
   return session ? findOrderIdForCollection(container, session.payment_collection_id) : null
 }
 
-async function fromEvent(container: MedusaContainer, row: EventRow): Promise<AttentionItem> {
+async function fromEvent(container: MedusaContainer, row: EventRow): Promise<ItemWithoutNumber> {
   const failed = row.outcome === "error"
   const amount = typeof row.payload?.amount === "number" && typeof row.payload?.currency === "string" ? row.payload : null
   const reference = row.reference ? fromStorableText(row.reference) : null
@@ -143,19 +146,29 @@ async function fromEvent(container: MedusaContainer, row: EventRow): Promise<Att
 
 type Row = { _cursor_at: string; id: string }
 
+type ItemWithoutNumber = Omit<AttentionItem, "order_display_id">
+
+/** The page's orders' numbers, read at once (a page holds at most 100 items). */
+async function withOrderNumbers(container: MedusaContainer, items: ItemWithoutNumber[]): Promise<AttentionItem[]> {
+  const ids = [...new Set(items.map((i) => i.order_id).filter((id): id is string => !!id))]
+  const { data } = ids.length ? await looseQuery(container).graph({ entity: "order", fields: ["id", "display_id"], filters: { id: ids } }) : { data: [] }
+  const numbers = new Map((data as Array<{ id: string; display_id: number | null }>).map((o) => [o.id, o.display_id ?? null]))
+  return items.map((i) => ({ ...i, order_display_id: i.order_id ? (numbers.get(i.order_id) ?? null) : null }))
+}
+
 /**
  * One keyset page (keyset.ts): first the events a person must look at, then the open follow-ups, then (show=all)
  * the record of what the plugin settled by itself, each part newest first. `next_cursor` is null on the last page.
  */
 export async function attentionList(container: MedusaContainer, knex: Knex, q: ListAttentionQuery) {
-  const parts: Array<(after: Cursor | null, limit: number) => Promise<Array<{ row: Row; item: () => Promise<AttentionItem> }>>> = [
+  const parts: Array<(after: Cursor | null, limit: number) => Promise<Array<{ row: Row; item: () => Promise<ItemWithoutNumber> }>>> = [
     async (after, limit) => ((await eventsNeedingAPerson(knex, after, limit)) as Array<EventRow & Row>).map((row) => ({ row, item: () => fromEvent(container, row) })),
     async (after, limit) => (await followUpPage(knex, "open", after, limit)).map((row) => ({ row, item: () => fromFollowUp(container, row) })),
     ...(q.show === "all"
       ? [async (after: Cursor | null, limit: number) => (await followUpPage(knex, "record", after, limit)).map((row) => ({ row, item: () => fromFollowUp(container, row) }))]
       : []),
   ]
-  const found: Array<{ part: number; row: Row; item: () => Promise<AttentionItem> }> = []
+  const found: Array<{ part: number; row: Row; item: () => Promise<ItemWithoutNumber> }> = []
   // One row more than the page, to know whether a next page exists.
   for (let part = q.cursor?.s ?? 0; part < parts.length && found.length <= q.limit; part++) {
     const after = q.cursor && q.cursor.s === part ? q.cursor : null
@@ -165,7 +178,7 @@ export async function attentionList(container: MedusaContainer, knex: Knex, q: L
   const last = page[page.length - 1]
   const [events, followUps] = await Promise.all([countEventsNeedingAPerson(knex), countNeedingAPerson(knex)])
   return {
-    items: await Promise.all(page.map((f) => f.item())),
+    items: await withOrderNumbers(container, await Promise.all(page.map((f) => f.item()))),
     next_cursor: found.length > q.limit && last ? encodeCursor({ s: last.part, at: last.row._cursor_at, id: last.row.id }) : null,
     needs_person: events + followUps,
   }
