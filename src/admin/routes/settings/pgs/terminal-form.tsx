@@ -125,7 +125,7 @@ export function TerminalForm(props: { terminal: Terminal | null; catalog: Catalo
           <Input id="pgs-terminal-id" value={d.terminal_id} onChange={(e) => set("terminal_id", e.target.value)} aria-invalid={!!err("terminal_id")} />
         </Field>
         <Field id="pgs-terminal-label" label="Label" error={err("label")}>
-          <Input id="pgs-terminal-label" value={d.label} onChange={(e) => set("label", e.target.value)} />
+          <Input id="pgs-terminal-label" value={d.label} onChange={(e) => set("label", e.target.value)} aria-invalid={!!err("label")} />
         </Field>
         <Field id="pgs-terminal-currencies" label="Currencies" error={err("currency_codes")} hint="ISO codes, comma separated (e.g. EUR, PLN)">
           <Input id="pgs-terminal-currencies" value={d.currency_codes} onChange={(e) => set("currency_codes", e.target.value)} aria-invalid={!!err("currency_codes")} />
