@@ -10,7 +10,7 @@
  * at c=1 (before sending, on the wire, after the answer), what each of the client's own steps costs in a loop, and
  * the token requests; the last line is one JSON object.
  *
- *   npx tsx bench/client.ts [--calls 2000]
+ *   npx tsx bench/client.ts [--calls 2000] [--calls-c32 6000]
  */
 import { spawn, type ChildProcess } from "node:child_process"
 import path from "node:path"
@@ -24,7 +24,16 @@ import type { AuthorizeRequest } from "../src/gateway/schemas"
 import { clientSteps } from "./client-steps"
 import { splitAtC1, type CallSplit } from "./client-split"
 
-const CALLS = Number(process.argv[process.argv.indexOf("--calls") + 1]) || 2000
+const argument = (name: string) => Number(process.argv[process.argv.indexOf(name) + 1]) || undefined
+const CALLS = argument("--calls") ?? 2000
+/**
+ * Calls per side at c=32, in rounds of about 167 (as 2,000 in 12 were). A side's p99 there is set by the few
+ * moments the machine stalls with 32 of its calls in flight; with 2,000 calls a side caught one stall more or
+ * fewer than another by chance, and bare undici read 0.68–1.32 × of itself. Three times the rounds give each side
+ * three times the stalls to average over.
+ */
+const CALLS_C32 = argument("--calls-c32") ?? 3 * CALLS
+const CALLS_PER_C32_ROUND = 167
 const CONCURRENCIES = [1, 32]
 /** The issue's goals: the client's p50 at c=1 and p99 at c=32 over bare undici's in the same run. */
 const GOALS = { p50_ratio_c1: 1.05, p99_ratio_c32: 1.2 }
@@ -192,16 +201,18 @@ async function main() {
       // Alternate in rounds, so drift in the sandbox (a growing store, GC, neighbours on the machine) hits every side
       // alike. At c=1 a round is one call each: the gateway's time varies by ±0.4 ms over seconds here (more than the
       // client adds), and rounds of 200 calls left a run's p50 ratio to where that drift fell (0.997–1.185 in nine
-      // runs). At c=32, 12 rounds: each side's tail under load (its own garbage collection among it) stays its own.
-      const ROUNDS = concurrency === 1 ? CALLS : 12
+      // runs). At c=32, rounds of ~167 calls: each side's tail under load (its own garbage collection among it) stays
+      // its own.
+      const calls = concurrency === 1 ? CALLS : CALLS_C32
+      const ROUNDS = concurrency === 1 ? CALLS : Math.max(1, Math.round(CALLS_C32 / CALLS_PER_C32_ROUND))
       // Every side made by the same function, so no side's code is compiled apart from another's.
       const side = <T>(latencies: number[], prepare: () => T, call: (input: T) => Promise<void>) => async (calls: number) =>
         latencies.push(...(await run(calls, concurrency, prepare, call)))
       const bareBody = () => JSON.stringify(body())
       const sides = [side(bareLat, bareBody, bareCall), side(clientLat, body, clientCall), side(standaloneLat, body, standaloneCall), side(bareAgainLat, bareBody, bareCall)]
       for (let round = 0; round < ROUNDS; round++) {
-        const calls = Math.floor((CALLS * (round + 1)) / ROUNDS) - Math.floor((CALLS * round) / ROUNDS)
-        for (const next of shuffled(sides.length)) await sides[next]!(calls)
+        const inRound = Math.floor((calls * (round + 1)) / ROUNDS) - Math.floor((calls * round) / ROUNDS)
+        for (const next of shuffled(sides.length)) await sides[next]!(inRound)
       }
       for (const latencies of [bareLat, clientLat, standaloneLat, bareAgainLat]) latencies.sort((a, b) => a - b)
       const row = {
@@ -244,7 +255,7 @@ async function main() {
     console.log(`the client's own part at c=1, the wire taken as equal: ${ownRatio.toFixed(3)} × bare undici`)
     const tokensAfter = (await (await fetch(`${url}/_sandbox/stats`)).json()).tokenRequests as number
     const tokenRequests = tokensAfter - tokensBefore
-    console.log(`token requests by the two clients: ${tokenRequests} (their counters: ${client.tokenRequests + standalone.tokenRequests}); ${CALLS} calls per side per concurrency`)
+    console.log(`token requests by the two clients: ${tokenRequests} (their counters: ${client.tokenRequests + standalone.tokenRequests}); ${CALLS} calls per side at c=1, ${CALLS_C32} at c=32`)
     await client.close()
     await standalone.close()
     await bare.close()
@@ -257,6 +268,7 @@ async function main() {
       JSON.stringify({
         bench: "client",
         calls: CALLS,
+        calls_c32: CALLS_C32,
         ...Object.fromEntries(Object.entries(summary).map(([k, v]) => [k, round(v)])),
         p50_ratio_c1_goal: GOALS.p50_ratio_c1,
         p99_ratio_c32_goal: GOALS.p99_ratio_c32,
