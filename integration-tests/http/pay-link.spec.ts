@@ -63,7 +63,9 @@ pgsStoreSuite("pay by link", (s) => {
 
     const pageId = /\/hpp\/([^/?]+)$/.exec(first.location!)![1]
     const page = s.sandbox.sandbox.context.store.hostedPages.get(pageId)!
-    expect(page).toMatchObject({ amount: minor(s.seed.prices.eur), currency: "EUR" })
+    const { display_id } = (await admin(s, "get", `/admin/orders/${orderId}?fields=id,display_id`)).data.order
+    // The payer is told what they pay for as the shop names it: the order's number, not a session id.
+    expect(page).toMatchObject({ amount: minor(s.seed.prices.eur), currency: "EUR", description: `Order #${display_id}` })
     // The payer comes from the order (its email and billing address), not from whoever opens the link.
     const order = (await admin(s, "get", `/admin/orders/${orderId}?fields=id,email`)).data.order
     expect(page.customer).toMatchObject({ email: order.email, first_name: "Ada", last_name: "Lovelace", country: "DE" })

@@ -14,10 +14,10 @@ export const MEDUSA_COLUMNS = {
   capture: ["id", "raw_amount", "payment_id", "deleted_at", "created_at", "created_by"],
   payment: ["id", "raw_amount", "data", "provider_id", "currency_code", "payment_session_id", "payment_collection_id", "captured_at", "canceled_at", "deleted_at"],
   order_payment_collection: ["order_id", "payment_collection_id", "deleted_at"],
-  order: ["id", "status"],
+  order: ["id", "status", "display_id"],
   refund: ["id", "metadata", "raw_amount", "payment_id", "deleted_at", "created_at", "created_by", "note", "refund_reason_id"],
   customer_account_holder: ["account_holder_id", "customer_id", "deleted_at"],
-  payment_session: ["id", "data", "status", "updated_at"],
+  payment_session: ["id", "data", "status", "updated_at", "payment_collection_id"],
 } as const satisfies Record<string, readonly string[]>
 
 /** Where these were checked (package.json's peer range). */
@@ -194,6 +194,16 @@ export async function recordedPaymentOfSession(knex: Knex, sessionId: string): P
     .whereNull("p.deleted_at")
     .first("p.captured_at", "p.canceled_at", "o.id as order_id", "o.status as order_status")
   return row ? { captured: !!row.captured_at, canceled: !!row.canceled_at, order_id: row.order_id ?? null, order_status: row.order_status ?? null } : null
+}
+
+/** The number of the order whose payment collection the session pays (#12), or null (a cart's session: no order yet). */
+export async function orderNumberOfSession(knex: Knex, sessionId: string): Promise<number | null> {
+  const row = await knex("payment_session as ps")
+    .join("order_payment_collection as opc", (on) => on.on("opc.payment_collection_id", "ps.payment_collection_id").andOnNull("opc.deleted_at"))
+    .join("order as o", "o.id", "opc.order_id")
+    .where("ps.id", sessionId)
+    .first("o.display_id")
+  return row?.display_id ?? null
 }
 
 /**

@@ -11,6 +11,7 @@ import { cardTransactionType, type PgsSessionData } from "../../../payments/sess
 import { attachTransaction } from "../attach-transaction"
 import { baseSession, describe, refusal, returnUrls, terminalFor } from "../attempt"
 import type { ProviderDeps } from "../deps"
+import { orderNumberOfSession } from "../../../modules/pgs/medusa-tables"
 import type { Integration } from "./integration"
 import { familySession } from "./method-family"
 import { customerOf, payerOf } from "./payer"
@@ -73,6 +74,15 @@ async function lookUpHostedPage(deps: ProviderDeps, current: PgsSessionData, con
   return { status: PaymentSessionStatus.REQUIRES_MORE, data: { ...current, error: { code: "NOT_PAID", message: "The payment page has not been paid yet." } } }
 }
 
+/**
+ * What the gateway's page shows the payer as what they pay for: a pay link's order by its number ("Order #12"), as
+ * the dashboard and the order's emails name it; a cart's checkout, which has no order yet, by its reference.
+ */
+async function descriptionOf(deps: ProviderDeps, current: PgsSessionData): Promise<string> {
+  const number = current.return_to === "pay_link" && deps.knex ? await orderNumberOfSession(deps.knex, current.session_id) : null
+  return number === null ? describe(current.reference) : `Order #${number}`
+}
+
 async function hostedBody(deps: ProviderDeps, current: PgsSessionData, context: PaymentProviderContext | undefined): Promise<HostedPaymentPageRequest> {
   const terminal = await terminalFor(deps, current)
   const payer = payerOf(deps.sealer.open(current.sealed, current.session_id).payer, context)
@@ -87,7 +97,7 @@ async function hostedBody(deps: ProviderDeps, current: PgsSessionData, context: 
   return {
     terminal_id: current.terminal_id,
     reference: current.reference,
-    description: describe(current.reference),
+    description: await descriptionOf(deps, current),
     currency: current.currency_code.toUpperCase(),
     amount: current.amount_minor,
     transaction_type: cardTransactionType(current.transaction_type),
