@@ -89,7 +89,7 @@ pgsStoreSuite("admin: payment gateway settings", (s) => {
     expect(res.data.type).toBe("invalid_data")
     expect(fieldsOf(res.data)).toEqual({
       terminal_id: "At least 5 characters",
-      "currency_codes.0": "must be a three-letter ISO 4217 code",
+      "currency_codes.0": "must be a three-letter currency code, such as EUR",
       transaction_type: "must be one of AUTHORIZE, PURCHASE",
       integration_type: "must be one of EMBEDDED_FIELDS, HOSTED_PAYMENT_PAGE, DIRECT_API",
       locale: "must be one of en-US, bs-BA, ro-RO, sv-SE",
@@ -245,7 +245,7 @@ pgsStoreSuite("admin: payment gateway settings", (s) => {
     })
     expect(unstorable.status).toBe(400)
     expect(fieldsOf(unstorable.data)).toEqual({
-      "method_names.pgs.en-US": "must not contain a NUL character (U+0000)",
+      "method_names.pgs.en-US": "must not contain the invisible character NUL (U+0000), which pasted text sometimes carries",
       "method_names.pgs-upi.en-US": expect.stringMatching(/unpaired UTF-16 surrogate/),
     })
     // Changing a terminal is held to the same rules; 60 characters are fine.

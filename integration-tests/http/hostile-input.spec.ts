@@ -173,7 +173,7 @@ pgsStoreSuite("hostile input on every plugin route", (s) => {
     expect(serverErrors(results)).toEqual([])
     const payouts = routes.find((r) => r.path === "/admin/pgs/payouts" && r.method === "GET")!
     const refused = await send(payouts, payouts.path, undefined, { reference: "a\u0000b" })
-    expect([refused.status, JSON.parse(refused.text).errors]).toEqual([400, [{ field: "reference", message: "must not contain a NUL character (U+0000)" }]])
+    expect([refused.status, JSON.parse(refused.text).errors]).toEqual([400, [{ field: "reference", message: "must not contain the invisible character NUL (U+0000), which pasted text sometimes carries" }]])
     // Also behind a second "?" in the query.
     const hidden = await request(`${s.medusaUrl}/admin/pgs/payouts?reference=ok?&fields=a%00b`, { headers: headers.admin })
     expect(hidden.statusCode).toBe(400)

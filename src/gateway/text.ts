@@ -11,7 +11,7 @@ export const storableForReading = (value: string): string => value.replaceAll("\
 
 /** Why a string cannot be taken, in a person's words; null when it can. */
 export function unacceptableText(value: string): string | null {
-  if (value.includes("\u0000")) return "must not contain a NUL character (U+0000)"
+  if (value.includes("\u0000")) return "must not contain the invisible character NUL (U+0000), which pasted text sometimes carries"
   if (UNPAIRED_SURROGATE.test(value)) return "must not contain a broken character (an unpaired UTF-16 surrogate)"
   return null
 }

@@ -47,7 +47,7 @@ export const payoutInput = z
     amount: z.union([z.number().positive(), z.string().regex(/^\d+(\.\d+)?$/, "must be a decimal number such as 125.50")]),
     currency_code: z
       .string()
-      .regex(/^[A-Za-z]{3}$/, "must be a 3-letter ISO 4217 code")
+      .regex(/^[A-Za-z]{3}$/, "must be a three-letter currency code, such as EUR")
       .transform((c) => c.toLowerCase()),
     description: text(100),
     beneficiary: z.discriminatedUnion("type", [bankAccount, card]),

@@ -15,13 +15,13 @@ describe("storefront data a provider method is handed", () => {
     expect(refusal({ payment_method: { type: "wallet-one", token: "tok\u0000en" }, notes: ["ok", "x\udc00"] })).toEqual({
       type: MedusaError.Types.INVALID_DATA,
       message:
-        "Invalid PGS payment data: data.payment_method.token must not contain a NUL character (U+0000); " +
+        "Invalid PGS payment data: data.payment_method.token must not contain the invisible character NUL (U+0000), which pasted text sometimes carries; " +
         "data.notes.1 must not contain a broken character (an unpaired UTF-16 surrogate)",
     })
   })
 
   it("names a field whose name cannot be stored", () => {
-    expect(refusal({ ["session\u0000id"]: "x" })?.message).toBe("Invalid PGS payment data: data.session\u0000id (a field name) must not contain a NUL character (U+0000)")
+    expect(refusal({ ["session\u0000id"]: "x" })?.message).toBe("Invalid PGS payment data: data.session\u0000id (a field name) must not contain the invisible character NUL (U+0000), which pasted text sometimes carries")
   })
 
   it("is refused when nested 5,000 deep, without overflowing the stack", () => {

@@ -61,7 +61,7 @@ const methodNames = z.record(z.string(), z.record(z.string(), methodName)).super
 const fields = {
   terminal_id: z.string().trim().min(5).max(20),
   label: z.string().trim().max(100).nullable(),
-  currency_codes: z.array(z.string().regex(/^[A-Za-z]{3}$/, "must be a three-letter ISO 4217 code").transform((c) => c.toLowerCase())).max(50),
+  currency_codes: z.array(z.string().regex(/^[A-Za-z]{3}$/, "must be a three-letter currency code, such as EUR").transform((c) => c.toLowerCase())).max(50),
   region_ids: z.array(z.string().regex(/^reg_[0-9A-Za-z]+$/, "must be a region id (reg_…)")).max(50),
   transaction_type: z.enum(TRANSACTION_TYPES),
   integration_type: z.enum(INTEGRATION_TYPES),
