@@ -30,7 +30,7 @@ const TABLE: Record<OutcomeName, Omit<Outcome, "name" | "code">> = {
   declined: { shopperMessage: "Your payment was declined. Please try another payment method.", merchantMessage: "Declined by the provider or issuer (1000 / TRX_STATUS_DECLINED)." },
   failed: { shopperMessage: TRY_OTHER, merchantMessage: "Processing failed at the provider (1001 / TRX_STATUS_FAILED)." },
   pending: { shopperMessage: "Your payment is being processed. We will confirm it shortly.", merchantMessage: "Pending (1002): the final status arrives by webhook or the status endpoint." },
-  canceled: { shopperMessage: "The payment was canceled.", merchantMessage: "Canceled by the customer or the system (1003)." },
+  canceled: { shopperMessage: "The payment was canceled.", merchantMessage: "Canceled: voided by the store, or given up by the customer or the gateway (1003)." },
   insufficient_funds: { shopperMessage: "Your payment was declined. Please try another card or payment method.", merchantMessage: "Declined for insufficient funds (1004 / TRX_STATUS_DECLINED_INSUFFICIENT_FUNDS)." },
   session_expired: { shopperMessage: "The payment session expired. Please start the payment again.", merchantMessage: "Session expired before completion (1005)." },
   invalid_request: { shopperMessage: TRY_OTHER, merchantMessage: "The gateway refused the request as invalid (2000); see the transaction errors." },
