@@ -132,14 +132,19 @@ describeBrowser("npm run demo", () => {
     expect(await preflight("http://localhost:4444", "/store/carts")).toBeNull()
   })
 
-  it("settles a payout by itself: pending at first, then final through the gateway's webhook", async () => {
-    const medusa = demo.store
-    const login = await fetch(`${medusa}/auth/user/emailpass`, {
+  /** The demo admin's headers for the Admin API, as the dashboard signs in. */
+  const adminHeaders = async () => {
+    const login = await fetch(`${demo.store}/auth/user/emailpass`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ email: "admin@pgs.demo", password: "pgs-demo-admin" }),
     })
-    const headers = { "content-type": "application/json", authorization: `Bearer ${((await login.json()) as { token: string }).token}` }
+    return { "content-type": "application/json", authorization: `Bearer ${((await login.json()) as { token: string }).token}` }
+  }
+
+  it("settles a payout by itself: pending at first, then final through the gateway's webhook", async () => {
+    const medusa = demo.store
+    const headers = await adminHeaders()
     const beneficiary = { type: "bank_account", account_number: "123456789012", account_name: "Asha Traders", ifsc: "HDFC0001234" }
     const body = { reference: `demo-po-${Date.now()}`, amount: "1250.50", currency_code: "inr", description: "Supplier settlement", beneficiary }
     const created = await fetch(`${medusa}/admin/pgs/payouts`, { method: "POST", headers, body: JSON.stringify(body) })
@@ -165,6 +170,41 @@ describeBrowser("npm run demo", () => {
     expect(await page.locator("[data-payment-status]").textContent()).toBe("authorized")
     await screenshot(page, "demo-card-order")
     await context.close()
+  })
+
+  it("fulfills an order from the seeded warehouse as the dashboard does, so an exchange can take its item back and ask for the difference", async () => {
+    const context = await browser.newContext()
+    const page = await context.newPage()
+    await toPayment(page, "Europe (EUR)")
+    await demoStorefrontPayByCard(page, "4000000000001000")
+    const orderId = /\/order\/(order_\w+)/.exec(page.url())![1]
+    await context.close()
+
+    const headers = await adminHeaders()
+    const call = async (method: string, path: string, body?: unknown) => {
+      const res = await fetch(`${demo.store}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) })
+      const data = (await res.json()) as any
+      if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(data).slice(0, 400)}`)
+      return data
+    }
+    // What the dashboard's "Fulfill items" offers: the sales channel's warehouse and its delivery option.
+    const { order } = await call("GET", `/admin/orders/${orderId}?fields=id,sales_channel_id,*items`)
+    const { stock_locations } = await call("GET", `/admin/stock-locations?sales_channel_id=${order.sales_channel_id}&fields=id,name`)
+    expect(stock_locations.map((l: { name: string }) => l.name)).toEqual(["PGS demo warehouse"])
+    const { shipping_options } = await call("GET", `/admin/shipping-options?stock_location_id=${stock_locations[0].id}&fields=id,name`)
+    expect(shipping_options.map((o: { name: string }) => o.name).sort()).toEqual(["Delivery by email", "Return by email"])
+    const delivery = shipping_options.find((o: { name: string }) => o.name === "Delivery by email")
+    const item = order.items[0]
+    await call("POST", `/admin/orders/${orderId}/fulfillments`, { location_id: stock_locations[0].id, shipping_option_id: delivery.id, items: [{ id: item.id, quantity: item.quantity }] })
+
+    // An exchange for something dearer: the order owes the difference, which Copy payment link collects.
+    const { products } = await call("GET", "/admin/products?handle=sandbox-gift-card&fields=id,*variants")
+    const { exchange } = await call("POST", "/admin/exchanges", { order_id: orderId })
+    await call("POST", `/admin/exchanges/${exchange.id}/inbound/items`, { items: [{ id: item.id, quantity: 1 }] })
+    await call("POST", `/admin/exchanges/${exchange.id}/outbound/items`, { items: [{ variant_id: products[0].variants[0].id, quantity: 2 }] })
+    await call("POST", `/admin/exchanges/${exchange.id}/request`)
+    const after = (await call("GET", `/admin/orders/${orderId}?fields=id,*payment_collections`)).order
+    expect(after.payment_collections.some((c: { status: string }) => c.status === "not_paid")).toBe(true)
   })
 
   it("sells by a redirect method: the sandbox provider page approves, the return page shows the order", async () => {

@@ -1,6 +1,8 @@
 /**
  * The demo store's catalogue, run once through `medusa exec`: a sales channel and publishable key, regions for
- * EUR, PLN, INR and USD with the PGS providers that fit each, and a few digital products (no shipping needed).
+ * EUR, PLN, INR and USD with the PGS providers that fit each, a few digital products (no shipping needed at
+ * checkout), and a warehouse with free delivery and returns, so a shop admin can fulfill an order and make the
+ * exchanges and claims whose difference the plugin's pay link collects (docs/money-after-checkout.md).
  * The demo runner reads the publishable key back from the database (database.ts).
  */
 import type { ExecArgs } from "@medusajs/framework/types"
@@ -9,10 +11,15 @@ import {
   createProductsWorkflow,
   createRegionsWorkflow,
   createSalesChannelsWorkflow,
+  createShippingOptionsWorkflow,
+  createShippingProfilesWorkflow,
+  createStockLocationsWorkflow,
   linkSalesChannelsToApiKeyWorkflow,
+  linkSalesChannelsToStockLocationWorkflow,
   updateStoresWorkflow,
 } from "@medusajs/core-flows"
-import { Modules } from "@medusajs/framework/utils"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 
 const pgs = (identifier: string) => `pp_${identifier}_pgs`
 
@@ -80,9 +87,50 @@ export default async function seedDemo({ container }: ExecArgs) {
       })),
     },
   })
+  await seedFulfillment(container, salesChannelId)
   // Last: the demo runner takes an existing key as "seeded"; a seed cut short before it asks for --reset.
   const { result: keys } = await createApiKeysWorkflow(container).run({
     input: { api_keys: [{ title: "PGS demo storefront", type: "publishable", created_by: "demo" }] },
   })
   await linkSalesChannelsToApiKeyWorkflow(container).run({ input: { id: keys[0].id, add: [salesChannelId] } })
+}
+
+/**
+ * A warehouse the dashboard's "Fulfill items" can pick, with free delivery and free returns (Medusa's manual
+ * provider) to every region's countries. The products have no shipping profile, so a cart needs no shipping method;
+ * the options are for the shop admin's fulfillments, exchanges and claims.
+ */
+async function seedFulfillment(container: MedusaContainer, salesChannelId: string) {
+  const link = container.resolve(ContainerRegistrationKeys.LINK)
+  const fulfillment = container.resolve(Modules.FULFILLMENT)
+  const { result: locations } = await createStockLocationsWorkflow(container).run({
+    input: { locations: [{ name: "PGS demo warehouse", address: { address_1: "Hafenstraße 1", city: "Hamburg", country_code: "de" } }] },
+  })
+  const locationId = locations[0].id
+  await link.create({ [Modules.STOCK_LOCATION]: { stock_location_id: locationId }, [Modules.FULFILLMENT]: { fulfillment_provider_id: "manual_manual" } })
+  await linkSalesChannelsToStockLocationWorkflow(container).run({ input: { id: locationId, add: [salesChannelId] } })
+
+  const { result: profiles } = await createShippingProfilesWorkflow(container).run({ input: { data: [{ name: "Digital delivery", type: "default" }] } })
+  const set = await fulfillment.createFulfillmentSets({
+    name: "PGS demo warehouse delivery",
+    type: "shipping",
+    service_zones: [{ name: "Every region", geo_zones: REGIONS.flatMap((r) => r.countries.map((country_code) => ({ type: "country" as const, country_code }))) }],
+  })
+  await link.create({ [Modules.STOCK_LOCATION]: { stock_location_id: locationId }, [Modules.FULFILLMENT]: { fulfillment_set_id: set.id } })
+
+  const free = REGIONS.map((r) => ({ currency_code: r.currency_code, amount: 0 }))
+  const option = (name: string, code: string, isReturn: boolean) => ({
+    name,
+    price_type: "flat" as const,
+    provider_id: "manual_manual",
+    service_zone_id: set.service_zones[0].id,
+    shipping_profile_id: profiles[0].id,
+    type: { label: name, description: name, code },
+    prices: free,
+    rules: [
+      { attribute: "enabled_in_store", value: "true", operator: "eq" as const },
+      { attribute: "is_return", value: String(isReturn), operator: "eq" as const },
+    ],
+  })
+  await createShippingOptionsWorkflow(container).run({ input: [option("Delivery by email", "email-delivery", false), option("Return by email", "email-return", true)] })
 }
