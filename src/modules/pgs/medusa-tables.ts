@@ -179,6 +179,12 @@ export async function customerOfAccountHolder(knex: Knex, accountHolderId: strin
   return row?.customer_id ?? null
 }
 
+/** The order (as `o`) whose payment collection is `collectionColumn`, through Medusa's link table; nulls when none. */
+const withOrderOf = (query: Knex.QueryBuilder, collectionColumn: string) =>
+  query
+    .leftJoin("order_payment_collection as opc", (on) => on.on("opc.payment_collection_id", collectionColumn).andOnNull("opc.deleted_at"))
+    .leftJoin("order as o", "o.id", "opc.order_id")
+
 export type RecordedPayment = { captured: boolean; canceled: boolean; order_id: string | null; order_status: string | null }
 
 /**
@@ -187,9 +193,7 @@ export type RecordedPayment = { captured: boolean; canceled: boolean; order_id: 
  * (workflows/pgs-events/approval.ts), where the query graph would take four queries and a workflow.
  */
 export async function recordedPaymentOfSession(knex: Knex, sessionId: string): Promise<RecordedPayment | null> {
-  const row = await knex("payment as p")
-    .leftJoin("order_payment_collection as opc", (on) => on.on("opc.payment_collection_id", "p.payment_collection_id").andOnNull("opc.deleted_at"))
-    .leftJoin("order as o", "o.id", "opc.order_id")
+  const row = await withOrderOf(knex("payment as p"), "p.payment_collection_id")
     .where("p.payment_session_id", sessionId)
     .whereNull("p.deleted_at")
     .first("p.captured_at", "p.canceled_at", "o.id as order_id", "o.status as order_status")
@@ -198,9 +202,7 @@ export async function recordedPaymentOfSession(knex: Knex, sessionId: string): P
 
 /** The number of the order whose payment collection the session pays (#12), or null (a cart's session: no order yet). */
 export async function orderNumberOfSession(knex: Knex, sessionId: string): Promise<number | null> {
-  const row = await knex("payment_session as ps")
-    .join("order_payment_collection as opc", (on) => on.on("opc.payment_collection_id", "ps.payment_collection_id").andOnNull("opc.deleted_at"))
-    .join("order as o", "o.id", "opc.order_id")
+  const row = await withOrderOf(knex("payment_session as ps"), "ps.payment_collection_id")
     .where("ps.id", sessionId)
     .first("o.display_id")
   return row?.display_id ?? null
