@@ -110,6 +110,13 @@ describeBrowser("needs attention in the dashboard", () => {
 
     it("removes from the order, after asking, a refund the gateway never confirmed", async () => {
       const { orderId, transactionId } = await unconfirmedRefund(s)
+      // The order page first: Medusa counts the refund; the widget marks it and says Medusa's sums include it.
+      await d.page.goto(`${d.url}/app/orders/${orderId}`)
+      const orderWidget = d.page.locator('[aria-label="Payment gateway"]').first()
+      await orderWidget.getByTestId("pgs-operations").getByText("Not confirmed by the gateway").waitFor({ timeout: 30_000 })
+      await orderWidget.getByTestId("pgs-unconfirmed-note").getByText(/^Medusa's sums include an operation the gateway has not confirmed/).waitFor()
+      await orderWidget.getByTestId("pgs-operations").scrollIntoViewIfNeeded()
+      await screenshot(d.page, "admin-order-unconfirmed-refund")
       await d.page.goto(`${d.url}/app/pgs/attention`)
       const item = d.page.getByTestId("pgs-attention-item").filter({ hasText: "Not confirmed by the gateway" }).filter({ hasText: transactionId })
       await item.getByText(/Medusa recorded a refund of 4\.00 EUR .* never confirmed/).waitFor({ timeout: 30_000 })
@@ -137,6 +144,7 @@ describeBrowser("needs attention in the dashboard", () => {
       const widget = d.page.locator('[aria-label="Payment gateway"]').first()
       await widget.getByTestId("pgs-medusa-state").getByText(/captured \d+\.\d{2} EUR/).waitFor({ timeout: 30_000 })
       expect(await widget.getByTestId("pgs-medusa-state").textContent()).not.toMatch(/refunded/)
+      expect(await widget.getByText("Not confirmed by the gateway").count()).toBe(0)
       await widget.scrollIntoViewIfNeeded()
       await screenshot(d.page, "admin-order-after-removal")
     })

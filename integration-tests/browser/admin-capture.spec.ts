@@ -50,6 +50,8 @@ describeBrowser("partial capture in the dashboard", () => {
       await expectAccessible(d.page, "the refund form", { include: ['[aria-label="Payment gateway"]'], skip: MEDUSA_TOKENS })
       await refundForm.getByRole("button", { name: "Refund" }).click()
       await operations.getByText("Refunded 4.00 EUR").waitFor({ timeout: 30_000 })
+      // The authorization stays "Approved" at the gateway; beside it, what the gateway confirmed since.
+      await widget.getByTestId("pgs-gateway-sums").getByText("captured 10.00 EUR · refunded 4.00 EUR").waitFor()
 
       expect(await gatewayRecord(s, transactionId)).toMatchObject({ captured_amount: 1000, refunded_amount: 400, final_capture: false })
       expect((await approvedOperations(s.sandbox, transactionId, "CAPTURE")).map((o) => o.amount)).toEqual([1000])

@@ -292,5 +292,22 @@ pgsStoreSuite("admin: needs attention", (s) => {
     const after = (await admin(s, "get", `/admin/pgs/orders/${orderId}/gateway`)).data
     expect(after.payments[0].medusa).toMatchObject({ state: "partially_refunded", captured_amount: before.payments[0].medusa.amount, refunded_amount: "4.00" })
     expect(after.needs_attention).toBe(1)
+    // The authorization stays APPROVED at the gateway: the view says what the gateway confirmed after it.
+    expect(before.payments[0].confirmed_by_gateway).toEqual({ captured: "0.00", refunded: "0.00", unconfirmed: 0 })
+    expect(after.payments[0].gateway.status).toBe("APPROVED")
+    expect(after.payments[0].confirmed_by_gateway).toEqual({ captured: before.payments[0].medusa.amount, refunded: "4.00", unconfirmed: 0 })
+    expect(after.payments[0].operations.map((o: any) => [o.kind, o.unconfirmed])).toEqual([["capture", false], ["refund", false]])
+  })
+
+  it("marks on the order's view a refund Medusa recorded that the gateway never confirmed, and leaves it out of what the gateway confirmed", async () => {
+    const { orderId } = await unconfirmedRefund(s)
+    const [p] = (await admin(s, "get", `/admin/pgs/orders/${orderId}/gateway`)).data.payments
+    // Medusa counts the row (it wrote it before the call a killed process never made); the gateway has no such refund.
+    expect(p.medusa.refunded_amount).toBe("4.00")
+    expect(p.operations.map((o: any) => ({ kind: o.kind, amount: o.amount, unconfirmed: o.unconfirmed, transaction_id: o.transaction_id }))).toEqual([
+      { kind: "capture", amount: p.medusa.captured_amount, unconfirmed: false, transaction_id: expect.any(String) },
+      { kind: "refund", amount: "4.00", unconfirmed: true, transaction_id: null },
+    ])
+    expect(p.confirmed_by_gateway).toEqual({ captured: p.medusa.captured_amount, refunded: "0.00", unconfirmed: 1 })
   })
 })

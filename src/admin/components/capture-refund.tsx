@@ -116,6 +116,7 @@ function OperationsList({ p }: { p: OrderPayment }) {
               {o.kind === "capture" ? "Captured" : "Refunded"} {money(o.amount, p.medusa.currency_code)}
             </Text>
             {o.final_capture ? <Badge size="2xsmall">Final capture</Badge> : null}
+            {o.unconfirmed ? <Badge size="2xsmall" color="orange">Not confirmed by the gateway</Badge> : null}
             {o.nothing_sent ? (
               <Text size="xsmall" className="text-ui-fg-subtle">
                 nothing sent: a fraction of a cent the ones before it already carried

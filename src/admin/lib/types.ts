@@ -58,9 +58,10 @@ export type Actor = { kind: "user" | "api_key" | "gateway_dashboard" | "capture_
 
 /**
  * One of Medusa's captures or refunds of the payment (amount in major units). `nothing_sent`: a taxed fraction of a
- * cent the operations before it already carried: the gateway was not asked.
+ * cent the operations before it already carried: the gateway was not asked. `unconfirmed`: Medusa wrote it but the
+ * gateway's answer was never recorded (a process stopped in the middle, or it is still being made).
  */
-export type PaymentOperation = { id: string; kind: "capture" | "refund"; amount: string; created_at: string | null; transaction_id: string | null; final_capture: boolean; nothing_sent: boolean; by: Actor }
+export type PaymentOperation = { id: string; kind: "capture" | "refund"; amount: string; created_at: string | null; transaction_id: string | null; final_capture: boolean; nothing_sent: boolean; unconfirmed: boolean; by: Actor }
 
 export type GatewayTransaction = {
   id: string
@@ -94,6 +95,8 @@ export type OrderPayment = {
   /** Medusa's state of the payment now, amounts in major units. */
   medusa: { state: MedusaPaymentState; amount: string; captured_amount: string; refunded_amount: string; rest_to_capture: string; rest_to_refund: string; left_to_capture: string; left_to_refund: string; currency_code: string }
   operations: PaymentOperation[]
+  /** Sums of the captures and refunds the gateway confirmed (major units); null for a currency without a known exponent. */
+  confirmed_by_gateway: { captured: string; refunded: string; unconfirmed: number } | null
   events: TimelineEvent[]
 }
 

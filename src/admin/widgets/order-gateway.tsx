@@ -50,6 +50,14 @@ function TimelineItem({ e }: { e: TimelineEvent }) {
   )
 }
 
+/** "captured €10.00 · refunded €10.00": what came after the authorization, which stays APPROVED at the gateway. */
+function gatewaySums(confirmed: NonNullable<OrderPayment["confirmed_by_gateway"]>, currency: string): string {
+  return [
+    nonZero(confirmed.captured) ? `captured ${money(confirmed.captured, currency)}` : "",
+    nonZero(confirmed.refunded) ? `refunded ${money(confirmed.refunded, currency)}` : "",
+  ].filter(Boolean).join(" · ")
+}
+
 function PaymentBlock({ p, orderCanceled, onDone }: { p: OrderPayment; orderCanceled: boolean; onDone(): void }) {
   const g = p.gateway
   const m = p.medusa
@@ -64,10 +72,19 @@ function PaymentBlock({ p, orderCanceled, onDone }: { p: OrderPayment; orderCanc
           {nonZero(m.refunded_amount) ? ` · refunded ${money(m.refunded_amount, m.currency_code)}` : ""}
         </Text>
       </div>
+      {p.confirmed_by_gateway?.unconfirmed ? (
+        <Text size="small" className="text-ui-fg-subtle" data-testid="pgs-unconfirmed-note">
+          Medusa's sums include {p.confirmed_by_gateway.unconfirmed === 1 ? "an operation" : `${p.confirmed_by_gateway.unconfirmed} operations`} the
+          gateway has not confirmed (marked below): the store stopped while making it, or it is still being made. Once it
+          is 5 minutes old, the next reconciliation run (every 5 minutes) checks it with the gateway: it is recorded if
+          the gateway made it, and listed under Needs attention if not.
+        </Text>
+      ) : null}
       <div className="flex flex-wrap items-center gap-2">
         <Text size="small" className="text-ui-fg-subtle">At the gateway</Text>
         {g ? <StatusBadge color={statusColor(g.status)}>{gatewayStatusWords(g.status)}</StatusBadge> : null}
         <Text size="small" className="font-mono">{p.transaction_id ?? "No gateway transaction yet"}</Text>
+        {g && p.confirmed_by_gateway ? <Text size="small" data-testid="pgs-gateway-sums">{gatewaySums(p.confirmed_by_gateway, m.currency_code)}</Text> : null}
         {p.in_sync === false ? <Badge color="orange">Medusa differs: waiting for the webhook</Badge> : null}
       </div>
       {p.gateway_error ? (

@@ -9,12 +9,13 @@ import type { Knex } from "@medusajs/framework/mikro-orm/knex"
 import { PGS_MODULE } from "../../../../modules/pgs"
 import { authenticationStatusOf, eventsFor, openAttentionFor, type EventSummary } from "../../../../modules/pgs/admin-queries"
 import type PgsModuleService from "../../../../modules/pgs/service"
-import { fromMinorUnits, type Transaction, type Outcome } from "../../../../gateway"
+import { fromMinorUnits, toMinorUnits, type Transaction, type Outcome } from "../../../../gateway"
 import { looseQuery } from "../../../../lib/loose-query"
 import { majorAmount, medusaPaymentView, type MedusaPaymentRow } from "./medusa-state"
 import { EXTERNAL_REFUND_METADATA_KEY } from "../../../../modules/pgs/medusa-tables"
 import { actorsOf, type Actor, type OperationRow } from "./actors"
 import { sessionFields } from "../../../../payments/stored-session-data"
+import { isSingleStep, type GatewayTransactionType } from "../../../../payments/session-data"
 
 type SessionRow = { id: string; provider_id: string; status: string; amount: unknown; currency_code: string; data: Record<string, unknown> | null; created_at?: Date }
 type OperationRecord = OperationRow & { amount?: unknown; raw_amount?: unknown; created_at?: Date | string }
@@ -90,19 +91,41 @@ function operationsOf(payment: PaymentRow | null, recorded: Record<string, unkno
     ...(payment.captures ?? []).map((row) => ({ row, kind: "capture" as const, record: records("captures").find((r) => r.key === row.id) })),
     ...(payment.refunds ?? []).map((row) => ({ row, kind: "refund" as const, record: records("refunds").find((r) => r.key === row.id) })),
   ]
+  // A single-step payment was taken at authorization: its capture row needs no record of its own.
+  const takenAtAuthorization = isSingleStep(String(recorded.transaction_type ?? "AUTHORIZE") as GatewayTransactionType)
   return rows
-    .map(({ row, kind, record }) => ({
-      id: row.id,
-      kind,
-      // What the gateway was sent for it when the plugin made it (a taxed row's share: 10.11 of three 10.115 refunds), else Medusa's amount.
-      amount: typeof record?.amount_minor === "number" ? fromMinorUnits(record.amount_minor, currency) : majorAmount(row, currency),
-      created_at: row.created_at ? new Date(row.created_at).toISOString() : null,
-      transaction_id: typeof record?.transaction_id === "string" ? record.transaction_id : externalTransactionOf(row),
-      final_capture: record?.final_capture === true,
-      nothing_sent: record?.kind === "nothing_sent",
-      by: actors.get(row.id)!,
-    }))
+    .map(({ row, kind, record }) => {
+      const transaction_id = typeof record?.transaction_id === "string" ? record.transaction_id : externalTransactionOf(row)
+      return {
+        id: row.id,
+        kind,
+        // What the gateway was sent for it when the plugin made it (a taxed row's share: 10.11 of three 10.115 refunds), else Medusa's amount.
+        amount: typeof record?.amount_minor === "number" ? fromMinorUnits(record.amount_minor, currency) : majorAmount(row, currency),
+        created_at: row.created_at ? new Date(row.created_at).toISOString() : null,
+        transaction_id,
+        final_capture: record?.final_capture === true,
+        nothing_sent: record?.kind === "nothing_sent",
+        // Medusa wrote the row but the provider never recorded the gateway's answer: a process stopped in the middle
+        // (or the call is still running). Reconciliation settles it (workflows/reconcile/unfinished-operations.ts).
+        unconfirmed: !record && !transaction_id && !(kind === "capture" && takenAtAuthorization) && !payment.canceled_at,
+        by: actors.get(row.id)!,
+      }
+    })
     .sort((a, b) => String(a.created_at).localeCompare(String(b.created_at)))
+}
+
+type Operation = ReturnType<typeof operationsOf>[number]
+
+/**
+ * What the gateway confirmed of Medusa's captures and refunds (major units), beside Medusa's own sums: a payment
+ * refunded in full still has an APPROVED authorization at the gateway, and this says what happened after it.
+ */
+function confirmedByGateway(operations: Operation[], currency: string) {
+  const sum = (kind: Operation["kind"]) => {
+    const minor = operations.filter((o) => o.kind === kind && !o.unconfirmed).reduce((total, o) => total + toMinorUnits(o.amount, currency), 0)
+    return fromMinorUnits(minor, currency)
+  }
+  return { captured: sum("capture"), refunded: sum("refund"), unconfirmed: operations.filter((o) => o.unconfirmed).length }
 }
 
 /** The gateway transaction of an operation made in the gateway's dashboard (recorded by the webhook workflow). */
@@ -110,6 +133,15 @@ function externalTransactionOf(row: OperationRecord): string | null {
   const refunded = row.metadata?.[EXTERNAL_REFUND_METADATA_KEY]
   if (typeof refunded === "string") return refunded
   return row.created_by?.startsWith("pgs:") ? row.created_by.slice("pgs:".length) : null
+}
+
+/** null where the payment's currency has no known exponent (the sums would not be exact). */
+function safely<T>(read: () => T): T | null {
+  try {
+    return read()
+  } catch {
+    return null
+  }
 }
 
 /** `needs_attention`: open items about this order on the "Needs attention" page. */
@@ -173,6 +205,7 @@ export async function orderGatewayView(scope: MedusaContainer, orderId: string):
         // Medusa's last known gateway status against the gateway's now; a difference is settled by the webhook.
         in_sync: gateway && typeof recorded.gateway_status === "string" ? recorded.gateway_status === gateway.status : null,
         operations,
+        confirmed_by_gateway: safely(() => confirmedByGateway(operations, session.currency_code)),
         events,
       })
     }
