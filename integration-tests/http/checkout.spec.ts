@@ -233,6 +233,10 @@ pgsStoreSuite("card checkout with Embedded Fields", (s) => {
     expect(await approvedOperations(s.sandbox, transactionId, "CAPTURE")).toHaveLength(0)
     await expect(s.container().resolve<any>("payment").cancelPayment(payment.id)).rejects.toThrow(/PURCHASE.*cannot be voided/)
     expect(await approvedOperations(s.sandbox, transactionId, "VOID")).toHaveLength(0)
+    // The order widget's view: the capture row Medusa wrote at authorization is the gateway's own, not one to confirm.
+    const view = await s.api.get(`/admin/pgs/orders/${done.data.order.id}/gateway`, { headers: await s.adminHeaders() })
+    expect(view.data.payments[0].operations.map((o: any) => [o.kind, o.unconfirmed])).toEqual([["capture", false], ["refund", false]])
+    expect(view.data.payments[0].confirmed_by_gateway).toEqual({ captured: "109.99", refunded: "9.99", unconfirmed: 0 })
   })
 
   it("completes a cart once when the storefront completes it 20 times at once", async () => {
