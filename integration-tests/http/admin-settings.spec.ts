@@ -7,6 +7,8 @@ import { admin } from "./support/admin-pgs"
 import { PGS_PROVIDER_ID, pgsStoreSuite } from "./support/store"
 import { sessionFields } from "../support/session-fields"
 import { directCart, walletPayment } from "./support/checkout-direct"
+import { sessionStatus } from "./support/redirect"
+import { GATEWAY_UNAVAILABLE_MESSAGE } from "../../src/payments/gateway-unavailable"
 
 const fieldsOf = (data: any) => Object.fromEntries((data.errors ?? []).map((e: any) => [e.field, e.message]))
 
@@ -188,13 +190,13 @@ pgsStoreSuite("admin: payment gateway settings", (s) => {
     const [open, ...others] = await itemOf()
     expect(others).toEqual([])
     expect(open).toMatchObject({ title: "Terminal refused", needs_person: true, currency_code: "eur", actions: ["resolve"] })
-    expect(open.sentence).toMatch(/^Payments on terminal SBX-ALL-0O1 \(EUR\) fail: the gateway answers "Terminal Not Found" \(2013\).* 2 payments refused since /)
+    expect(open.sentence).toMatch(/^Payments on terminal SBX-ALL-0O1 \(EUR\) fail: the gateway answers "Terminal Not Found" \(2013\).* 2 payment attempts refused since /)
 
     // The admin corrects the terminal: the item closes, and the next payment starts.
     await admin(s, "post", `/admin/pgs/settings/terminals/${typo.data.terminal.id}`, { terminal_id: "SBX-ALL-001" })
     const [closed] = await itemOf()
     expect(closed).toMatchObject({ id: open.id, needs_person: false })
-    expect(closed.sentence).toMatch(/The terminal settings were changed since/)
+    expect(closed.sentence).toMatch(/The terminal settings for it were changed since/)
     const started = await startPayment()
     expect(started.status).toBe(200)
 
@@ -203,8 +205,34 @@ pgsStoreSuite("admin: payment gateway settings", (s) => {
     expect((await startPayment()).status).toBe(400)
     const [again] = await itemOf()
     expect(again).toMatchObject({ id: open.id, needs_person: true })
-    expect(again.sentence).toMatch(/ 1 payment refused since /)
+    expect(again.sentence).toMatch(/ 1 payment attempt refused since /)
     await admin(s, "delete", `/admin/pgs/settings/terminals/${typo.data.terminal.id}`)
+  })
+
+  it("lists a terminal the gateway does not know when the hosted page is made for it at the cart's completion, closing it only by a change that reaches that terminal", async () => {
+    for (const t of (await admin(s, "get", "/admin/pgs/settings/terminals")).data.terminals) await admin(s, "delete", `/admin/pgs/settings/terminals/${t.id}`)
+    const typo = await admin(s, "post", "/admin/pgs/settings/terminals", { terminal_id: "SBX-HPP-0O1", currency_codes: ["eur"], integration_type: "HOSTED_PAYMENT_PAGE" })
+    expect(typo.status).toBe(201)
+    const cart = await s.createCart({ currency_code: "eur" })
+    const session = await s.initiatePaymentSession(cart.id, PGS_PROVIDER_ID)
+    expect((await s.completeCart(cart.id)).data.type).toBe("cart")
+    // The shopper is told what is true (payments are unavailable), not to check details they never typed.
+    expect(await sessionStatus(s, session.id)).toMatchObject({ status: "error", error: { message: GATEWAY_UNAVAILABLE_MESSAGE } })
+    const [open, ...others] = await terminalItems("SBX-HPP-0O1")
+    expect(others).toEqual([])
+    expect(open).toMatchObject({ title: "Terminal refused", needs_person: true, currency_code: "eur" })
+    expect(open.sentence).toMatch(/^Payments on terminal SBX-HPP-0O1 \(EUR\) fail: the gateway answers ".+" \(2013\).* 1 payment attempt refused since \d{4}-\d\d-\d\d \d\d:\d\d UTC, the last at /)
+
+    // Another currency's terminal changes: nothing this item is about, so it stays open.
+    const pln = await admin(s, "post", "/admin/pgs/settings/terminals", { terminal_id: "SBX-ALL-001", currency_codes: ["pln"], label: "Złoty" })
+    await admin(s, "post", `/admin/pgs/settings/terminals/${pln.data.terminal.id}`, { label: "PLN" })
+    expect((await terminalItems("SBX-HPP-0O1"))[0]).toMatchObject({ id: open.id, needs_person: true })
+    // Its own terminal's setting is corrected: closed, saying how many were refused while it was open.
+    await admin(s, "post", `/admin/pgs/settings/terminals/${typo.data.terminal.id}`, { terminal_id: "SBX-ALL-001" })
+    const [closed] = await terminalItems("SBX-HPP-0O1")
+    expect(closed).toMatchObject({ id: open.id, needs_person: false })
+    expect(closed.sentence).toMatch(/were changed since.* 1 payment attempt had been refused since \d{4}-\d\d-\d\d \d\d:\d\d UTC\.$/)
+    for (const id of [typo.data.terminal.id, pln.data.terminal.id]) await admin(s, "delete", `/admin/pgs/settings/terminals/${id}`)
   })
 
   it("lists a terminal the gateway made inactive after the session started, when the cart's authorization is refused for it", async () => {

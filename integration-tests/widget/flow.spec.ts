@@ -63,6 +63,15 @@ describe("widget flow: choosing and paying", () => {
     expect(f).toMatchObject({ state: "idle", paid: false, unsettled: null, renew: true, note: { key: "insufficient", alert: true } })
   })
 
+  it("says payments are unavailable, not declined, when the gateway refused the store's terminal", () => {
+    for (const code of ["pgs_gateway_unavailable", "2013", "2017"]) {
+      const f = through(idle, { type: "pay", card: true }, { type: "submitted", transaction_id: "tx_1" }, { type: "session", session: session("error", { error: { code } }) })
+      expect(f.note).toEqual({ key: "unavailable", alert: true })
+    }
+    const declined = through(idle, { type: "pay", card: true }, { type: "submitted", transaction_id: "tx_1" }, { type: "session", session: session("error", { error: { code: "2012" } }) })
+    expect(declined.note).toEqual({ key: "declined", alert: true })
+  })
+
   it("starts a Direct API or redirect session, then completes", () => {
     const starting = through(idle, { type: "pay", card: false })
     expect(starting.state).toBe("starting")

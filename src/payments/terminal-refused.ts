@@ -2,8 +2,8 @@
  * A terminal the gateway refuses: unknown (2013), inactive (2014), not accepting (2015, 2016) or its merchant inactive
  * (2017). Every payment on it fails the same way and the shopper can do nothing about it, while the store's log is the
  * only place that said so. The shop admin is told on Needs attention instead: one item per terminal ("Terminal
- * refused", key `terminal-refused:<terminal id>`), which counts the refused payments in `checks`. Changing the
- * terminal settings closes every such item (the admin fixed something); the next refusal opens it again.
+ * refused", key `terminal-refused:<terminal id>`), which counts the refused payment attempts in `checks`. Changing a terminal
+ * setting closes the items it may have fixed (closeTerminalRefusals); the next refusal opens it again.
  */
 import type { Knex } from "@medusajs/framework/mikro-orm/knex"
 import { generateEntityId } from "@medusajs/framework/utils"
@@ -34,10 +34,13 @@ export function terminalRefusalOf(error: unknown): Pick<TerminalRefusal, "code" 
 }
 
 function noteOf(r: TerminalRefusal): string {
+  // 2015 is also the gateway's answer for one method or feature the terminal does not have: other payments may work.
+  const which = r.code === "2015" ? "Payments with some methods on terminal" : "Payments on terminal"
   return (
-    `Payments on terminal ${r.terminalId} (${r.currency.toUpperCase()}) fail: the gateway answers "${r.words}"${r.code ? ` (${r.code})` : ""}, ` +
+    `${which} ${r.terminalId} (${r.currency.toUpperCase()}) fail: the gateway answers "${r.words}"${r.code ? ` (${r.code})` : ""}, ` +
     'and shoppers are told that payments are unavailable. Correct the terminal in Settings → Payment Gateway (or PGS_TERMINAL_ID, ' +
-    "when no terminal setting serves the currency), or ask the gateway to activate it. Changing the terminal settings closes this; a payment refused again opens it again."
+    "when no terminal setting serves the currency), or ask the gateway to activate it or the method. Changing that terminal's settings closes this; " +
+    "after a fix elsewhere (PGS_TERMINAL_ID, the gateway), choose Mark as handled. A payment refused again opens it again."
   )
 }
 
@@ -69,15 +72,22 @@ export async function rememberRefusedTerminalOf(knex: Knex | null, logger: Logge
   await rememberTerminalRefusal(knex, logger, { terminalId: data.terminal_id, currency: data.currency_code, code: code!, words })
 }
 
-/** After the terminal settings changed: every open "Terminal refused" item is closed, saying why. */
-export async function closeTerminalRefusals(knex: Knex): Promise<number> {
-  return knex(FOLLOW_UP_TABLE)
-    .where({ kind: "terminal_refused", state: "needs_person" })
-    .whereNull("deleted_at")
-    .update({
-      state: "done",
-      resolved_at: new Date(),
-      updated_at: new Date(),
-      note: knex.raw(`coalesce("note", '') || ?`, [" The terminal settings were changed since; if payments are still refused, this opens again."]),
-    })
+/** What a terminal setting row decides: its terminal, the currencies it serves, and whether it is the fallback for all. */
+type TerminalSettingReach = { terminal_id: string; currency_codes?: unknown; is_default?: boolean | null }
+
+const CLOSED_NOTE = " The terminal settings for it were changed since; if payments are still refused, this opens again."
+
+/**
+ * After a terminal setting was written (`rows`: as it was and as it is): the open "Terminal refused" items it may have
+ * fixed are closed, saying why — those of its terminals and of the currencies it serves; every item when it is or
+ * was the default (it serves any currency no other row lists). `updated_at` stays the last refusal's time.
+ */
+export async function closeTerminalRefusals(knex: Knex, rows: TerminalSettingReach[]): Promise<number> {
+  const query = knex(FOLLOW_UP_TABLE).where({ kind: "terminal_refused", state: "needs_person" }).whereNull("deleted_at")
+  if (!rows.some((r) => r.is_default)) {
+    const keys = rows.map((r) => terminalRefusedKey(r.terminal_id))
+    const currencies = rows.flatMap((r) => (Array.isArray(r.currency_codes) ? r.currency_codes : [])).map((c) => String(c).toLowerCase())
+    query.where((q) => q.whereIn("key", keys).orWhereIn("currency_code", currencies))
+  }
+  return query.update({ state: "done", resolved_at: new Date(), note: knex.raw(`coalesce("note", '') || ?`, [CLOSED_NOTE]) })
 }

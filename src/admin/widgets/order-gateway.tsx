@@ -75,9 +75,9 @@ function PaymentBlock({ p, orderCanceled, onDone }: { p: OrderPayment; orderCanc
       {p.confirmed_by_gateway?.unconfirmed ? (
         <Text size="small" className="text-ui-fg-subtle" data-testid="pgs-unconfirmed-note">
           Medusa's sums include {p.confirmed_by_gateway.unconfirmed === 1 ? "an operation" : `${p.confirmed_by_gateway.unconfirmed} operations`} the
-          gateway has not confirmed (marked below): the store stopped while making it, or it is still being made. Once it
-          is 5 minutes old, the next reconciliation run (every 5 minutes) checks it with the gateway: it is recorded if
-          the gateway made it, and listed under Needs attention if not.
+          gateway has not confirmed (marked below): the store stopped while making it, or it is still being made.
+          Reconciliation, which runs every 5 minutes, checks such an operation with the gateway once it is 5 minutes
+          old: it records it if the gateway made it, and lists it under Needs attention if not.
         </Text>
       ) : null}
       <div className="flex flex-wrap items-center gap-2">

@@ -62,6 +62,8 @@ export function loadTexts(locale: Locale, use: (t: Translate) => void): Promise<
 /** A gateway code (processing code or TRX_STATUS_* name) or a Medusa session status → the shopper's text. */
 export function declineKey(code?: string | null, status?: string | null): TextKey {
   const c = code ?? ""
+  // The gateway refuses the store's terminal (2013–2017), not the shopper's payment.
+  if (c === "pgs_gateway_unavailable" || /^201[3-7]$/.test(c)) return "unavailable"
   if (c === "1004" || c.includes("INSUFFICIENT")) return "insufficient"
   if (c === "1003" || status === "canceled" || status === "CANCELED") return "canceled"
   if (c === "1005" || status === "SESSION_EXPIRED") return "expired"

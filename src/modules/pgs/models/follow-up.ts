@@ -22,8 +22,8 @@ export const FOLLOW_UP_TABLE = "pgs_follow_up"
  *   order cancel asked for it (then it is a refund_not_made), so that listing does not hang on the order.canceled
  *   event alone; a person's only when that listing keeps failing.
  * - terminal_refused: a terminal the gateway refuses (unknown, inactive, not accepting, or the merchant inactive), on
- *   which every payment fails (key "terminal-refused:<terminal id>", `checks` counts the refused payments); closed when
- *   the terminal settings change, opened again by the next refusal.
+ *   which every payment fails (key "terminal-refused:<terminal id>", `checks` counts the refused payment attempts); closed when
+ *   a terminal setting that reaches it changes, opened again by the next refusal.
  */
 /** A failed refund's listing tried this many times in vain (about an hour of reconciliation runs) goes to a person. */
 export const FAILED_REFUND_TRIES_BEFORE_TELLING = 12

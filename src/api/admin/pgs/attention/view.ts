@@ -97,9 +97,12 @@ async function fromFollowUp(container: MedusaContainer, row: FollowUpRow): Promi
 }
 
 /** Written when read: the count and times change with every refused delivery. */
+/** "2026-11-27 19:22 UTC": a time in a sentence a person reads, the same in every admin's view. */
+const atMinute = (date: Date | string) => `${new Date(date).toISOString().slice(0, 16).replace("T", " ")} UTC`
+
 function refusedSentence(row: FollowUpRow): string {
-  const since = new Date(row.created_at).toISOString()
-  const last = new Date(row.updated_at).toISOString()
+  const since = atMinute(row.created_at)
+  const last = atMinute(row.updated_at)
   if (row.state !== "needs_person") return `Webhooks verify again; ${row.checks} deliveries had been refused (the last at ${last}).`
   return (
     `The gateway's webhooks are being refused: their signature does not match PGS_WEBHOOK_PUBLIC_KEY. ${row.checks} ` +
@@ -110,8 +113,14 @@ function refusedSentence(row: FollowUpRow): string {
 
 /** A terminal's note, with how many payments it refused while the item was open. */
 function refusedPaymentsSentence(row: FollowUpRow): string {
-  const count = `${row.checks} ${row.checks === 1 ? "payment" : "payments"} refused`
-  return `${row.note ?? ""} ${count} since ${new Date(row.created_at).toISOString()}, the last at ${new Date(row.updated_at).toISOString()}.`.trim()
+  // Attempts, not shoppers: a shopper who tries again is counted again.
+  const payments = `${row.checks} payment ${row.checks === 1 ? "attempt" : "attempts"}`
+  // Once closed (a settings change, or marked handled), updated_at no longer tells the last refusal: only since when.
+  const count =
+    row.state === "needs_person"
+      ? `${payments} refused since ${atMinute(row.created_at)}, the last at ${atMinute(row.updated_at)}.`
+      : `${payments} had been refused since ${atMinute(row.created_at)}.`
+  return `${row.note ?? ""} ${count}`.trim()
 }
 
 export type EventRow = { id: string; event: string; subject_id: string | null; reference: string | null; outcome: string | null; error: string | null; payload: any; received_at: Date }

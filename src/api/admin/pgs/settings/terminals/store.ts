@@ -1,6 +1,7 @@
 /**
- * Writing terminal settings: one default at a time, JSON columns passed as they are. Every write closes the
- * "Terminal refused" items (payments/terminal-refused.ts): the admin changed what the payments go to.
+ * Writing terminal settings: one default at a time, JSON columns passed as they are. A write closes the "Terminal
+ * refused" items (payments/terminal-refused.ts) of what the row served before and serves after: the admin changed
+ * where those payments go.
  */
 import type { Knex } from "@medusajs/framework/mikro-orm/knex"
 import { closeTerminalRefusals } from "../../../../../payments/terminal-refused"
@@ -21,18 +22,18 @@ async function clearOtherDefaults(pgs: PgsModuleService, keepId: string) {
 export async function createTerminal(pgs: PgsModuleService, knex: Knex, body: CreateTerminalBody): Promise<TerminalRow> {
   const created = await (pgs.createPgsTerminalSettings as unknown as Write).call(pgs, body)
   if (created.is_default) await clearOtherDefaults(pgs, created.id)
-  await closeTerminalRefusals(knex)
+  await closeTerminalRefusals(knex, [created])
   return created
 }
 
-export async function updateTerminal(pgs: PgsModuleService, knex: Knex, id: string, patch: UpdateTerminalBody): Promise<TerminalRow> {
-  const updated = await (pgs.updatePgsTerminalSettings as unknown as Write).call(pgs, { id, ...patch })
+export async function updateTerminal(pgs: PgsModuleService, knex: Knex, before: TerminalRow, patch: UpdateTerminalBody): Promise<TerminalRow> {
+  const updated = await (pgs.updatePgsTerminalSettings as unknown as Write).call(pgs, { id: before.id, ...patch })
   if (updated.is_default) await clearOtherDefaults(pgs, updated.id)
-  await closeTerminalRefusals(knex)
+  await closeTerminalRefusals(knex, [before, updated])
   return updated
 }
 
-export async function deleteTerminal(pgs: PgsModuleService, knex: Knex, id: string): Promise<void> {
-  await pgs.deletePgsTerminalSettings(id)
-  await closeTerminalRefusals(knex)
+export async function deleteTerminal(pgs: PgsModuleService, knex: Knex, row: TerminalRow): Promise<void> {
+  await pgs.deletePgsTerminalSettings(row.id)
+  await closeTerminalRefusals(knex, [row])
 }

@@ -27,12 +27,12 @@ export async function POST(req: AuthenticatedMedusaRequest<UpdateTerminalBody>, 
     res.status(400).json(invalidData([problem]))
     return
   }
-  res.json({ terminal: terminalView(await updateTerminal(pgs, req.scope.resolve(ContainerRegistrationKeys.PG_CONNECTION), current.id, patch)) })
+  res.json({ terminal: terminalView(await updateTerminal(pgs, req.scope.resolve(ContainerRegistrationKeys.PG_CONNECTION), current, patch)) })
 }
 
 export async function DELETE(req: AuthenticatedMedusaRequest, res: MedusaResponse) {
   const pgs = req.scope.resolve<PgsModuleService>(PGS_MODULE)
   const current = await existing(pgs, req.params.id)
-  await deleteTerminal(pgs, req.scope.resolve(ContainerRegistrationKeys.PG_CONNECTION), current.id)
+  await deleteTerminal(pgs, req.scope.resolve(ContainerRegistrationKeys.PG_CONNECTION), current)
   res.json({ id: current.id, object: "pgs_terminal_setting", deleted: true })
 }
