@@ -5,7 +5,8 @@
  */
 import { paidOrder } from "../http/support/admin-pgs"
 import { BERLIN, taxGermany } from "../http/support/tax"
-import { adminPayment, approvedOperations, paymentOfOrder } from "../http/support/checkout"
+import { adminPayment, adminPost, approvedOperations, paymentOfOrder } from "../http/support/checkout"
+import { returnEverything } from "../http/support/order-changes"
 import { pgsStoreSuite } from "../http/support/store"
 import { gatewayRecord, operate } from "../http/support/capture"
 import { dashboardForEachTest, MEDUSA_TOKENS } from "./admin-support"
@@ -92,7 +93,9 @@ describeBrowser("partial capture in the dashboard", () => {
 
       await widget.getByRole("button", { name: "Refund…" }).click()
       const refundForm = widget.getByRole("form", { name: "Refund part of the payment" })
-      await expect(refundForm.getByLabel("Amount (EUR)").inputValue()).resolves.toBe("30.35")
+      // Nothing is owed to the customer: the admin says how much (everything left goes as Medusa's exact rest).
+      await expect(refundForm.getByLabel("Amount (EUR)").inputValue()).resolves.toBe("")
+      await refundForm.getByLabel("Amount (EUR)").fill("30.35")
       await refundForm.getByRole("button", { name: "Refund" }).click()
       await operations.getByText("Refunded 30.35 EUR").waitFor({ timeout: 30_000 })
       await operations.scrollIntoViewIfNeeded()
@@ -117,6 +120,36 @@ describeBrowser("partial capture in the dashboard", () => {
       await expect(operations.getByText("Refunded 7.75 EUR").count()).resolves.toBe(1)
       await operations.scrollIntoViewIfNeeded()
       await screenshot(d.page, "admin-capture-nothing-sent-1280")
+    })
+
+    it("starts a refund at what Medusa says the customer is owed after a return, not at everything captured", async () => {
+      const { orderId } = await paidOrder(s)
+      const payment = await paymentOfOrder(s, orderId)
+      expect((await operate(s, payment.id, "capture", 25.5)).status).toBe(200)
+      await returnEverything(s, orderId)
+      await d.page.setViewportSize({ width: 1280, height: 900 })
+      await d.page.goto(`${d.url}/app/orders/${orderId}`)
+      const widget = d.page.locator('[aria-label="Payment gateway"]').first()
+      await widget.getByRole("button", { name: "Refund…" }).click({ timeout: 30_000 })
+      const refundForm = widget.getByRole("form", { name: "Refund part of the payment" })
+      await refundForm.getByText("Up to 25.50 EUR captured and not refunded. Medusa says the customer is owed 25.50 EUR.").waitFor()
+      await expect(refundForm.getByLabel("Amount (EUR)").inputValue()).resolves.toBe("25.50")
+      await refundForm.scrollIntoViewIfNeeded()
+      await screenshot(d.page, "admin-refund-owed-1280")
+    })
+
+    it("says on a canceled order that the part of a partly captured authorization never captured stays held, not to void it", async () => {
+      const { orderId } = await paidOrder(s)
+      const payment = await paymentOfOrder(s, orderId)
+      expect((await operate(s, payment.id, "capture", 10)).status).toBe(200)
+      expect((await adminPost(s, `/admin/orders/${orderId}/cancel`, {})).status).toBe(200)
+      await d.page.setViewportSize({ width: 1280, height: 900 })
+      await d.page.goto(`${d.url}/app/orders/${orderId}`)
+      const held = d.page.locator('[aria-label="Payment gateway"]').first().getByTestId("pgs-canceled-authorized")
+      await held.getByText(/^The order is canceled and 15\.50 EUR of the authorization was never captured\. The gateway voids an authorization only before any capture/).waitFor({ timeout: 30_000 })
+      expect(await held.textContent()).not.toMatch(/void it in the gateway's dashboard/)
+      await held.scrollIntoViewIfNeeded()
+      await screenshot(d.page, "admin-canceled-held-1280")
     })
 
     it("switches capture on fulfillment on for a terminal in Settings → Payment Gateway", async () => {

@@ -27,11 +27,27 @@ function limits(p: OrderPayment) {
   return { decimals, captured, refunded, toCapture: authorization ? leftToCapture : 0, toRefund: p.payment_id ? leftToRefund : 0 }
 }
 
-function OperationForm({ p, operation, onClose, onDone }: { p: OrderPayment; operation: Operation; onClose(): void; onDone(): void }) {
+/**
+ * What the order owes the customer by Medusa's summary (`pending_difference` below zero: an edit, return, claim or
+ * exchange took something off a paid order), in minor units; 0 when nothing is owed or the amount is not exact.
+ */
+function owedToCustomer(pendingDifference: number | null | undefined, decimals: number): number {
+  if (typeof pendingDifference !== "number" || pendingDifference >= 0) return 0
+  return toMinor(String(-pendingDifference), decimals) ?? 0
+}
+
+/** The amount a form starts with: a capture takes everything left; a refund what the customer is owed, else nothing (the admin says how much). */
+function startingAmount(operation: Operation, limit: number, owed: number): number | null {
+  if (operation === "capture") return limit
+  return owed > 0 ? Math.min(owed, limit) : null
+}
+
+function OperationForm({ p, operation, owed, onClose, onDone }: { p: OrderPayment; operation: Operation; owed: number; onClose(): void; onDone(): void }) {
   const l = limits(p)
   const limit = operation === "capture" ? l.toCapture : l.toRefund
   const currency = p.medusa.currency_code.toUpperCase()
-  const [amount, setAmount] = useState(fromMinor(limit, l.decimals))
+  const start = startingAmount(operation, limit, owed)
+  const [amount, setAmount] = useState(start === null ? "" : fromMinor(start, l.decimals))
   const [note, setNote] = useState("")
   const [error, setError] = useState<ApiError | null>(null)
   const [busy, setBusy] = useState(false)
@@ -88,7 +104,7 @@ function OperationForm({ p, operation, onClose, onDone }: { p: OrderPayment; ope
               ? final
                 ? `Captures everything left: the final capture, the gateway closes the authorization.`
                 : `Up to ${fromMinor(limit, l.decimals)} ${currency} left to capture; the rest stays authorized.`
-              : `Up to ${fromMinor(limit, l.decimals)} ${currency} captured and not refunded.`
+              : `Up to ${fromMinor(limit, l.decimals)} ${currency} captured and not refunded.${owed > 0 ? ` Medusa says the customer is owed ${fromMinor(owed, l.decimals)} ${currency}.` : ""}`
           }
         >
           <Input id={`pgs-${operation}-amount`} inputMode="decimal" autoComplete="off" value={amount} onChange={(e) => setAmount(e.target.value)} />
@@ -138,9 +154,10 @@ function OperationsList({ p }: { p: OrderPayment }) {
  * order the provider refuses both (a refund there would be made and then left off the order, FRAMEWORK-NOTES 67; a
  * capture would take money for a canceled order), so the admin is told what to do in the gateway's dashboard instead.
  */
-export function CaptureRefund({ p, orderCanceled, onDone }: { p: OrderPayment; orderCanceled: boolean; onDone(): void }) {
+export function CaptureRefund({ p, orderCanceled, pendingDifference, onDone }: { p: OrderPayment; orderCanceled: boolean; pendingDifference?: number | null; onDone(): void }) {
   const [open, setOpen] = useState<Operation | null>(null)
   const l = limits(p)
+  const owed = owedToCustomer(pendingDifference, l.decimals)
   return (
     <div className="flex flex-col gap-y-3">
       <OperationsList p={p} />
@@ -150,10 +167,17 @@ export function CaptureRefund({ p, orderCanceled, onDone }: { p: OrderPayment; o
           canceled order: refund it in the gateway's dashboard, and it is recorded here.
         </Text>
       ) : null}
-      {orderCanceled && l.toCapture > 0 ? (
+      {orderCanceled && l.toCapture > 0 && l.captured === 0 ? (
         <Text size="small" data-testid="pgs-canceled-authorized">
           The order is canceled and {money(fromMinor(l.toCapture, l.decimals), p.medusa.currency_code)} is still authorized: void it in the gateway's dashboard,
           and it is recorded here.
+        </Text>
+      ) : null}
+      {orderCanceled && l.toCapture > 0 && l.captured > 0 ? (
+        <Text size="small" data-testid="pgs-canceled-authorized">
+          The order is canceled and {money(fromMinor(l.toCapture, l.decimals), p.medusa.currency_code)} of the authorization was never captured. The gateway
+          voids an authorization only before any capture, so this part stays held on the customer's card until their bank lets the authorization lapse
+          (nothing more is taken). Tell the customer if they ask about it.
         </Text>
       ) : null}
       {!orderCanceled && (l.toCapture > 0 || l.toRefund > 0) ? (
@@ -170,7 +194,7 @@ export function CaptureRefund({ p, orderCanceled, onDone }: { p: OrderPayment; o
           ) : null}
         </div>
       ) : null}
-      {open ? <OperationForm key={open} p={p} operation={open} onClose={() => setOpen(null)} onDone={onDone} /> : null}
+      {open ? <OperationForm key={open} p={p} operation={open} owed={owed} onClose={() => setOpen(null)} onDone={onDone} /> : null}
     </div>
   )
 }

@@ -58,7 +58,8 @@ function gatewaySums(confirmed: NonNullable<OrderPayment["confirmed_by_gateway"]
   ].filter(Boolean).join(" · ")
 }
 
-function PaymentBlock({ p, orderCanceled, onDone }: { p: OrderPayment; orderCanceled: boolean; onDone(): void }) {
+/** `pendingDifference`: Medusa's order summary (below zero: the order owes the customer). */
+function PaymentBlock({ p, orderCanceled, pendingDifference, onDone }: { p: OrderPayment; orderCanceled: boolean; pendingDifference?: number | null; onDone(): void }) {
   const g = p.gateway
   const m = p.medusa
   return (
@@ -103,7 +104,7 @@ function PaymentBlock({ p, orderCanceled, onDone }: { p: OrderPayment; orderCanc
           <Row label="Terminal" value={g.terminal_id} />
         </dl>
       ) : null}
-      <CaptureRefund p={p} orderCanceled={orderCanceled} onDone={onDone} />
+      <CaptureRefund p={p} orderCanceled={orderCanceled} pendingDifference={pendingDifference} onDone={onDone} />
       <div>
         <Text size="small" weight="plus">What the gateway told us</Text>
         {p.events.length ? (
@@ -172,7 +173,7 @@ const OrderGatewayWidget = ({ data: order }: DetailWidgetProps<AdminOrder>) => {
           onPaid={changed(owed.reload, view.reload)}
         />
       ) : null}
-      {view.data?.payments.map((p) => <PaymentBlock key={p.payment_session_id} p={p} orderCanceled={order.status === "canceled"} onDone={changed(view.reload)} />)}
+      {view.data?.payments.map((p) => <PaymentBlock key={p.payment_session_id} p={p} orderCanceled={order.status === "canceled"} pendingDifference={order.summary?.pending_difference} onDone={changed(view.reload)} />)}
     </Panel>
   )
 }
