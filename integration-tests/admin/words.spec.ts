@@ -1,4 +1,6 @@
 /** The dashboard's words for the event log (src/admin/lib/words.ts), against the names the server really writes. */
+import { readdirSync, readFileSync } from "node:fs"
+import { join } from "node:path"
 import { eventWords, gatewayStatusWords, outcomeWords, sourceWords, stateWords, transactionTypeWords } from "../../src/admin/lib/words"
 
 describe("the dashboard's words for gateway events", () => {
@@ -38,6 +40,21 @@ describe("the dashboard's words for gateway events", () => {
     ["error", "Not processed: it failed and is tried again"],
   ])("says %s as %j", (outcome, words) => {
     expect(outcomeWords(outcome)).toBe(words)
+  })
+
+  it("has words of its own for every outcome that changed nothing which the server writes", () => {
+    const written = new Set<string>()
+    const walk = (dir: string) => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name)
+        if (entry.isDirectory()) walk(path)
+        else if (/\.ts$/.test(entry.name)) for (const m of readFileSync(path, "utf8").matchAll(/["`]ignored:([a-z_]+)["`]/g)) written.add(`ignored:${m[1]}`)
+      }
+    }
+    walk(join(__dirname, "../../src/workflows"))
+    expect(written.size).toBeGreaterThan(20)
+    // Not the fallback of the family either: "payout_amount_mismatch" is no "Payout already up to date".
+    expect([...written].filter((outcome) => ["Nothing to do", "Payout already up to date"].includes(outcomeWords(outcome)!) && outcome !== "ignored:payout_already_final")).toEqual([])
   })
 
   it("says nothing for an event not processed yet, and that it failed when it did", () => {

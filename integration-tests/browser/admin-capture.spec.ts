@@ -51,6 +51,7 @@ describeBrowser("partial capture in the dashboard", () => {
       await expectAccessible(d.page, "the refund form", { include: ['[aria-label="Payment gateway"]'], skip: MEDUSA_TOKENS })
       await refundForm.getByRole("button", { name: "Refund" }).click()
       await operations.getByText("Refunded 4.00 EUR").waitFor({ timeout: 30_000 })
+      await operations.getByTestId("pgs-operation-note").getByText("“One item arrived scratched”").waitFor()
       // The authorization stays "Approved" at the gateway; beside it, what the gateway confirmed since.
       await widget.getByTestId("pgs-gateway-sums").getByText("captured 10.00 EUR · refunded 4.00 EUR").waitFor()
 
@@ -130,6 +131,8 @@ describeBrowser("partial capture in the dashboard", () => {
       await d.page.setViewportSize({ width: 1280, height: 900 })
       await d.page.goto(`${d.url}/app/orders/${orderId}`)
       const widget = d.page.locator('[aria-label="Payment gateway"]').first()
+      // Named as Medusa's own Payments section names it.
+      await widget.getByTestId("pgs-payment-name").getByText(`Payment #${payment.id.slice(-7)}`).waitFor({ timeout: 30_000 })
       await widget.getByRole("button", { name: "Refund…" }).click({ timeout: 30_000 })
       const refundForm = widget.getByRole("form", { name: "Refund part of the payment" })
       await refundForm.getByText("Up to 25.50 EUR captured and not refunded. Medusa says the customer is owed 25.50 EUR.").waitFor()

@@ -287,7 +287,8 @@ pgsStoreSuite("admin: needs attention", (s) => {
 
     const payment = await paymentOfOrder(s, orderId)
     expect((await adminPost(s, `/admin/payments/${payment.id}/capture`, {})).status).toBe(200)
-    expect((await adminPost(s, `/admin/payments/${payment.id}/refund`, { amount: 4 })).status).toBe(200)
+    const reason = (await adminPost(s, "/admin/refund-reasons", { label: "Damaged in transit", code: "damaged_in_transit" })).data.refund_reason
+    expect((await adminPost(s, `/admin/payments/${payment.id}/refund`, { amount: 4, refund_reason_id: reason.id, note: "Box crushed" })).status).toBe(200)
     await openFollowUp(knex(), { key: "stuck:order-view", kind: "stuck", state: "needs_person", transaction_id: transactionId, note: "Seeded." })
     const after = (await admin(s, "get", `/admin/pgs/orders/${orderId}/gateway`)).data
     expect(after.payments[0].medusa).toMatchObject({ state: "partially_refunded", captured_amount: before.payments[0].medusa.amount, refunded_amount: "4.00" })
@@ -296,7 +297,7 @@ pgsStoreSuite("admin: needs attention", (s) => {
     expect(before.payments[0].confirmed_by_gateway).toEqual({ captured: "0.00", refunded: "0.00", unconfirmed: 0 })
     expect(after.payments[0].gateway.status).toBe("APPROVED")
     expect(after.payments[0].confirmed_by_gateway).toEqual({ captured: before.payments[0].medusa.amount, refunded: "4.00", unconfirmed: 0 })
-    expect(after.payments[0].operations.map((o: any) => [o.kind, o.unconfirmed])).toEqual([["capture", false], ["refund", false]])
+    expect(after.payments[0].operations.map((o: any) => [o.kind, o.unconfirmed, o.reason, o.note])).toEqual([["capture", false, null, null], ["refund", false, "Damaged in transit", "Box crushed"]])
   })
 
   it("marks on the order's view a refund Medusa recorded that the gateway never confirmed, and leaves it out of what the gateway confirmed", async () => {

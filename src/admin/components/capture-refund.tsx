@@ -133,6 +133,7 @@ function OperationsList({ p }: { p: OrderPayment }) {
             </Text>
             {o.final_capture ? <Badge size="2xsmall">Final capture</Badge> : null}
             {o.unconfirmed ? <Badge size="2xsmall" color="orange">Not confirmed by the gateway</Badge> : null}
+            {o.reason ? <Badge size="2xsmall">{o.reason}</Badge> : null}
             {o.nothing_sent ? (
               <Text size="xsmall" className="text-ui-fg-subtle">
                 nothing sent: a fraction of a cent the ones before it already carried
@@ -142,6 +143,11 @@ function OperationsList({ p }: { p: OrderPayment }) {
               by {o.by.label}
               {o.created_at ? ` · ${dateTime(o.created_at)}` : ""}
             </Text>
+            {o.note ? (
+              <Text size="xsmall" className="w-full text-ui-fg-subtle" data-testid="pgs-operation-note">
+                “{o.note}”
+              </Text>
+            ) : null}
           </li>
         ))}
       </ul>

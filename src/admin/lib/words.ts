@@ -30,6 +30,15 @@ const IGNORED: Record<string, string> = {
   already_captured: "Already captured",
   already_canceled: "Already canceled",
   already_saved: "Card already saved",
+  already_applied: "Already recorded in Medusa by the payment page",
+  other_attempt: "Not applied: it belongs to another payment attempt",
+  no_gateway_customer: "Not applied: the card was saved for no customer",
+  unknown_gateway_customer: "Not applied: the gateway's customer is not one of this store's",
+  card_of_another_customer: "Not applied: the card is saved for another customer",
+  payout_already_final: "Payout already up to date",
+  payout_pending: "Payout still pending at the gateway",
+  payout_amount_mismatch: "Not applied: the amount differs from the payout's",
+  payout_terminal_mismatch: "Not applied: a payout of another terminal",
   amount_mismatch: "Not applied: the amount differs from the order's",
   foreign_reference: "Not a payment of this store",
   reference_mismatch: "Not applied: it belongs to another payment attempt",
@@ -48,6 +57,7 @@ const IGNORED: Record<string, string> = {
 
 const APPLIED: Record<string, string> = {
   authorized: "Recorded in Medusa (authorized)",
+  collection_authorized: "Recorded in Medusa (authorized)",
   captured: "Recorded in Medusa",
   successful: "Recorded in Medusa",
   external_capture: "Capture made in the gateway dashboard, recorded here",
@@ -74,8 +84,7 @@ export function outcomeWords(outcome: string | null, error: string | null = null
   }
   if (kind === "ignored") {
     if (name.startsWith("gateway_status_")) return `Not applied: the gateway says ${name.slice("gateway_status_".length)}`
-    if (name.startsWith("payout_")) return "Payout already up to date"
-    return IGNORED[name] ?? "Nothing to do"
+    return IGNORED[name] ?? (name.startsWith("payout_") ? "Payout already up to date" : "Nothing to do")
   }
   return outcome
 }

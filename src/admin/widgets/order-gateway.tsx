@@ -64,6 +64,10 @@ function PaymentBlock({ p, orderCanceled, pendingDifference, onDone }: { p: Orde
   const m = p.medusa
   return (
     <div className="flex flex-col gap-y-3 px-6 py-4" data-testid="pgs-order-payment">
+      {/* Named as Medusa's Payments section names it (#, the id's last 7 characters), so the two can be matched. */}
+      <Text size="small" weight="plus" title={p.payment_id ?? p.payment_session_id} data-testid="pgs-payment-name">
+        {p.payment_id ? `Payment #${p.payment_id.slice(-7)}` : "Payment not made yet"}
+      </Text>
       <div className="flex flex-wrap items-center gap-2" data-testid="pgs-medusa-state">
         <Text size="small" className="text-ui-fg-subtle">In Medusa</Text>
         <StatusBadge color={stateColor(m.state)}>{stateWords(m.state)}</StatusBadge>

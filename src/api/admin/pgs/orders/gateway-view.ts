@@ -18,7 +18,7 @@ import { sessionFields } from "../../../../payments/stored-session-data"
 import { isSingleStep, type GatewayTransactionType } from "../../../../payments/session-data"
 
 type SessionRow = { id: string; provider_id: string; status: string; amount: unknown; currency_code: string; data: Record<string, unknown> | null; created_at?: Date }
-type OperationRecord = OperationRow & { amount?: unknown; raw_amount?: unknown; created_at?: Date | string }
+type OperationRecord = OperationRow & { amount?: unknown; raw_amount?: unknown; created_at?: Date | string; note?: string | null; refund_reason?: { label?: string | null } | null }
 type PaymentRow = Omit<MedusaPaymentRow, "captures" | "refunds"> & {
   id: string
   payment_session_id?: string | null
@@ -108,6 +108,9 @@ function operationsOf(payment: PaymentRow | null, recorded: Record<string, unkno
         // Medusa wrote the row but the provider never recorded the gateway's answer: a process stopped in the middle
         // (or the call is still running). Reconciliation settles it (workflows/reconcile/unfinished-operations.ts).
         unconfirmed: !record && !transaction_id && !(kind === "capture" && takenAtAuthorization) && !payment.canceled_at,
+        // What the admin gave a refund in Medusa's form or ours, as Medusa's Payments section shows it.
+        reason: row.refund_reason?.label ?? null,
+        note: row.note ?? null,
         by: actors.get(row.id)!,
       }
     })
@@ -158,6 +161,7 @@ export async function orderGatewayView(scope: MedusaContainer, orderId: string):
       "payment_collections.payments.*",
       "payment_collections.payments.captures.*",
       "payment_collections.payments.refunds.*",
+      "payment_collections.payments.refunds.refund_reason.label",
     ],
     filters: { id: orderId },
   })
