@@ -199,8 +199,12 @@ describeBrowser("npm run demo", () => {
 
     // An exchange for something dearer: the order owes the difference, which Copy payment link collects.
     const { products } = await call("GET", "/admin/products?handle=sandbox-gift-card&fields=id,*variants")
+    // The reasons the dashboard's return, exchange and claim forms offer.
+    const { return_reasons } = await call("GET", "/admin/return-reasons?fields=id,value")
+    expect(return_reasons.map((r: { value: string }) => r.value).sort()).toEqual(["changed_mind", "damaged", "not_as_described", "wrong_item"])
+    const damaged = return_reasons.find((r: { value: string }) => r.value === "damaged")
     const { exchange } = await call("POST", "/admin/exchanges", { order_id: orderId })
-    await call("POST", `/admin/exchanges/${exchange.id}/inbound/items`, { items: [{ id: item.id, quantity: 1 }] })
+    await call("POST", `/admin/exchanges/${exchange.id}/inbound/items`, { items: [{ id: item.id, quantity: 1, reason_id: damaged.id }] })
     await call("POST", `/admin/exchanges/${exchange.id}/outbound/items`, { items: [{ variant_id: products[0].variants[0].id, quantity: 2 }] })
     await call("POST", `/admin/exchanges/${exchange.id}/request`)
     const after = (await call("GET", `/admin/orders/${orderId}?fields=id,*payment_collections`)).order

@@ -1,8 +1,9 @@
 /**
  * The demo store's catalogue, run once through `medusa exec`: a sales channel and publishable key, regions for
  * EUR, PLN, INR and USD with the PGS providers that fit each, a few digital products (no shipping needed at
- * checkout), and a warehouse with free delivery and returns, so a shop admin can fulfill an order and make the
- * exchanges and claims whose difference the plugin's pay link collects (docs/money-after-checkout.md).
+ * checkout), and a warehouse with free delivery and returns and a few return reasons, so a shop admin can fulfill an
+ * order and make the returns, exchanges and claims whose difference the plugin collects or refunds
+ * (docs/money-after-checkout.md).
  * The demo runner reads the publishable key back from the database (database.ts).
  */
 import type { ExecArgs } from "@medusajs/framework/types"
@@ -10,6 +11,7 @@ import {
   createApiKeysWorkflow,
   createProductsWorkflow,
   createRegionsWorkflow,
+  createReturnReasonsWorkflow,
   createSalesChannelsWorkflow,
   createShippingOptionsWorkflow,
   createShippingProfilesWorkflow,
@@ -88,6 +90,17 @@ export default async function seedDemo({ container }: ExecArgs) {
     },
   })
   await seedFulfillment(container, salesChannelId)
+  // The reasons the dashboard's returns and claims offer (a fresh store has none: "No results").
+  await createReturnReasonsWorkflow(container).run({
+    input: {
+      data: [
+        { value: "damaged", label: "Damaged or defective" },
+        { value: "wrong_item", label: "Wrong item sent" },
+        { value: "not_as_described", label: "Not as described" },
+        { value: "changed_mind", label: "Changed their mind" },
+      ],
+    },
+  })
   // Last: the demo runner takes an existing key as "seeded"; a seed cut short before it asks for --reset.
   const { result: keys } = await createApiKeysWorkflow(container).run({
     input: { api_keys: [{ title: "PGS demo storefront", type: "publishable", created_by: "demo" }] },
