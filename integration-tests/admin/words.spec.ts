@@ -1,7 +1,7 @@
 /** The dashboard's words for the event log (src/admin/lib/words.ts), against the names the server really writes. */
 import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
-import { eventWords, gatewayStatusWords, outcomeWords, sourceWords, stateWords, transactionTypeWords } from "../../src/admin/lib/words"
+import { eventWords, gatewayStatusWords, outcomeWords, sourceWords, stateColor, stateWords, transactionTypeWords } from "../../src/admin/lib/words"
 
 describe("the dashboard's words for gateway events", () => {
   it.each([
@@ -67,6 +67,8 @@ describe("the dashboard's words for gateway events", () => {
     expect(sourceWords("webhook")).toBe("Webhook from the gateway")
     expect(stateWords("partially_refunded")).toBe("Partially refunded")
     expect(stateWords("awaiting")).toBe("Awaiting payment")
+    // Medusa's own payment badges' colours for the same states.
+    expect(["captured", "partially_captured", "partially_refunded", "refunded", "canceled"].map((state) => stateColor(state as never))).toEqual(["green", "orange", "orange", "red", "red"])
     expect(gatewayStatusWords("SESSION_EXPIRED")).toBe("Session expired")
     expect(transactionTypeWords("AUTHORIZE")).toBe("Authorize, capture later")
     expect(transactionTypeWords("OCT")).toBe("OCT")

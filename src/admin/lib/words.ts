@@ -114,11 +114,11 @@ const STATES: Record<MedusaPaymentState, string> = {
 
 export const stateWords = (state: MedusaPaymentState) => STATES[state] ?? state
 
+/** The colours Medusa's own payment status badges use for the same states, so the two sections read alike. */
 export function stateColor(state: MedusaPaymentState): "green" | "orange" | "red" | "grey" | "blue" {
-  if (state === "captured" || state === "partially_captured") return "green"
-  if (state === "awaiting" || state === "authorized") return "orange"
-  if (state === "failed") return "red"
-  if (state === "canceled" || state === "refunded" || state === "partially_refunded") return "grey"
+  if (state === "captured") return "green"
+  if (state === "awaiting" || state === "authorized" || state === "partially_captured" || state === "partially_refunded") return "orange"
+  if (state === "failed" || state === "refunded" || state === "canceled") return "red"
   return "blue"
 }
 
