@@ -52,6 +52,12 @@ describe("the dashboard's words for gateway events", () => {
       }
     }
     walk(join(__dirname, "../../src/workflows"))
+    // Written from a template (pgs-events/approval.ts): `ignored:collection_${kind}` for applyCollectionPayment's
+    // kinds, but for those it answers apart (applied, already_applied, not_payable).
+    const approval = readFileSync(join(__dirname, "../../src/workflows/pgs-events/approval.ts"), "utf8")
+    expect(approval).toContain("`ignored:collection_${applied.kind}`")
+    const kinds = readFileSync(join(__dirname, "../../src/workflows/order-payments/apply-collection-payment.ts"), "utf8").matchAll(/\{ kind: "([a-z_]+)"/g)
+    for (const [, kind] of kinds) if (!["applied", "already_applied", "not_payable"].includes(kind!)) written.add(`ignored:collection_${kind}`)
     expect(written.size).toBeGreaterThan(20)
     // Not the fallback of the family either: "payout_amount_mismatch" is no "Payout already up to date".
     expect([...written].filter((outcome) => ["Nothing to do", "Payout already up to date"].includes(outcomeWords(outcome)!) && outcome !== "ignored:payout_already_final")).toEqual([])

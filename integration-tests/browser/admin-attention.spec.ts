@@ -114,7 +114,7 @@ describeBrowser("needs attention in the dashboard", () => {
       await d.page.goto(`${d.url}/app/orders/${orderId}`)
       const orderWidget = d.page.locator('[aria-label="Payment gateway"]').first()
       await orderWidget.getByTestId("pgs-operations").getByText("Not confirmed by the gateway").waitFor({ timeout: 30_000 })
-      await orderWidget.getByTestId("pgs-unconfirmed-note").getByText(/^Medusa's sums include an operation the gateway has not confirmed/).waitFor()
+      await orderWidget.getByTestId("pgs-unconfirmed-note").getByText(/^Medusa's sums include an operation the gateway has not confirmed.* it is listed under Needs attention, where a person decides\.$/).waitFor()
       await orderWidget.getByTestId("pgs-operations").scrollIntoViewIfNeeded()
       await screenshot(d.page, "admin-order-unconfirmed-refund")
       await d.page.goto(`${d.url}/app/pgs/attention`)

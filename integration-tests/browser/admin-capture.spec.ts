@@ -96,6 +96,9 @@ describeBrowser("partial capture in the dashboard", () => {
       const refundForm = widget.getByRole("form", { name: "Refund part of the payment" })
       // Nothing is owed to the customer: the admin says how much (everything left goes as Medusa's exact rest).
       await expect(refundForm.getByLabel("Amount (EUR)").inputValue()).resolves.toBe("")
+      // Nothing typed yet is no error: the hint says what may be refunded.
+      await refundForm.getByText("Up to 30.35 EUR captured and not refunded.", { exact: true }).waitFor()
+      expect(await refundForm.getByRole("alert").count()).toBe(0)
       await refundForm.getByLabel("Amount (EUR)").fill("30.35")
       await refundForm.getByRole("button", { name: "Refund" }).click()
       await operations.getByText("Refunded 30.35 EUR").waitFor({ timeout: 30_000 })

@@ -80,7 +80,8 @@ const CLOSED_NOTE = " The terminal settings for it were changed since; if paymen
 /**
  * After a terminal setting was written (`rows`: as it was and as it is): the open "Terminal refused" items it may have
  * fixed are closed, saying why — those of its terminals and of the currencies it serves; every item when it is or
- * was the default (it serves any currency no other row lists). `updated_at` stays the last refusal's time.
+ * was the default (it serves any currency no other row lists). Its sentence then says since when payments were
+ * refused, not the last time (attention/view.ts): updated_at files it under its closing in the history list.
  */
 export async function closeTerminalRefusals(knex: Knex, rows: TerminalSettingReach[]): Promise<number> {
   const query = knex(FOLLOW_UP_TABLE).where({ kind: "terminal_refused", state: "needs_person" }).whereNull("deleted_at")
@@ -89,5 +90,6 @@ export async function closeTerminalRefusals(knex: Knex, rows: TerminalSettingRea
     const currencies = rows.flatMap((r) => (Array.isArray(r.currency_codes) ? r.currency_codes : [])).map((c) => String(c).toLowerCase())
     query.where((q) => q.whereIn("key", keys).orWhereIn("currency_code", currencies))
   }
-  return query.update({ state: "done", resolved_at: new Date(), note: knex.raw(`coalesce("note", '') || ?`, [CLOSED_NOTE]) })
+  const now = new Date()
+  return query.update({ state: "done", resolved_at: now, updated_at: now, note: knex.raw(`coalesce("note", '') || ?`, [CLOSED_NOTE]) })
 }

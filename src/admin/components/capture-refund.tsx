@@ -8,7 +8,7 @@
 import { Badge, Button, Input, Text, Textarea, toast } from "@medusajs/ui"
 import { useRef, useState } from "react"
 import { api, ApiError } from "../lib/api"
-import { decimalsOf, fromMinor, toMinor } from "../lib/amounts"
+import { decimalsOf, fromMinor, roundedToMinor, toMinor } from "../lib/amounts"
 import { dateTime, money } from "../lib/format"
 import type { OrderPayment } from "../lib/types"
 import { Field } from "./field"
@@ -33,7 +33,8 @@ function limits(p: OrderPayment) {
  */
 function owedToCustomer(pendingDifference: number | null | undefined, decimals: number): number {
   if (typeof pendingDifference !== "number" || pendingDifference >= 0) return 0
-  return toMinor(String(-pendingDifference), decimals) ?? 0
+  // A taxed total owes fractions of a cent (30.345): rounded as the gateway's amounts are; the exact rest still goes.
+  return roundedToMinor(String(-pendingDifference), decimals) ?? 0
 }
 
 /** The amount a form starts with: a capture takes everything left; a refund what the customer is owed, else nothing (the admin says how much). */
@@ -55,8 +56,11 @@ function OperationForm({ p, operation, owed, onClose, onDone }: { p: OrderPaymen
   const sending = useRef(false)
 
   const minor = toMinor(amount, l.decimals)
+  // Nothing typed yet: no error (the hint says what is allowed); the form is not sent.
   const problem =
-    minor === null
+    amount.trim() === ""
+      ? null
+      : minor === null
       ? `Give an amount such as ${fromMinor(limit, l.decimals)}${l.decimals ? ` (at most ${l.decimals} decimals)` : " (no decimals)"}`
       : minor <= 0
         ? "Give an amount above zero"

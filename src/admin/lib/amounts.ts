@@ -20,3 +20,16 @@ export function fromMinor(minor: number, decimals: number): string {
   const s = String(minor).padStart(decimals + 1, "0")
   return `${s.slice(0, -decimals)}.${s.slice(-decimals)}`
 }
+
+/**
+ * "30.345" → 3035 with 2 decimals: more decimals than the currency has are rounded half away from zero (Medusa's
+ * taxed totals carry fractions of a cent); null when it is not a plain non-negative decimal.
+ */
+export function roundedToMinor(text: string, decimals: number): number | null {
+  const m = /^(\d{1,13})(?:\.(\d+))?$/.exec(text.trim())
+  if (!m) return null
+  const fraction = m[2] ?? ""
+  const kept = toMinor(`${m[1]}.${fraction.slice(0, decimals)}`.replace(/\.$/, ""), decimals)
+  if (kept === null) return null
+  return fraction.length > decimals && Number(fraction[decimals]) >= 5 ? kept + 1 : kept
+}

@@ -59,6 +59,14 @@ function gatewaySums(confirmed: NonNullable<OrderPayment["confirmed_by_gateway"]
 }
 
 /** `pendingDifference`: Medusa's order summary (below zero: the order owes the customer). */
+/** What happens next to the unconfirmed operations, by where Needs attention stands on them. */
+function unconfirmedNext(operations: OrderPayment["operations"]): string {
+  const items = operations.filter((o) => o.unconfirmed).map((o) => o.unconfirmed_item)
+  if (items.includes("open")) return "The gateway has no record of it: it is listed under Needs attention, where a person decides."
+  if (items.every((i) => i === "closed")) return "A person dealt with it on Needs attention; Medusa's record of it stays as it is."
+  return "Reconciliation, which runs every 5 minutes, checks it with the gateway once it is 5 minutes old: it records it if the gateway made it, and lists it under Needs attention if not."
+}
+
 function PaymentBlock({ p, orderCanceled, pendingDifference, onDone }: { p: OrderPayment; orderCanceled: boolean; pendingDifference?: number | null; onDone(): void }) {
   const g = p.gateway
   const m = p.medusa
@@ -66,7 +74,7 @@ function PaymentBlock({ p, orderCanceled, pendingDifference, onDone }: { p: Orde
     <div className="flex flex-col gap-y-3 px-6 py-4" data-testid="pgs-order-payment">
       {/* Named as Medusa's Payments section names it (#, the id's last 7 characters), so the two can be matched. */}
       <Text size="small" weight="plus" title={p.payment_id ?? p.payment_session_id} data-testid="pgs-payment-name">
-        {p.payment_id ? `Payment #${p.payment_id.slice(-7)}` : "Payment not made yet"}
+        {p.payment_id ? `Payment #${p.payment_id.slice(-7)}` : "No payment in Medusa"}
       </Text>
       <div className="flex flex-wrap items-center gap-2" data-testid="pgs-medusa-state">
         <Text size="small" className="text-ui-fg-subtle">In Medusa</Text>
@@ -80,9 +88,8 @@ function PaymentBlock({ p, orderCanceled, pendingDifference, onDone }: { p: Orde
       {p.confirmed_by_gateway?.unconfirmed ? (
         <Text size="small" className="text-ui-fg-subtle" data-testid="pgs-unconfirmed-note">
           Medusa's sums include {p.confirmed_by_gateway.unconfirmed === 1 ? "an operation" : `${p.confirmed_by_gateway.unconfirmed} operations`} the
-          gateway has not confirmed (marked below): the store stopped while making it, or it is still being made.
-          Reconciliation, which runs every 5 minutes, checks such an operation with the gateway once it is 5 minutes
-          old: it records it if the gateway made it, and lists it under Needs attention if not.
+          gateway has not confirmed (marked below): the store stopped while making it, or it is still being made.{" "}
+          {unconfirmedNext(p.operations)}
         </Text>
       ) : null}
       <div className="flex flex-wrap items-center gap-2">

@@ -96,10 +96,10 @@ async function fromFollowUp(container: MedusaContainer, row: FollowUpRow): Promi
   }
 }
 
-/** Written when read: the count and times change with every refused delivery. */
 /** "2026-11-27 19:22 UTC": a time in a sentence a person reads, the same in every admin's view. */
 const atMinute = (date: Date | string) => `${new Date(date).toISOString().slice(0, 16).replace("T", " ")} UTC`
 
+/** Written when read: the count and times change with every refused delivery. */
 function refusedSentence(row: FollowUpRow): string {
   const since = atMinute(row.created_at)
   const last = atMinute(row.updated_at)

@@ -15,6 +15,8 @@ import { majorAmount, medusaPaymentView, type MedusaPaymentRow } from "./medusa-
 import { EXTERNAL_REFUND_METADATA_KEY } from "../../../../modules/pgs/medusa-tables"
 import { actorsOf, type Actor, type OperationRow } from "./actors"
 import { sessionFields } from "../../../../payments/stored-session-data"
+import { followUpByKey } from "../../../../modules/pgs/follow-ups"
+import { unconfirmedOperationKey } from "../../../../payments/lost-answers"
 import { isSingleStep, type GatewayTransactionType } from "../../../../payments/session-data"
 
 type SessionRow = { id: string; provider_id: string; status: string; amount: unknown; currency_code: string; data: Record<string, unknown> | null; created_at?: Date }
@@ -117,7 +119,21 @@ function operationsOf(payment: PaymentRow | null, recorded: Record<string, unkno
     .sort((a, b) => String(a.created_at).localeCompare(String(b.created_at)))
 }
 
-type Operation = ReturnType<typeof operationsOf>[number]
+/**
+ * Where Needs attention stands on each unconfirmed operation (reconciliation lists one the gateway has no record of):
+ * "open", "closed" (a person dealt with it), or null (not listed yet). Read only for those: most orders have none.
+ */
+async function withUnconfirmedItems(knex: Knex, operations: ReturnType<typeof operationsOf>) {
+  return Promise.all(
+    operations.map(async (o) => {
+      if (!o.unconfirmed) return { ...o, unconfirmed_item: null }
+      const item = await followUpByKey(knex, unconfirmedOperationKey(o.kind, o.id))
+      return { ...o, unconfirmed_item: item ? (item.state === "done" ? ("closed" as const) : ("open" as const)) : null }
+    }),
+  )
+}
+
+type Operation = Awaited<ReturnType<typeof withUnconfirmedItems>>[number]
 
 /**
  * What the gateway confirmed of Medusa's captures and refunds (major units), beside Medusa's own sums: a payment
@@ -183,7 +199,7 @@ export async function orderGatewayView(scope: MedusaContainer, orderId: string):
       const references = [session.id, recorded.reference].filter((r): r is string => typeof r === "string")
       const transactionIds = [transactionId, ...managementIds(recorded)].filter((id): id is string => !!id)
       const actors = await actorsOf(scope, [...(payment?.captures ?? []), ...(payment?.refunds ?? [])])
-      const operations = operationsOf(payment, recorded, session.currency_code, actors)
+      const operations = await withUnconfirmedItems(knex, operationsOf(payment, recorded, session.currency_code, actors))
       // A management event names the operation Medusa made: say who made it (not "this dashboard", a guess).
       const events = (await eventsFor(knex, { transaction_ids: transactionIds, references })).map((e) => {
         const operation = operations.find((o) => o.transaction_id && o.transaction_id === e.transaction_id)
