@@ -18,6 +18,21 @@ describeBrowser("partial capture in the dashboard", () => {
   pgsStoreSuite("partial capture in the dashboard", (s) => {
     const d = dashboardForEachTest(s)
 
+    /** A paid 25.50 EUR order with `amount` of it captured. */
+    async function capturedOrder(amount: number) {
+      const { orderId } = await paidOrder(s)
+      const payment = await paymentOfOrder(s, orderId)
+      expect((await operate(s, payment.id, "capture", amount)).status).toBe(200)
+      return { orderId, payment }
+    }
+
+    /** The order page at 1280 px, and the plugin's widget on it. */
+    async function orderWidget(orderId: string) {
+      await d.page.setViewportSize({ width: 1280, height: 900 })
+      await d.page.goto(`${d.url}/app/orders/${orderId}`)
+      return d.page.locator('[aria-label="Payment gateway"]').first()
+    }
+
     it("captures part of the payment and refunds part of what was captured from the order widget", async () => {
       const { orderId, transactionId } = await paidOrder(s) // 25.50 EUR authorized
       await d.page.setViewportSize({ width: 1280, height: 900 })
@@ -127,13 +142,9 @@ describeBrowser("partial capture in the dashboard", () => {
     })
 
     it("starts a refund at what Medusa says the customer is owed after a return, not at everything captured", async () => {
-      const { orderId } = await paidOrder(s)
-      const payment = await paymentOfOrder(s, orderId)
-      expect((await operate(s, payment.id, "capture", 25.5)).status).toBe(200)
+      const { orderId, payment } = await capturedOrder(25.5)
       await returnEverything(s, orderId)
-      await d.page.setViewportSize({ width: 1280, height: 900 })
-      await d.page.goto(`${d.url}/app/orders/${orderId}`)
-      const widget = d.page.locator('[aria-label="Payment gateway"]').first()
+      const widget = await orderWidget(orderId)
       // Named as Medusa's own Payments section names it.
       await widget.getByTestId("pgs-payment-name").getByText(`Payment #${payment.id.slice(-7)}`).waitFor({ timeout: 30_000 })
       await widget.getByRole("button", { name: "Refund…" }).click({ timeout: 30_000 })
@@ -145,13 +156,9 @@ describeBrowser("partial capture in the dashboard", () => {
     })
 
     it("says on a canceled order that the part of a partly captured authorization never captured stays held, not to void it", async () => {
-      const { orderId } = await paidOrder(s)
-      const payment = await paymentOfOrder(s, orderId)
-      expect((await operate(s, payment.id, "capture", 10)).status).toBe(200)
+      const { orderId } = await capturedOrder(10)
       expect((await adminPost(s, `/admin/orders/${orderId}/cancel`, {})).status).toBe(200)
-      await d.page.setViewportSize({ width: 1280, height: 900 })
-      await d.page.goto(`${d.url}/app/orders/${orderId}`)
-      const held = d.page.locator('[aria-label="Payment gateway"]').first().getByTestId("pgs-canceled-authorized")
+      const held = (await orderWidget(orderId)).getByTestId("pgs-canceled-authorized")
       await held.getByText(/^The order is canceled and 15\.50 EUR of the authorization was never captured\. The gateway voids an authorization only before any capture/).waitFor({ timeout: 30_000 })
       expect(await held.textContent()).not.toMatch(/void it in the gateway's dashboard/)
       await held.scrollIntoViewIfNeeded()

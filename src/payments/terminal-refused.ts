@@ -64,6 +64,18 @@ export async function rememberTerminalRefusal(knex: Knex | null, logger: Logger,
   }
 }
 
+/**
+ * When `error` is the gateway refusing the terminal (terminalRefusalOf): logged, and told to the shop admin as above.
+ * True when it was; the caller then tells the shopper that payments are unavailable, each in its own way.
+ */
+export async function tellTerminalRefusal(knex: Knex | null, logger: Logger, at: { terminalId: string; currency: string }, error: unknown): Promise<boolean> {
+  const refusal = terminalRefusalOf(error)
+  if (!refusal) return false
+  logger.warn(`[pgs] the gateway refuses terminal ${at.terminalId}: ${refusal.words}${refusal.code ? ` (${refusal.code})` : ""}`)
+  await rememberTerminalRefusal(knex, logger, { ...at, ...refusal })
+  return true
+}
+
 /** A payment the gateway answered with a terminal's code (an authorization recorded as refused): told as above. */
 export async function rememberRefusedTerminalOf(knex: Knex | null, logger: Logger, data: Pick<PgsSessionData, "terminal_id" | "currency_code" | "error">): Promise<void> {
   const code = data.error?.code

@@ -58,7 +58,6 @@ function gatewaySums(confirmed: NonNullable<OrderPayment["confirmed_by_gateway"]
   ].filter(Boolean).join(" · ")
 }
 
-/** `pendingDifference`: Medusa's order summary (below zero: the order owes the customer). */
 /** What happens next to the unconfirmed operations, by where Needs attention stands on them. */
 function unconfirmedNext(operations: OrderPayment["operations"]): string {
   const items = operations.filter((o) => o.unconfirmed).map((o) => o.unconfirmed_item)
@@ -67,6 +66,7 @@ function unconfirmedNext(operations: OrderPayment["operations"]): string {
   return "Reconciliation, which runs every 5 minutes, checks it with the gateway once it is 5 minutes old: it records it if the gateway made it, and lists it under Needs attention if not."
 }
 
+/** `pendingDifference`: Medusa's order summary (below zero: the order owes the customer). */
 function PaymentBlock({ p, orderCanceled, pendingDifference, onDone }: { p: OrderPayment; orderCanceled: boolean; pendingDifference?: number | null; onDone(): void }) {
   const g = p.gateway
   const m = p.medusa

@@ -10,7 +10,7 @@ import { medusaAmountInMinorUnits } from "../../lib/medusa-amount"
 import { payLinkResultUrl } from "../../payments/pay-link"
 import { gatewayReferenceFor } from "../../payments/reference"
 import { GATEWAY_UNAVAILABLE, GATEWAY_UNAVAILABLE_MESSAGE } from "../../payments/gateway-unavailable"
-import { rememberTerminalRefusal, terminalRefusalOf } from "../../payments/terminal-refused"
+import { tellTerminalRefusal } from "../../payments/terminal-refused"
 import { APPROVED_SESSION_STATUSES } from "../../payments/status-table"
 import { parseSessionData, type AttemptCore, type GatewayTransactionType, type PgsSessionData } from "../../payments/session-data"
 import type { ProviderDeps } from "./deps"
@@ -124,12 +124,8 @@ function withoutSingleUseFields(data: PgsSessionData): PgsSessionData {
  */
 export async function refusal(deps: ProviderDeps, current: PgsSessionData, error: unknown): Promise<AuthorizePaymentOutput> {
   if (error instanceof MedusaError) throw error
-  const terminal = terminalRefusalOf(error)
-  if (terminal) {
-    deps.logger.warn(`[pgs] the gateway refuses terminal ${current.terminal_id}: ${terminal.words}${terminal.code ? ` (${terminal.code})` : ""}`)
-    await rememberTerminalRefusal(deps.knex, deps.logger, { terminalId: current.terminal_id, currency: current.currency_code, ...terminal })
+  if (await tellTerminalRefusal(deps.knex, deps.logger, { terminalId: current.terminal_id, currency: current.currency_code }, error))
     return { status: PaymentSessionStatus.ERROR, data: { ...current, error: { code: GATEWAY_UNAVAILABLE, message: GATEWAY_UNAVAILABLE_MESSAGE } } }
-  }
   if (isGatewayError(error) && (error.type === "validation" || error.type === "bad_request")) {
     deps.logger.warn(`[pgs] payment refused for ${current.session_id}: ${error.merchantMessage}`)
     return { status: PaymentSessionStatus.ERROR, data: { ...current, error: { code: "REFUSED", message: error.shopperMessage } } }

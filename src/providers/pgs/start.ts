@@ -9,7 +9,7 @@
 import type { PaymentProviderContext } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
 import { GATEWAY_UNAVAILABLE, GATEWAY_UNAVAILABLE_MESSAGE } from "../../payments/gateway-unavailable"
-import { rememberTerminalRefusal, terminalRefusalOf } from "../../payments/terminal-refused"
+import { tellTerminalRefusal } from "../../payments/terminal-refused"
 import type { MoneyInput } from "../../gateway"
 import { gatewayMethodOf, type MethodFamily } from "../../payments/method-families"
 import { browserInfoOf, type SealedSecrets } from "../../payments/seal"
@@ -132,11 +132,7 @@ async function startedOn(deps: ProviderDeps, start: AttemptStart, started: Promi
   try {
     return await started
   } catch (error) {
-    const refusal = terminalRefusalOf(error)
-    if (!refusal) throw error
-    const terminalId = start.terminal.terminal_id
-    deps.logger.warn(`[pgs] the gateway refuses terminal ${terminalId}: ${refusal.words}${refusal.code ? ` (${refusal.code})` : ""}`)
-    await rememberTerminalRefusal(deps.knex, deps.logger, { terminalId, currency: start.currency, ...refusal })
+    if (!(await tellTerminalRefusal(deps.knex, deps.logger, { terminalId: start.terminal.terminal_id, currency: start.currency }, error))) throw error
     throw new MedusaError(MedusaError.Types.NOT_ALLOWED, GATEWAY_UNAVAILABLE_MESSAGE, GATEWAY_UNAVAILABLE)
   }
 }
