@@ -312,4 +312,22 @@ pgsStoreSuite("admin: needs attention", (s) => {
     ])
     expect(p.confirmed_by_gateway).toEqual({ captured: p.medusa.captured_amount, refunded: "0.00", unconfirmed: 1 })
   })
+
+  it("says of an unconfirmed refund older than reconciliation looks back that nothing will check it", async () => {
+    const { orderId } = await paidOrder(s)
+    const payment = await paymentOfOrder(s, orderId)
+    expect((await adminPost(s, `/admin/payments/${payment.id}/capture`, {})).status).toBe(200)
+    const payments = s.container().resolve(Modules.PAYMENT) as unknown as { createRefunds(data: object[]): Promise<Array<{ id: string }>> }
+    // A refund row whose call died with its process while the worker was down for more than a week.
+    const [refund] = await payments.createRefunds([{ payment_id: payment.id, amount: 3, created_by: "user_shop_admin" }])
+    await knex()("refund").where({ id: refund!.id }).update({ created_at: new Date(Date.now() - 8 * 86_400_000) })
+    await runReconcile(s, 10 * MINUTE)
+    const view = async () => (await admin(s, "get", `/admin/pgs/orders/${orderId}/gateway`)).data.payments[0].operations.find((o: any) => o.id === refund!.id)
+    expect(await view()).toMatchObject({ unconfirmed: true, unconfirmed_item: "unwatched" })
+    // True to its words: reconciliation did not list it.
+    expect((await list("?show=open")).items.filter((i) => i.order_id === orderId)).toEqual([])
+    // Six days old, it is still reconciliation's to check.
+    await knex()("refund").where({ id: refund!.id }).update({ created_at: new Date(Date.now() - 6 * 86_400_000) })
+    expect(await view()).toMatchObject({ unconfirmed: true, unconfirmed_item: null })
+  })
 })

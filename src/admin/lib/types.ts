@@ -60,10 +60,10 @@ export type Actor = { kind: "user" | "api_key" | "gateway_dashboard" | "capture_
  * One of Medusa's captures or refunds of the payment (amount in major units). `nothing_sent`: a taxed fraction of a
  * cent the operations before it already carried: the gateway was not asked. `unconfirmed`: Medusa wrote it but the
  * gateway's answer was never recorded (a process stopped in the middle, or it is still being made), and
- * `unconfirmed_item` where Needs attention stands on it (listed "open", dealt with "closed", not listed yet null). `reason` and
+ * `unconfirmed_item` where Needs attention stands on it (listed "open", dealt with "closed", not listed yet null, older than reconciliation looks back "unwatched"). `reason` and
  * `note`: what the admin gave a refund.
  */
-export type PaymentOperation = { id: string; kind: "capture" | "refund"; amount: string; created_at: string | null; transaction_id: string | null; final_capture: boolean; nothing_sent: boolean; unconfirmed: boolean; unconfirmed_item: "open" | "closed" | null; reason: string | null; note: string | null; by: Actor }
+export type PaymentOperation = { id: string; kind: "capture" | "refund"; amount: string; created_at: string | null; transaction_id: string | null; final_capture: boolean; nothing_sent: boolean; unconfirmed: boolean; unconfirmed_item: "open" | "closed" | "unwatched" | null; reason: string | null; note: string | null; by: Actor }
 
 export type GatewayTransaction = {
   id: string

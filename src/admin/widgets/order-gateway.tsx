@@ -62,6 +62,8 @@ function gatewaySums(confirmed: NonNullable<OrderPayment["confirmed_by_gateway"]
 function unconfirmedNext(operations: OrderPayment["operations"]): string {
   const items = operations.filter((o) => o.unconfirmed).map((o) => o.unconfirmed_item)
   if (items.includes("open")) return "The gateway has no record of it: it is listed under Needs attention, where a person decides."
+  if (items.includes("unwatched"))
+    return "It is older than the 7 days reconciliation looks back, so nothing will check it: compare Medusa's sums with what the gateway confirmed, below."
   if (items.every((i) => i === "closed")) return "A person dealt with it on Needs attention; Medusa's record of it stays as it is."
   return "Reconciliation, which runs every 5 minutes, checks it with the gateway once it is 5 minutes old: it records it if the gateway made it, and lists it under Needs attention if not."
 }

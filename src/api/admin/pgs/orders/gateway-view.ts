@@ -18,6 +18,7 @@ import { sessionFields } from "../../../../payments/stored-session-data"
 import { followUpByKey } from "../../../../modules/pgs/follow-ups"
 import { unconfirmedOperationKey } from "../../../../payments/lost-answers"
 import { isSingleStep, type GatewayTransactionType } from "../../../../payments/session-data"
+import { RECONCILE } from "../../../../workflows/reconcile/policy"
 
 type SessionRow = { id: string; provider_id: string; status: string; amount: unknown; currency_code: string; data: Record<string, unknown> | null; created_at?: Date }
 type OperationRecord = OperationRow & { amount?: unknown; raw_amount?: unknown; created_at?: Date | string; note?: string | null; refund_reason?: { label?: string | null } | null }
@@ -121,14 +122,17 @@ function operationsOf(payment: PaymentRow | null, recorded: Record<string, unkno
 
 /**
  * Where Needs attention stands on each unconfirmed operation (reconciliation lists one the gateway has no record of):
- * "open", "closed" (a person dealt with it), or null (not listed yet). Read only for those: most orders have none.
+ * "open", "closed" (a person dealt with it), null (not listed yet), or "unwatched": older than the days reconciliation
+ * looks back (its worker was down that long), so nothing will list it. Read only for those: most orders have none.
  */
-async function withUnconfirmedItems(knex: Knex, operations: ReturnType<typeof operationsOf>) {
+async function withUnconfirmedItems(knex: Knex, operations: ReturnType<typeof operationsOf>, now = new Date()) {
+  const watchedSince = now.getTime() - RECONCILE.watchDays * 86_400_000
   return Promise.all(
     operations.map(async (o) => {
       if (!o.unconfirmed) return { ...o, unconfirmed_item: null }
       const item = await followUpByKey(knex, unconfirmedOperationKey(o.kind, o.id))
-      return { ...o, unconfirmed_item: item ? (item.state === "done" ? ("closed" as const) : ("open" as const)) : null }
+      if (item) return { ...o, unconfirmed_item: item.state === "done" ? ("closed" as const) : ("open" as const) }
+      return { ...o, unconfirmed_item: o.created_at && Date.parse(o.created_at) <= watchedSince ? ("unwatched" as const) : null }
     }),
   )
 }
