@@ -1,7 +1,7 @@
 /** The dashboard's words for the event log (src/admin/lib/words.ts), against the names the server really writes. */
 import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
-import { eventWords, gatewayStatusWords, outcomeWords, sourceWords, stateColor, stateWords, transactionTypeWords } from "../../src/admin/lib/words"
+import { actorWords, eventWords, gatewayStatusWords, outcomeWords, sourceWords, stateColor, stateWords, transactionTypeWords } from "../../src/admin/lib/words"
 
 describe("the dashboard's words for gateway events", () => {
   it.each([
@@ -61,6 +61,11 @@ describe("the dashboard's words for gateway events", () => {
     expect(written.size).toBeGreaterThan(20)
     // Not the fallback of the family either: "payout_amount_mismatch" is no "Payout already up to date".
     expect([...written].filter((outcome) => ["Nothing to do", "Payout already up to date"].includes(outcomeWords(outcome)!) && outcome !== "ignored:payout_already_final")).toEqual([])
+  })
+
+  it("names who made an operation after its amount, and says so in a sentence when Medusa recorded no one", () => {
+    expect(`Captured 12.00 EUR ${actorWords({ kind: "user", id: "user_1", label: "ada@shop.example" })}`).toBe("Captured 12.00 EUR by ada@shop.example")
+    expect(`Captured 12.00 EUR ${actorWords({ kind: "not_recorded", label: "not recorded by Medusa" })}`).toBe("Captured 12.00 EUR author not recorded by Medusa")
   })
 
   it("says nothing for an event not processed yet, and that it failed when it did", () => {

@@ -75,6 +75,16 @@ describe("simplified simulator: redirect interactive", () => {
     expect(tx).toMatchObject({ status: "APPROVED", processing_code: "0000", authentication_status: "AUTHENTICATED" })
   })
 
+  it.each([
+    ["EUR", 1999, "19.99 EUR"],
+    ["JPY", 1999, "1999 JPY"],
+    ["BHD", 1999, "1.999 BHD"],
+  ])("the page shows a %s amount of %d minor units in its currency's own decimals: %s", async (currency, amount, shown) => {
+    const res = await authorizeCard(h, { amount, currency, payment_method: card("redirect_interactive") })
+    expect(res.status).toBe(200)
+    expect((await h.raw("GET", res.body.redirect.url)).text).toContain(`<dt>Amount</dt><dd>${shown}</dd>`)
+  })
+
   it("Decline (N) finalizes declined and sends the browser to error_url when one was given", async () => {
     const res = await authorizeCard(h, { payment_method: card("redirect_interactive"), error_url: ERROR_URL })
     const pageRes = await h.raw("GET", res.body.redirect.url)

@@ -6,7 +6,7 @@ export function page(title: string, body: string, status = 200): Reply {
   return html(
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
       `<title>${escapeHtml(title)}</title><style>body{font-family:system-ui,sans-serif;max-width:28rem;margin:2rem auto;padding:0 1rem}` +
-      `button{font-size:1rem;padding:.5rem 1rem;margin:.25rem}dl{display:grid;grid-template-columns:auto 1fr;gap:.25rem 1rem}</style>` +
+      `button{font-size:1rem;padding:.5rem 1rem;margin:.25rem}dl{display:grid;grid-template-columns:auto 1fr;gap:.25rem 1rem}dd{margin:0;min-width:0;overflow-wrap:anywhere}</style>` +
       `</head><body><h1>${escapeHtml(title)}</h1>${body}</body></html>`,
     status,
   )

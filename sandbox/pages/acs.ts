@@ -12,6 +12,7 @@ import { cardFlow, findByServerTransId, type FullThreeDs, type TransStatus } fro
 import { autoSubmitForm, backToMerchant, decodeBase64Json, errorPage, formValue, page, scriptValue } from "../cards/page-kit"
 import { completeChallenge, MESSAGE_VERSION } from "../cards/three-ds-flow"
 import { acsChallengeUrl, acsDecisionUrl, NOTIFICATION_PATHS } from "../cards/urls"
+import { formatMoney } from "./provider-layout"
 
 function flowFor(ctx: SandboxContext, serverTransId: unknown): { tx: TransactionRecord; state: FullThreeDs } {
   const found = typeof serverTransId === "string" ? findByServerTransId(ctx, serverTransId) : undefined
@@ -39,7 +40,7 @@ function challengePage(ctx: SandboxContext, tx: TransactionRecord, state: FullTh
   const round = state.extra_rounds_done > 0 ? `<p id="round">Additional authentication requested by your bank.</p>` : ""
   return page(
     "Sandbox ACS: confirm this payment",
-    `${round}<dl><dt>Merchant</dt><dd>${escapeHtml(tx.merchant_id)}</dd><dt>Amount</dt><dd>${escapeHtml((tx.amount / 100).toFixed(2))} ${escapeHtml(tx.currency)}</dd>` +
+    `${round}<dl><dt>Merchant</dt><dd>${escapeHtml(tx.merchant_id)}</dd><dt>Amount</dt><dd>${escapeHtml(formatMoney(tx.amount, tx.currency))}</dd>` +
       `<dt>Card</dt><dd>${escapeHtml(tx.payment_method?.masked ?? "unknown")}</dd></dl>` +
       `<form id="approve" method="POST" action="${action}"><input type="hidden" name="trans_status" value="Y"><button type="submit">Approve (Y)</button></form>` +
       `<form id="decline" method="POST" action="${action}"><input type="hidden" name="trans_status" value="N"><button type="submit">Decline (N)</button></form>` +

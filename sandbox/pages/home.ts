@@ -6,6 +6,7 @@ import { TEST_CARD_SCENARIOS, TEST_CARDS, type TestCardScenario } from "../core/
 import type { SandboxContext } from "../core/context"
 import { escapeHtml as e } from "../core/http"
 import type { TransactionRecord } from "../core/types"
+import { formatMoney } from "./provider-layout"
 import type { Delivery } from "../webhooks/dispatcher"
 
 const RECENT = 25
@@ -36,7 +37,7 @@ dt{color:var(--muted)}nav a{margin-right:14px;font-size:13px}.grid{display:grid;
 /** The secret stays recognisable without being readable on a shared screen (the full value is in /_sandbox/config). */
 export const maskSecret = (secret: string) => (secret.length <= 10 ? "••••••" : `${secret.slice(0, 6)}••••••${secret.slice(-4)}`)
 
-const money = (amount: number, currency: string) => `${(amount / 100).toFixed(2)} ${currency}`
+const money = formatMoney
 const time = (iso: string) => iso.replace("T", " ").replace(/\.\d+Z$/, "Z")
 const badge = (text: string) => `<span class="badge ${e(text)}">${e(text)}</span>`
 

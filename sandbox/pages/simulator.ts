@@ -8,6 +8,7 @@ import type { TransactionRecord } from "../core/types"
 import { backToMerchant, errorPage, formValue, page } from "../cards/page-kit"
 import { completeSimplified, simplifiedTransaction } from "../cards/simplified"
 import { simulatorCompletionUrl } from "../cards/urls"
+import { formatMoney } from "./provider-layout"
 
 function transactionOf(ctx: SandboxContext, id: string): TransactionRecord {
   const tx = simplifiedTransaction(ctx, id)
@@ -15,7 +16,7 @@ function transactionOf(ctx: SandboxContext, id: string): TransactionRecord {
   return tx
 }
 
-const amountText = (tx: TransactionRecord) => `${(tx.amount / 100).toFixed(2)} ${tx.currency}`
+const amountText = (tx: TransactionRecord) => formatMoney(tx.amount, tx.currency)
 
 export function registerSimulatorPages(router: Router, ctx: SandboxContext): void {
   router.add("GET", "/simulator/simplified/three-ds/:id", (req) => {

@@ -11,6 +11,7 @@ import { api, ApiError } from "../lib/api"
 import { decimalsOf, fromMinor, roundedToMinor, toMinor } from "../lib/amounts"
 import { dateTime, money } from "../lib/format"
 import type { OrderPayment } from "../lib/types"
+import { actorWords } from "../lib/words"
 import { Field } from "./field"
 import { FormShell } from "./form-shell"
 
@@ -144,7 +145,7 @@ function OperationsList({ p }: { p: OrderPayment }) {
               </Text>
             ) : null}
             <Text size="xsmall" className="text-ui-fg-subtle">
-              by {o.by.label}
+              {actorWords(o.by)}
               {o.created_at ? ` · ${dateTime(o.created_at)}` : ""}
             </Text>
             {o.note ? (

@@ -2,6 +2,7 @@
  * What the gateway and the event log call things, in a shop admin's words. The one place the dashboard turns
  * event names, outcomes and payment states into sentences (the server keeps its own names for logs and tests).
  */
+import type { Actor } from "./types"
 
 /** Management events name their operation, except the generic ones: their transaction type says it then. */
 const MANAGEMENT: Record<string, [done: string, refused: string]> = {
@@ -124,6 +125,11 @@ export function stateColor(state: MedusaPaymentState): "green" | "orange" | "red
   if (state === "awaiting" || state === "authorized" || state === "partially_captured" || state === "partially_refunded") return "orange"
   if (state === "failed" || state === "refunded" || state === "canceled") return "red"
   return "blue"
+}
+
+/** Who made a capture or refund, after its amount ("Captured 12.00 EUR by …"); Medusa 2.18–2.20 record no author for some. */
+export function actorWords(by: Actor): string {
+  return by.kind === "not_recorded" ? "author not recorded by Medusa" : `by ${by.label}`
 }
 
 /** The gateway's status of a transaction, in words (the badge). */

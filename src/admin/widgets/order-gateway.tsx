@@ -18,13 +18,13 @@ import { useRefreshMedusaOrder } from "../lib/medusa-order-cache"
 import { useLoad } from "../lib/use-load"
 import type { OrderGateway, OrderPayment, OwedView, TimelineEvent } from "../lib/types"
 import { OwedPayments } from "../components/owed-payment"
-import { eventWords, gatewayStatusWords, outcomeWords, sourceWords, stateColor, stateWords, transactionTypeWords } from "../lib/words"
+import { actorWords, eventWords, gatewayStatusWords, outcomeWords, sourceWords, stateColor, stateWords, transactionTypeWords } from "../lib/words"
 
 function Row({ label, value }: { label: string; value: string | number | null | undefined }) {
   return (
     <div className="flex justify-between gap-x-4">
-      <dt className="txt-small text-ui-fg-subtle">{label}</dt>
-      <dd className="txt-small text-right">{value === null || value === undefined || value === "" ? "—" : value}</dd>
+      <dt className="txt-small shrink-0 whitespace-nowrap text-ui-fg-subtle">{label}</dt>
+      <dd className="txt-small min-w-0 break-words text-right">{value === null || value === undefined || value === "" ? "—" : value}</dd>
     </div>
   )
 }
@@ -43,7 +43,7 @@ function TimelineItem({ e }: { e: TimelineEvent }) {
       </Text>
       <Text size="xsmall" className="text-ui-fg-subtle" title={`${e.event} · ${e.outcome ?? ""} · ${e.transaction_id ?? ""}`}>
         {dateTime(e.received_at)} · {sourceWords(e.source)}
-        {e.by && e.by.kind !== "gateway_dashboard" ? ` · by ${e.by.label}` : ""}
+        {e.by && e.by.kind !== "gateway_dashboard" ? ` · ${actorWords(e.by)}` : ""}
         {e.error ? ` · ${e.error}` : ""}
       </Text>
     </li>

@@ -2,7 +2,7 @@
  * Who made a capture or refund, as Medusa recorded it: the capture's or refund's `created_by` (Medusa's admin
  * routes put the auth context's actor there: an admin user's id or a secret API key's id), the plugin's own marks
  * (a capture or refund made in the gateway's dashboard, a capture on fulfillment), or nothing. Never a guess: no
- * record says "Medusa did not record who".
+ * record says "not recorded by Medusa".
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { looseQuery } from "../../../../lib/loose-query"
@@ -23,7 +23,7 @@ export type OperationRow = { id: string; created_by?: string | null; metadata?: 
 type UserRow = { id: string; email: string; first_name?: string | null; last_name?: string | null }
 type KeyRow = { id: string; title: string; type?: string }
 
-const NOT_RECORDED: Actor = { kind: "not_recorded", label: "Medusa did not record who" }
+const NOT_RECORDED: Actor = { kind: "not_recorded", label: "not recorded by Medusa" }
 
 /** created_by → actor for every row (by row id), reading the users and API keys named in one query each. */
 export async function actorsOf(scope: MedusaContainer, rows: OperationRow[]): Promise<Map<string, Actor>> {
