@@ -74,6 +74,8 @@ widgetSuite("storefront widget: cards", (s, shop) => {
     })
     expect(dimmedFrom).toBeNull()
     expect(await page.locator(".pgs-methods").evaluate((f) => (f as HTMLFieldSetElement).disabled)).toBe(true)
+    // Under the bank's page, the widget says the bank is checking the card (not that the payment is processing).
+    expect(await page.locator(".pgs-status").textContent()).toBe("Checking your card with your bank…")
     await screenshot(page, "widget-card-3ds-frame-challenge")
     await press(approve)
     await widgetState(page, "done")

@@ -31,7 +31,8 @@ describe("widget flow: choosing and paying", () => {
 
   it("pays a card in the embedded fields, then attaches the transaction the fields reported", () => {
     const submitting = through(idle, { type: "pay", card: true })
-    expect(submitting).toMatchObject({ state: "submitting", note: { key: "processing" } })
+    // "Checking your card with your bank…": a bank's challenge may be showing inside the fields' frame meanwhile.
+    expect(submitting).toMatchObject({ state: "submitting", note: { key: "verifying" } })
     expect(through(submitting, { type: "submitted", transaction_id: "tx_1" })).toMatchObject({ state: "attaching", tx: "tx_1" })
   })
 

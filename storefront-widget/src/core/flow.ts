@@ -70,7 +70,8 @@ export const delayOf = (tries: number) => (tries ? Math.min(300 * 2 ** (tries - 
 
 const PROGRESS: Partial<Record<State, TextKey>> = {
   loading: "loading",
-  submitting: "processing",
+  // The embedded fields run 3-D Secure inside their frame and say nothing of it: a challenge may be on screen.
+  submitting: "verifying",
   attaching: "processing",
   starting: "processing",
   completing: "processing",
