@@ -1,6 +1,7 @@
 /** The dashboard's words for the event log (src/admin/lib/words.ts), against the names the server really writes. */
 import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
+import { METHOD_LABELS, METHODS } from "../../src/api/admin/pgs/settings/catalog"
 import { actorWords, eventWords, gatewayStatusWords, outcomeWords, sourceWords, stateColor, stateWords, transactionTypeWords } from "../../src/admin/lib/words"
 
 describe("the dashboard's words for gateway events", () => {
@@ -83,5 +84,16 @@ describe("the dashboard's words for gateway events", () => {
     expect(gatewayStatusWords("SESSION_EXPIRED")).toBe("Session expired")
     expect(transactionTypeWords("AUTHORIZE")).toBe("Authorize, capture later")
     expect(transactionTypeWords("OCT")).toBe("OCT")
+  })
+})
+
+describe("the terminal form's method names", () => {
+  it("names every method as the storefront widget names it for shoppers in English", () => {
+    // The widget's sources are built for the browser (their own tsconfig): read at run time, untyped here.
+    const { english } = require("../../storefront-widget/src/core/i18n")
+    const { providerLabel } = require("../../storefront-widget/src/core/methods")
+    const widgetName = (identifier: string) => (identifier === "pgs" ? english("card") : providerLabel(`pp_${identifier}_pgs`, english))
+    expect(Object.keys(METHOD_LABELS).sort()).toEqual([...METHODS].sort())
+    for (const m of METHODS) expect([m, METHOD_LABELS[m]]).toEqual([m, widgetName(m)])
   })
 })

@@ -67,7 +67,12 @@ describeBrowser("admin extension in the dashboard", () => {
       await d.page.getByLabel("Terminal id").fill("SBX-ALL-001")
       await d.page.getByLabel("Currencies").fill("EUR")
       await d.page.getByRole("checkbox", { name: "All methods" }).click()
-      for (const m of ["pgs", "pgs-wallets", "pgs-wallet-one-redirect"]) await d.page.getByRole("checkbox", { name: m, exact: true }).click()
+      // None ticked: refused in words, since shoppers would have no way to pay.
+      await d.page.getByRole("button", { name: "Save terminal" }).click()
+      await d.page.getByRole("alert").getByText(/choose at least one method, or All methods/).waitFor()
+      // Each method by the name shoppers see, its identifier beside it.
+      for (const m of ["Card pgs", "Other wallets (chosen on the next page) pgs-wallets", "Wallet One pgs-wallet-one-redirect"])
+        await d.page.getByRole("checkbox", { name: m, exact: true }).click()
       const rows = d.page.getByRole("group", { name: /^Names of / })
       expect(await rows.count()).toBe(3)
       expect(await rows.nth(0).getByRole("textbox").count()).toBe(4)
@@ -139,7 +144,23 @@ describeBrowser("admin extension in the dashboard", () => {
       await d.page.getByRole("button", { name: "Send payout" }).click()
       const row = d.page.getByTestId("pgs-payout-row").filter({ hasText: reference })
       await row.waitFor()
+      // The amount in the currency's decimals (the number 12.5 was shown before), the status in words.
+      await row.getByText("12.50 EUR", { exact: true }).waitFor()
+      await row.getByText("Pending", { exact: true }).waitFor()
       await screenshot(d.page, "admin-payouts-list")
+      // At a phone's width the table scrolls in its own box: the page itself does not scroll sideways.
+      const viewport = d.page.viewportSize()!
+      await d.page.setViewportSize({ width: 360, height: 800 })
+      const sideways = () => d.page.evaluate(() => Array.from(document.querySelectorAll("main")).map((m) => m.scrollWidth - m.clientWidth))
+      await row.waitFor()
+      expect(await sideways()).toEqual([0])
+      await screenshot(d.page, "admin-payouts-list-360")
+      await d.page.goto(`${d.url}/app/settings/pgs`)
+      await d.page.getByRole("button", { name: "Add terminal" }).waitFor()
+      expect(await sideways()).toEqual([0])
+      await screenshot(d.page, "admin-settings-360")
+      await d.page.setViewportSize(viewport)
+      await d.page.goto(`${d.url}/app/pgs-payouts`)
       await row.getByRole("link", { name: reference }).click()
       await d.page.getByRole("heading", { name: `Payout ${reference}` }).waitFor()
       await d.page.getByText("****3000").waitFor()

@@ -103,6 +103,10 @@ pgsStoreSuite("admin: payment gateway settings", (s) => {
     expect((await admin(s, "post", "/admin/pgs/settings/terminals", { terminal_id: "T".repeat(21) })).data.errors).toEqual([
       { field: "terminal_id", message: "At most 20 characters" },
     ])
+    // No method at all would leave shoppers with nothing to pay with (null is every method).
+    expect((await admin(s, "post", "/admin/pgs/settings/terminals", { terminal_id: "SBX-ALL-001", enabled_methods: [] })).data.errors).toEqual([
+      { field: "enabled_methods", message: "choose at least one method, or All methods: with none, shoppers have no way to pay" },
+    ])
     // In a form's words: a missing field is "Required", a long label "At most 100 characters".
     expect((await admin(s, "post", "/admin/pgs/settings/terminals", { label: "L".repeat(101) })).data.errors).toEqual([
       { field: "terminal_id", message: "Required" },

@@ -55,7 +55,8 @@ pgsStoreSuite("payouts", (s) => {
         method: "bank_account",
         transaction_type: "PAYOUT",
         terminal_id: "SBX-PAYOUT-01",
-        amount: 1250.5,
+        // Exact, in the currency's decimals: the number 1250.5 would read as a different amount.
+        amount: "1250.50",
         currency_code: "inr",
         masked: "****9012",
         beneficiary_name: "Asha Traders",
@@ -131,7 +132,7 @@ pgsStoreSuite("payouts", (s) => {
       const body = cardPayout(visaApproved())
       const res = await postPayout(s, body)
       expect(res.status).toBe(201)
-      expect(res.data.payout).toMatchObject({ status: "APPROVED", method: "card", transaction_type: "OCT", processing_code: "0000", amount: 25, currency_code: "eur" })
+      expect(res.data.payout).toMatchObject({ status: "APPROVED", method: "card", transaction_type: "OCT", processing_code: "0000", amount: "25.00", currency_code: "eur" })
       expect(res.data.payout.masked).toMatch(/^400000\*+1000$/)
       expect(JSON.stringify(res.data)).not.toContain(visaApproved())
       expect(JSON.stringify(await payoutRows(s))).not.toContain(visaApproved())
@@ -177,6 +178,8 @@ pgsStoreSuite("payouts", (s) => {
       const again = await postPayout(s, body)
       expect(again.status).toBe(200)
       expect(again.data.payout).toMatchObject({ id: first.id, status: "APPROVED" })
+      // The form says so: nothing new was sent.
+      expect(again.data.repeated).toBe(true)
       expect(await gatewayCalls(s, body.reference)).toHaveLength(1)
     })
 
@@ -219,9 +222,11 @@ pgsStoreSuite("payouts", (s) => {
       const beneficiary = await postPayout(s, { ...body, beneficiary: { ...body.beneficiary, account_number: "999988887777" } })
       const currency = await postPayout(s, { ...body, currency_code: "eur", beneficiary: { ...body.beneficiary } })
       expect([amount.status, beneficiary.status, currency.status]).toEqual([409, 409, 409])
-      expect(amount.data.errors).toEqual([expect.objectContaining({ field: "amount" })])
-      expect(beneficiary.data.errors).toEqual([expect.objectContaining({ field: "beneficiary" })])
-      expect(currency.data.errors).toEqual([expect.objectContaining({ field: "currency_code" })])
+      // Under Reference too, where the admin acts: another payout needs a new reference.
+      const reference = { field: "reference", message: `is already used by payout ${first.id}: give a new payout a new reference` }
+      expect(amount.data.errors).toEqual([reference, expect.objectContaining({ field: "amount" })])
+      expect(beneficiary.data.errors).toEqual([reference, expect.objectContaining({ field: "beneficiary" })])
+      expect(currency.data.errors).toEqual([reference, expect.objectContaining({ field: "currency_code" })])
       expect(amount.data.message).toContain(first.id)
       expect(await gatewayCalls(s, body.reference)).toHaveLength(1)
       expect(await payoutRows(s)).toHaveLength(1)
@@ -267,6 +272,25 @@ pgsStoreSuite("payouts", (s) => {
       expect(JSON.stringify(res.data)).not.toContain(ACCOUNT_NUMBER)
       expect(await payoutRows(s)).toEqual([])
       expect(await gatewayCalls(s, body.reference)).toEqual([])
+    })
+
+    it.each([
+      ["-5", "must be greater than 0"],
+      [-5, "must be greater than 0"],
+      ["0.00", "must be greater than 0"],
+      ["1,000.00", "must be a number such as 125.50, without spaces or thousands separators"],
+      ["90071992547409.92", "90071992547409.92 INR is beyond the largest amount that can be sent, 90071992547409.91 INR"],
+      ["10.005", "10.005 INR has more decimals than INR has (2); refusing to round"],
+    ])("refuses the amount %j in words: %s", async (amount, message) => {
+      const res = await postPayout(s, bank((b) => (b.amount = amount)))
+      expect(res.status).toBe(400)
+      expect(res.data.errors).toEqual([expect.objectContaining({ field: "amount", message })])
+    })
+
+    it("takes an amount with spaces around it, and shows every amount in the currency's decimals", async () => {
+      const res = await postPayout(s, bankPayout({ amount: " 10 " }))
+      expect(res.status).toBe(201)
+      expect(res.data.payout.amount).toBe("10.00")
     })
 
     it("names every bad field of one request at once", async () => {

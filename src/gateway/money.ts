@@ -84,13 +84,14 @@ export function toMinorUnits(amount: MoneyInput, currency: string, rounding: Min
     const divisor = 10n ** BigInt(shift)
     const remainder = digits % divisor
     if (remainder !== 0n && rounding === "refuse")
-      throw new MoneyError(`${text} ${currency.toUpperCase()} has a fraction of a minor unit (${exponent} decimals allowed); refusing to round`)
+      throw new MoneyError(`${text} ${currency.toUpperCase()} has more decimals than ${currency.toUpperCase()} has (${exponent}); refusing to round`)
     // The sign is applied below, so rounding the magnitude up at a half rounds away from zero.
     minor = digits / divisor + (remainder * 2n >= divisor ? 1n : 0n)
   }
   if (negative) minor = -minor
   if (minor > BigInt(Number.MAX_SAFE_INTEGER) || minor < -BigInt(Number.MAX_SAFE_INTEGER))
-    throw new MoneyError(`${text} ${currency.toUpperCase()} is too large for the gateway's int64 minor units in JSON`)
+    // The gateway's amounts are int64 minor units, but JSON numbers are exact only up to 2^53.
+    throw new MoneyError(`${text} ${currency.toUpperCase()} is beyond the largest amount that can be sent, ${fromMinorUnits(Number.MAX_SAFE_INTEGER, currency)} ${currency.toUpperCase()}`)
   return Number(minor) as MinorUnits
 }
 

@@ -47,13 +47,15 @@ export const validatePgsPayoutStep = createStep("validate-pgs-payout", async (in
 
 /** What differs between a known payout and a repeated request with its reference. */
 function conflictsWith(row: PgsPayoutRow, p: PreparedPayout): PayoutFieldError[] {
-  const differs = (field: string) => ({ field, message: `differs from payout ${row.id}, already recorded with reference ${row.reference}` })
+  const differs = (field: string) => ({ field, message: `differs from payout ${row.id}, already made with reference ${row.reference}` })
   const out: PayoutFieldError[] = []
   if (row.terminal_id !== p.terminal_id) out.push(differs("terminal_id"))
   if (row.currency_code !== p.currency_code) out.push(differs("currency_code"))
   else if (payoutAmountMinor(row) !== p.amount_minor) out.push(differs("amount"))
   if (row.method !== p.method || row.beneficiary_fingerprint !== p.beneficiary_fingerprint) out.push(differs("beneficiary"))
   else if (row.transaction_type !== p.transaction_type) out.push(differs("beneficiary.transaction_type"))
+  // Said where the admin acts: another payout needs a reference of its own.
+  if (out.length) out.unshift({ field: "reference", message: `is already used by payout ${row.id}: give a new payout a new reference` })
   return out
 }
 

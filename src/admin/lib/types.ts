@@ -5,6 +5,8 @@ export type Catalog = {
   css_variables: string[]
   locales: string[]
   methods: string[]
+  /** Each method's English name as shoppers see it. */
+  method_labels: Record<string, string>
   transaction_types: string[]
   integration_types: string[]
 }
@@ -133,7 +135,8 @@ export type Payout = {
   method: "bank_account" | "card"
   transaction_type: string
   terminal_id: string
-  amount: number | string
+  /** Exact, in the currency's decimals ("1250.50"). */
+  amount: string
   currency_code: string
   description: string
   masked: string | null

@@ -51,6 +51,13 @@ async function sessionOfKey(container: MedusaContainer, collectionId: string, ke
   return found?.id ?? null
 }
 
+/** What the click did: a terminal that authorizes leaves the money held until a capture, as at checkout. */
+async function chargedWords(container: MedusaContainer, paymentId: string): Promise<string> {
+  const { data } = await looseQuery(container).graph({ entity: "payment", fields: ["id", "captured_at"], filters: { id: paymentId } })
+  const captured = !!(data[0] as { captured_at?: unknown } | undefined)?.captured_at
+  return captured ? "Charged to the saved card." : "Authorized on the saved card: capture it on the order, as any payment."
+}
+
 async function paymentOfSession(container: MedusaContainer, sessionId: string): Promise<string | null> {
   const { data } = await looseQuery(container).graph({ entity: "payment", fields: ["id"], filters: { payment_session_id: sessionId } })
   return (data[0] as { id?: string } | undefined)?.id ?? null
@@ -62,7 +69,7 @@ async function charge(container: MedusaContainer, input: ChargeInput): Promise<C
   if (owed === "paid") {
     const paymentId = earlier ? await paymentOfSession(container, earlier) : null
     // The same click again (a lost answer): its own result. Another click: nothing more is owed.
-    if (paymentId) return { outcome: "paid", payment_id: paymentId, message: "Charged to the saved card." }
+    if (paymentId) return { outcome: "paid", payment_id: paymentId, message: await chargedWords(container, paymentId) }
     return { outcome: "already_paid", message: "Nothing is owed any more: this amount has already been paid." }
   }
   if (typeof owed === "string" || owed.order_id !== input.orderId)
@@ -93,7 +100,7 @@ async function charge(container: MedusaContainer, input: ChargeInput): Promise<C
   switch (applied.kind) {
     case "applied":
     case "already_applied":
-      return { outcome: "paid", payment_id: applied.payment_id, message: "Charged to the saved card." }
+      return { outcome: "paid", payment_id: applied.payment_id, message: await chargedWords(container, applied.payment_id) }
     case "requires_more":
       return {
         outcome: "customer_needed",

@@ -44,7 +44,8 @@ export const payoutInput = z
     reference: z.string().trim().min(1).max(PAYOUT_REFERENCE_MAX),
     /** Defaults to the module option payoutTerminalId. */
     terminal_id: z.string().min(5).max(20).optional(),
-    amount: z.union([z.number().positive(), z.string().regex(/^\d+(\.\d+)?$/, "must be a decimal number such as 125.50")]),
+    // Zero and below are told "must be greater than 0" (below), whichever way they are written.
+    amount: z.union([z.number(), z.string().trim().regex(/^-?\d+(\.\d+)?$/, "must be a number such as 125.50, without spaces or thousands separators")]),
     currency_code: z
       .string()
       .regex(/^[A-Za-z]{3}$/, "must be a three-letter currency code, such as EUR")

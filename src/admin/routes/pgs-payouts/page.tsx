@@ -10,6 +10,7 @@ import { api } from "../../lib/api"
 import { dateTime, money, statusColor } from "../../lib/format"
 import { useLoad } from "../../lib/use-load"
 import type { Payout } from "../../lib/types"
+import { gatewayStatusWords } from "../../lib/words"
 import { PayoutForm } from "./payout-form"
 import { GatewayHealthBanner } from "../../components/gateway-health-banner"
 
@@ -46,7 +47,7 @@ const PayoutsPage = () => {
         <div className="flex flex-wrap items-end gap-4 px-6 py-4">
           <div className="flex flex-col gap-y-1">
             <Label htmlFor="pgs-payouts-status" size="small">Status</Label>
-            <Choice id="pgs-payouts-status" label="Status" value={status} options={STATUSES} none="All statuses" onChange={(s) => { setStatus(s); pages.reset() }} />
+            <Choice id="pgs-payouts-status" label="Status" value={status} options={STATUSES} names={Object.fromEntries(STATUSES.map((s) => [s, gatewayStatusWords(s)]))} none="All statuses" onChange={(s) => { setStatus(s); pages.reset() }} />
           </div>
           <div className="flex flex-col gap-y-1">
             <Label htmlFor="pgs-payouts-reference" size="small">Reference</Label>
@@ -54,6 +55,8 @@ const PayoutsPage = () => {
           </div>
         </div>
         {list.error ? <Text className="px-6 py-4 text-ui-fg-error">{list.error.message}</Text> : null}
+        {/* Scrolls on its own at phone widths, so the page does not scroll sideways. */}
+        <div className="overflow-x-auto">
         <Table>
           <Table.Header>
             <Table.Row>
@@ -70,7 +73,7 @@ const PayoutsPage = () => {
                 <Table.Cell>
                   <Link to={`/pgs-payouts/${p.id}`} className="text-ui-fg-interactive">{p.reference}</Link>
                 </Table.Cell>
-                <Table.Cell><StatusBadge color={statusColor(p.status)}>{p.status}</StatusBadge></Table.Cell>
+                <Table.Cell><StatusBadge color={statusColor(p.status)}>{gatewayStatusWords(p.status)}</StatusBadge></Table.Cell>
                 <Table.Cell>{p.method === "card" ? `${p.card_brand ?? "Card"} ${p.masked ?? ""}` : `${p.beneficiary_name ?? ""} ${p.masked ?? ""}`}</Table.Cell>
                 <Table.Cell>{money(p.amount, p.currency_code)}</Table.Cell>
                 <Table.Cell>{dateTime(p.created_at)}</Table.Cell>
@@ -78,6 +81,12 @@ const PayoutsPage = () => {
             ))}
           </Table.Body>
         </Table>
+        </div>
+        {list.data && list.data.payouts.length === 0 ? (
+          <Text size="small" className="px-6 py-4 text-ui-fg-subtle" data-testid="pgs-payouts-empty">
+            {status || reference.trim() ? "No payout matches these filters." : "No payouts yet. Create payout sends money to a bank account or a card."}
+          </Text>
+        ) : null}
         <Pager pages={pages} nextCursor={list.data?.next_cursor} loading={!list.data} noun="Payouts" />
       </Panel>
     </div>

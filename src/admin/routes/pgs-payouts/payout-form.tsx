@@ -10,6 +10,7 @@ import { FormShell } from "../../components/form-shell"
 import { api } from "../../lib/api"
 import { useSubmit } from "../../lib/use-action"
 import type { Payout } from "../../lib/types"
+import { gatewayStatusWords } from "../../lib/words"
 
 type Method = "bank_account" | "card"
 
@@ -27,6 +28,9 @@ const CARD_FIELDS = [
   ["expiration_year", "Expiry year"],
   ["cvv", "CVV"],
 ] as const
+
+/** The gateway's two card payout transaction types; the spec names only OCT's purpose. */
+const CARD_PAYOUT_TYPES = { OCT: "OCT: credit to the card (original credit transaction)", PAYOUT: "PAYOUT: the gateway's card payout" }
 
 const newReference = () => `po-${Date.now().toString(36)}`
 
@@ -49,8 +53,10 @@ export function PayoutForm(props: { onCreated(p: Payout): void; onCancel(): void
 
   const submit = () =>
     form.submit(async () => {
-      const { payout } = await api<{ payout: Payout }>("/admin/pgs/payouts", { method: "POST", body: body() })
-      toast.success(`Payout ${payout.reference}: ${payout.status}`)
+      const { payout, repeated } = await api<{ payout: Payout; repeated?: boolean }>("/admin/pgs/payouts", { method: "POST", body: body() })
+      const status = gatewayStatusWords(payout.status)
+      if (repeated) toast.info(`Payout ${payout.reference} was made before (${status}): nothing new was sent`)
+      else toast.success(`Payout ${payout.reference}: ${status}`)
       props.onCreated(payout)
     })
 
@@ -75,7 +81,7 @@ export function PayoutForm(props: { onCreated(p: Payout): void; onCancel(): void
           ? BANK_FIELDS.map(([k, label]) => input(k, label, `beneficiary.${k}`))
           : [
               <Field key="tt" id="pgs-payout-transaction-type" label="Card payout type" error={err("beneficiary.transaction_type")}>
-                <Choice id="pgs-payout-transaction-type" label="Card payout type" value={v.transaction_type ?? "OCT"} options={["OCT", "PAYOUT"]} onChange={(t) => set("transaction_type", t ?? "OCT")} />
+                <Choice id="pgs-payout-transaction-type" label="Card payout type" value={v.transaction_type ?? "OCT"} options={["OCT", "PAYOUT"]} names={CARD_PAYOUT_TYPES} onChange={(t) => set("transaction_type", t ?? "OCT")} />
               </Field>,
               ...CARD_FIELDS.map(([k, label]) => input(k, label, `beneficiary.${k}`, k === "cvv" ? "password" : "text")),
             ]}

@@ -6,6 +6,7 @@ import { api } from "../../../lib/api"
 import { dateTime, money, statusColor } from "../../../lib/format"
 import { useLoad } from "../../../lib/use-load"
 import type { Payout } from "../../../lib/types"
+import { gatewayStatusWords } from "../../../lib/words"
 
 const PayoutDetails = () => {
   const { id } = useParams()
@@ -31,7 +32,7 @@ const PayoutDetails = () => {
       <div className="flex items-center justify-between px-6 py-4">
         <div className="flex items-center gap-x-2">
           <Heading level="h1">Payout {p.reference}</Heading>
-          <StatusBadge color={statusColor(p.status)}>{p.status}</StatusBadge>
+          <StatusBadge color={statusColor(p.status)}>{gatewayStatusWords(p.status)}</StatusBadge>
         </div>
         <Link to="/pgs-payouts" className="txt-small text-ui-fg-interactive">All payouts</Link>
       </div>

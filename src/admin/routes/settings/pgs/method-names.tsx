@@ -18,6 +18,8 @@ export function methodNamesBody(names: MethodNamesDraft, shown: string[]) {
 
 export function MethodNames(props: {
   methods: string[]
+  /** Each method's English name as shoppers see it (the catalog's). */
+  labels: Record<string, string>
   locales: string[]
   names: MethodNamesDraft
   onChange(names: MethodNamesDraft): void
@@ -30,7 +32,7 @@ export function MethodNames(props: {
       <Text size="xsmall" className="text-ui-fg-subtle">
         Up to 60 characters. Leave empty for the widget's own name in that language. The card name also names the card row; saved cards and the device wallet keep their own.
       </Text>
-      <div className="hidden grid-cols-5 gap-2 md:grid" aria-hidden="true">
+      <div className={props.methods.length ? "hidden grid-cols-5 gap-2 md:grid" : "hidden"} aria-hidden="true">
         <span />
         {props.locales.map((l) => (
           <Text key={l} size="xsmall" weight="plus">{l}</Text>
@@ -41,7 +43,9 @@ export function MethodNames(props: {
         const whole = props.locales.some((l) => props.err(`method_names.${m}.${l}`)) ? undefined : props.err(`method_names.${m}`)
         return (
           <div key={m} className="grid grid-cols-1 items-start gap-2 md:grid-cols-5" role="group" aria-label={`Names of ${m}`}>
-            <Text size="small" className="pt-1.5 font-mono">{m}</Text>
+            <Text size="small" className="pt-1.5">
+              {props.labels[m] ?? m} <span className="font-mono text-ui-fg-muted">{m}</span>
+            </Text>
             {props.locales.map((l) => {
               const id = `pgs-name-${m}-${l}`
               const error = props.err(`method_names.${m}.${l}`) ?? (l === props.locales[0] ? whole : undefined)

@@ -200,16 +200,22 @@ export function TerminalForm(props: { terminal: Terminal | null; catalog: Catalo
                   checked={d.enabled_methods.includes(m)}
                   onCheckedChange={(c) => set("enabled_methods", c ? [...d.enabled_methods, m] : d.enabled_methods.filter((x) => x !== m))}
                 />
-                <Label htmlFor={`pgs-method-${m}`} size="small">{m}</Label>
+                <Label htmlFor={`pgs-method-${m}`} size="small">
+                  {props.catalog.method_labels[m] ?? m} <span className="font-mono text-ui-fg-muted">{m}</span>
+                </Label>
               </div>
             ))}
           </div>
+        ) : null}
+        {!d.all_methods && d.enabled_methods.length === 0 ? (
+          <Text size="xsmall" className="text-ui-fg-subtle">Choose at least one: with none, shoppers would have no way to pay.</Text>
         ) : null}
         {err("enabled_methods") ? <Text size="xsmall" className="text-ui-fg-error" role="alert">{err("enabled_methods")}</Text> : null}
       </fieldset>
 
       <MethodNames
         methods={shownMethods(d, props.catalog)}
+        labels={props.catalog.method_labels}
         locales={props.catalog.locales}
         names={d.method_names}
         onChange={(names) => set("method_names", names)}

@@ -28,18 +28,20 @@ export function TerminalsSection({ catalog }: { catalog: Catalog }) {
 
   return (
     <Panel label="Terminals">
-      <div className="flex items-center justify-between px-6 py-4">
-        <div>
+      <div className="flex flex-wrap items-center justify-between gap-4 px-6 py-4">
+        <div className="min-w-0 flex-1">
           <Heading level="h2">Terminals</Heading>
           <Text size="small" className="text-ui-fg-subtle">
             Read at every new payment session: a change applies at once, no restart. Without a matching row the default terminal from medusa-config is used.
           </Text>
         </div>
-        <Button variant="secondary" onClick={() => setEditing("new")} disabled={editing !== null}>
+        <Button variant="secondary" className="shrink-0 whitespace-nowrap" onClick={() => setEditing("new")} disabled={editing !== null}>
           Add terminal
         </Button>
       </div>
       {terminals.error ? <Text className="px-6 py-4 text-ui-fg-error">{terminals.error.message}</Text> : null}
+      {/* Scrolls on its own at phone widths, so the page does not scroll sideways. */}
+      <div className="overflow-x-auto">
       <Table>
         <Table.Header>
           <Table.Row>
@@ -62,7 +64,7 @@ export function TerminalsSection({ catalog }: { catalog: Catalog }) {
               <Table.Cell>{t.transaction_type}</Table.Cell>
               <Table.Cell>{INTEGRATION_NAMES[t.integration_type] ?? t.integration_type}</Table.Cell>
               <Table.Cell>{t.locale ?? "—"}</Table.Cell>
-              <Table.Cell>{t.enabled_methods ? t.enabled_methods.join(", ") : "all"}</Table.Cell>
+              <Table.Cell>{t.enabled_methods ? t.enabled_methods.map((m) => catalog.method_labels[m] ?? m).join(", ") : "all"}</Table.Cell>
               <Table.Cell className="flex justify-end gap-x-2">
                 <Button size="small" variant="transparent" onClick={() => setEditing(t)} aria-label={`Edit terminal ${t.terminal_id}`}>
                   Edit
@@ -80,6 +82,7 @@ export function TerminalsSection({ catalog }: { catalog: Catalog }) {
           ) : null}
         </Table.Body>
       </Table>
+      </div>
       {editing ? (
         <TerminalForm
           key={editing === "new" ? "new" : editing.id}

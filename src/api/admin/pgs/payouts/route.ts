@@ -49,5 +49,6 @@ export async function POST(req: AuthenticatedMedusaRequest<CreatePayoutBody>, re
     })
     return
   }
-  res.status(result.is_new ? 201 : 200).json({ payout: payoutView(result.payout) })
+  // `repeated`: the reference was sent before with the same details; nothing new went to the gateway.
+  res.status(result.is_new ? 201 : 200).json({ payout: payoutView(result.payout), repeated: !result.is_new })
 }

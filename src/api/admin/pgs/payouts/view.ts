@@ -1,8 +1,10 @@
-import type { PgsPayoutRow } from "../../../../modules/pgs/service"
+import { payoutAmountMinor, type PgsPayoutRow } from "../../../../modules/pgs/service"
+import { fromMinorUnits } from "../../../../gateway"
 
 /**
  * What the dashboard sees of a payout: the masked account or card only (the row holds nothing more), never the
- * beneficiary fingerprint or the gateway's raw answer.
+ * beneficiary fingerprint or the gateway's raw answer. The amount is the exact decimal string in the currency's own
+ * decimals ("1250.50"): the column's number would drop a trailing zero, and a cent beyond 2^53 minor units.
  */
 export const payoutView = (p: PgsPayoutRow) => ({
   id: p.id,
@@ -11,7 +13,7 @@ export const payoutView = (p: PgsPayoutRow) => ({
   method: p.method,
   transaction_type: p.transaction_type,
   terminal_id: p.terminal_id,
-  amount: p.amount,
+  amount: fromMinorUnits(payoutAmountMinor(p), p.currency_code),
   currency_code: p.currency_code,
   description: p.description,
   masked: p.masked,

@@ -32,10 +32,31 @@ export const LOCALES = HPP_LANGUAGES
 /** Provider identifiers a terminal can be limited to: the card provider and one per method family. */
 export const METHODS = ["pgs", ...Object.values(FAMILIES).map((f) => f.identifier)] as const
 
+/**
+ * Each method's English name as the storefront widget shows it, so the terminal form names methods as shoppers see
+ * them (a test checks these against the widget's own texts).
+ */
+export const METHOD_LABELS: Record<(typeof METHODS)[number], string> = {
+  pgs: "Card",
+  "pgs-open-banking": "Online banking",
+  "pgs-upi": "UPI",
+  "pgs-wallets": "Other wallets (chosen on the next page)",
+  "pgs-bank-transfer": "Bank transfer",
+  "pgs-qr-code": "QR code",
+  "pgs-bank-scheme-redirect": "Bank payment",
+  "pgs-openbanking-redirect": "Online banking on your bank's page",
+  "pgs-provider-instant": "Instant payment with a code",
+  "pgs-wallet-one-redirect": "Wallet One",
+  "pgs-wallet-two-redirect": "Wallet Two",
+  "pgs-voucher-redirect": "Voucher",
+  "pgs-hosted": "Card on a secure payment page",
+}
+
 export const catalog = {
   css_variables: CSS_VARIABLES,
   locales: LOCALES,
   methods: METHODS,
+  method_labels: METHOD_LABELS,
   transaction_types: TRANSACTION_TYPES,
   integration_types: INTEGRATION_TYPES,
 }

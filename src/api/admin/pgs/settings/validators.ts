@@ -69,7 +69,11 @@ const fields = {
   instalments: z.boolean(),
   locale: z.enum(LOCALES).nullable(),
   css_variables: cssVariables.nullable(),
-  enabled_methods: z.array(z.enum(METHODS)).nullable(),
+  // null: every method. An empty list would leave shoppers with no way to pay.
+  enabled_methods: z
+    .array(z.enum(METHODS))
+    .refine((methods) => methods.length > 0, "choose at least one method, or All methods: with none, shoppers have no way to pay")
+    .nullable(),
   hosted_page_options: hostedPageOptions.nullable(),
   method_names: methodNames.nullable(),
   is_default: z.boolean(),
