@@ -96,7 +96,7 @@ pgsStoreSuite(
     it("charges the saved card for a draft order turned into an order for the card's owner", async () => {
       const { card, customerId } = await orderOfCardSaver(s)
       const orderId = await orderFromDraft(s, customerId)
-      // Medusa gives a converted draft no payment collection; the dashboard's "Copy payment link" makes one.
+      // A draft made through the Admin API with inline items gets no payment collection: one is made for what it owes (docs/pay-by-link.md).
       expect((await admin(s, "post", "/admin/payment-collections", { order_id: orderId, amount: s.seed.prices.eur })).status).toBe(200)
       const { collectionId, amount } = await owedCollection(s, orderId)
       expect(amount).toBe(s.seed.prices.eur)

@@ -112,8 +112,8 @@ pgsStoreSuite("pay by link", (s) => {
 
   it("pays a draft order turned into an order through the link", async () => {
     const orderId = await orderFromDraft(s)
-    // Medusa gives a converted draft no payment collection; the dashboard's own "Copy payment link" makes one for the
-    // outstanding amount (POST /admin/payment-collections), which the plugin's link then pays.
+    // A draft made through the Admin API with inline items gets no payment collection from Medusa: one is made for the
+    // outstanding amount (POST /admin/payment-collections, docs/pay-by-link.md), which the plugin's link then pays.
     expect((await owedByOrder(s, orderId)).owed).toEqual([])
     const made = await admin(s, "post", "/admin/payment-collections", { order_id: orderId, amount: s.seed.prices.eur })
     expect(made.status).toBe(200)
