@@ -63,7 +63,7 @@ describe("retention", () => {
     await payout("pending_payout", "PENDING", 200)
     await payout("recent", "APPROVED", 10)
     for (const [session, transaction] of [["old_session", null], ["watched_session", "trx_watched"]] as const) {
-      await recordRetiredSession(knex, { session_id: session, reference: `ref_${session}`, terminal_id: null, transaction_id: transaction, amount_minor: 100, currency_code: "eur" })
+      await recordRetiredSession(knex, { session_id: session, reference: `ref_${session}`, terminal_id: null, transaction_id: transaction, amount_minor: 100, currency_code: "eur", order_id: null })
     }
     await knex("pgs_retired_session").update({ retired_at: daysAgo(200) })
 

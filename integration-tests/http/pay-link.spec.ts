@@ -3,7 +3,7 @@
  * gateway's hosted page, with no storefront; the webhook records it once, whatever the tabs and visits; a link to a
  * canceled order charges nothing; money is refunded per payment across the checkout's and the link's payments.
  */
-import { Modules } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { cancelOnHostedPage, capturedOrder, editAddingItem, issueLink, orderFromDraft, openLink, owedByOrder, paidCollection, paymentsOfCollection, payOnHostedPage } from "./support/pay-link"
 import { ORDER_CHANGES_OWING_MORE, returnEverything } from "./support/order-changes"
 import { drillOrderChange } from "./support/order-change-drill"
@@ -12,7 +12,7 @@ import { unreachable } from "./support/attention"
 import { admin } from "./support/admin-pgs"
 import { adminPost, ledger, minor } from "./support/checkout"
 import { pgsStoreSuite } from "./support/store"
-import { waitFor } from "./support/webhooks"
+import { processedEvent, waitFor } from "./support/webhooks"
 import { signPayLink } from "../../src/payments/pay-link"
 
 /** The store's backendUrl as medusa-config read it (the sandbox's store settings). */
@@ -177,6 +177,31 @@ pgsStoreSuite("pay by link", (s) => {
     }, { what: "the late payment given back" })
     expect(givenBack).toHaveLength(1)
     expect(givenBack[0]).toMatchObject({ amount: minor(s.seed.prices.eur), status: "APPROVED" })
+    // The void's own webhook is settled as the plugin's give-back, not left waiting for a payment that never comes.
+    const voided = await processedEvent(s, givenBack[0].transaction_id)
+    expect(voided.outcome).toBe("ignored:late_money_given_back")
+  })
+
+  it("gives the money back, naming the order, when the shop marked the order paid while the shopper had the page open, and tells the shopper nothing is owed", async () => {
+    const { orderId, collectionId, link } = await orderOwingMore()
+    const opened = await openLink(link.url)
+    expect(opened.status).toBe(303)
+    // The shop took the money another way: Medusa's Mark as paid replaces the link's payment session.
+    expect((await adminPost(s, `/admin/payment-collections/${collectionId}/mark-as-paid`, { order_id: orderId })).status).toBe(200)
+
+    const page = hostedPage(opened.location!)
+    const back = await payOnHostedPage(opened.location!, s.sandbox.testCard("frictionless_approved"))
+    const [tx] = await waitFor(async () => {
+      const found = approvedFor(page.reference)
+      return found.length ? found : undefined
+    }, { what: "the late payment at the gateway" })
+    const knex = s.container().resolve(ContainerRegistrationKeys.PG_CONNECTION)
+    const item = await waitFor(() => knex("pgs_follow_up").where({ key: `refund:${(tx as any).id}`, state: "done" }).first(), { what: "the late payment given back" })
+    // Said of the order, not of a cart that moved on.
+    expect(item).toMatchObject({ kind: "late_refund", order_id: orderId })
+    expect(item.note).toBe(`${s.seed.prices.eur.toFixed(2)} EUR was paid, but the order's payment request was already paid or replaced when the payment arrived. It was released automatically (voided).`)
+    // The shopper comes back to "Nothing to pay … Nothing was charged", not "Link not found".
+    expect(await openLink(here(back!))).toMatchObject({ status: 410, state: "closed" })
   })
 
   it("answers 404 alike for an unknown, malformed or unsigned link, and 410 for an expired one", async () => {

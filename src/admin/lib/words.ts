@@ -52,6 +52,7 @@ const IGNORED: Record<string, string> = {
   unknown_transaction: "Not applied: the gateway does not know it",
   session_already_settled: "Nothing to do: the payment was already settled",
   late_money_already_handled: "Already given back",
+  late_money_given_back: "Money paid late, given back automatically",
   management_declined: "The gateway refused it: nothing changed",
   pending: "Waiting for the final answer",
   operation_mismatch: "Not applied: the gateway reports another operation",

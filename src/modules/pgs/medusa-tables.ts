@@ -208,6 +208,14 @@ export async function orderNumberOfSession(knex: Knex, sessionId: string): Promi
   return row?.display_id ?? null
 }
 
+/** The order whose payment collection holds a session (an order edit's, a draft's, a completed cart's), else null. */
+export async function orderIdOfSession(knex: Knex, sessionId: string): Promise<string | null> {
+  const row = await withOrderOf(knex("payment_session as ps"), "ps.payment_collection_id")
+    .where("ps.id", sessionId)
+    .first("o.id")
+  return row?.id ?? null
+}
+
 /**
  * Adds to the payment's data the provider's record of a capture made at the gateway (the row Medusa recorded for it,
  * created_by `createdBy`): the gateway's amount, which the shares of the captures after it count

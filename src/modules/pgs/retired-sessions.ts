@@ -13,6 +13,8 @@ export type RetiredSession = {
   transaction_id: string | null
   amount_minor: number
   currency_code: string
+  /** The order whose payment collection held it (a pay link's, say); null for a cart's before its order. */
+  order_id: string | null
 }
 
 export async function recordRetiredSession(knex: Knex, session: RetiredSession): Promise<void> {

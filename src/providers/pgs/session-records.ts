@@ -4,7 +4,7 @@
  * saved before Medusa would answer it with a bare 400.
  */
 import type { AuthorizePaymentOutput } from "@medusajs/framework/types"
-import { saveSessionOutcome } from "../../modules/pgs/medusa-tables"
+import { orderIdOfSession, saveSessionOutcome } from "../../modules/pgs/medusa-tables"
 import { recordRetiredSession } from "../../modules/pgs/retired-sessions"
 import type { PgsSessionData } from "../../payments/session-data"
 import { toStoredSessionData } from "../../payments/stored-session-data"
@@ -17,6 +17,8 @@ export async function retireSession(deps: ProviderDeps, raw: Record<string, unkn
   if (!deps.knex) return
   try {
     const d = verified(deps, raw)
+    // Medusa calls this before it deletes the row: the session's order can still be read.
+    const order_id = await orderIdOfSession(deps.knex, d.session_id)
     await recordRetiredSession(deps.knex, {
       session_id: d.session_id,
       reference: d.reference,
@@ -24,6 +26,7 @@ export async function retireSession(deps: ProviderDeps, raw: Record<string, unkn
       transaction_id: d.transaction_id ?? null,
       amount_minor: d.amount_minor,
       currency_code: d.currency_code,
+      order_id,
     })
   } catch (error) {
     deps.logger.warn(`[pgs] a deleted payment session could not be kept on record: ${(error as Error).message}`)

@@ -94,7 +94,13 @@ async function approvalForDeletedSession(ctx: EventContext, payload: Transaction
   const tx = read.transaction
   const knex = ctx.container.resolve(ContainerRegistrationKeys.PG_CONNECTION)
   const retired = await findRetiredSession(knex, sessionIdFromReference(tx.reference)!)
-  if (retired && (!retired.terminal_id || retired.terminal_id === tx.terminal_id)) return giveBackLateMoney(ctx, tx, "deleted_session")
+  if (retired && (!retired.terminal_id || retired.terminal_id === tx.terminal_id)) {
+    // An order's session (a pay link's, a payment page's): Medusa deleted it when the order was paid another way
+    // (Mark as paid) or canceled, not because a cart moved on.
+    if (!retired.order_id) return giveBackLateMoney(ctx, tx, "deleted_session")
+    const canceled = (await orderStatus(ctx.container, retired.order_id)) === "canceled"
+    return giveBackLateMoney(ctx, tx, canceled ? "canceled_order" : "settled_collection", retired.order_id)
+  }
   ctx.logger.error(
     `PGS: transaction ${tx.id} (${tx.reference}, ${tx.amount} ${tx.currency} minor units) was APPROVED but its payment session is not on record: no order will record it — refund it at the gateway`,
   )

@@ -43,6 +43,10 @@ export async function handleManagement(ctx: EventContext, eventName: string, pay
   const reference = sessionIdFromReference(tx.reference) ? tx.reference : await parentReference(ctx, payload.parent_id)
   const sessionId = reference ? sessionIdFromReference(reference) : null
   if (!sessionId) return "ignored:foreign_reference"
+  // The plugin's own give-back of money paid late (late-money.ts, key "late:<transaction>"): no Medusa payment holds
+  // that money, so waiting for one would leave the event waiting for ever.
+  const lateKey = payload.metadata?.[IDEMPOTENCY_METADATA_KEY]
+  if (typeof lateKey === "string" && lateKey.startsWith("late:")) return "ignored:late_money_given_back"
   let payment = await findPaymentForSession(ctx.container, sessionId)
   // Out of order: the approval that creates the payment has not been applied yet; it re-runs this event.
   if (!payment) return "deferred:no_medusa_payment"

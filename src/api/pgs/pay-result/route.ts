@@ -14,6 +14,7 @@ import { readOwedCollection } from "../../../workflows/pay-link/owed-collection"
 import { applyCollectionPayment } from "../../../workflows/order-payments/apply-collection-payment"
 import { recordShopperCancel } from "../../../workflows/pay-link/shopper-canceled"
 import { sendPayPage, type PageState } from "../pay-page"
+import { findRetiredSession } from "../../../modules/pgs/retired-sessions"
 
 const SESSION_ID = /^payses_[0-9A-HJKMNP-TV-Z]{26}$/
 
@@ -23,7 +24,10 @@ export async function GET(req: MedusaRequest, res: MedusaResponse) {
   try {
     if (!SESSION_ID.test(sessionId)) return sendPayPage(req, res, "unknown")
     let session = await findPgsSession(req.scope, sessionId)
-    if (!session || session.data.return_to !== "pay_link") return sendPayPage(req, res, "unknown")
+    // Medusa deleted the link's session meanwhile (the order was marked as paid, or canceled): the link is closed,
+    // and money the bank approved for it goes back by itself (late money). Not "Link not found".
+    if (!session) return sendPayPage(req, res, (await findRetiredSession(req.scope.resolve(ContainerRegistrationKeys.PG_CONNECTION), sessionId)) ? "closed" : "unknown")
+    if (session.data.return_to !== "pay_link") return sendPayPage(req, res, "unknown")
     if (hint === "cancel") {
       const read = session
       // Not recorded here: the page still says "Not paid"; the next visit reuses the finished page until it is.

@@ -18,6 +18,8 @@ export const PgsRetiredSession = model
       transaction_id: model.text().nullable(),
       amount_minor: model.bigNumber(),
       currency_code: model.text(),
+      /** The order whose payment collection held the session when Medusa deleted it, if any. */
+      order_id: model.text().nullable(),
       retired_at: model.dateTime(),
     },
   )
