@@ -180,6 +180,11 @@ pgsStoreSuite("pay by link", (s) => {
     // The void's own webhook is settled as the plugin's give-back, not left waiting for a payment that never comes.
     const voided = await processedEvent(s, givenBack[0].transaction_id)
     expect(voided.outcome).toBe("ignored:late_money_given_back")
+    // The order's widget shows that transaction on the link's payment, and that it was given back.
+    const view = (await admin(s, "get", `/admin/pgs/orders/${orderId}/gateway`)).data
+    expect(view.payments.filter((p: any) => p.late_money_given_back)).toEqual([
+      expect.objectContaining({ payment_id: null, transaction_id: (tx as any).id, late_money_given_back: "void", gateway: expect.objectContaining({ id: (tx as any).id }) }),
+    ])
   })
 
   it("gives the money back, naming the order, when the shop marked the order paid while the shopper had the page open, and tells the shopper nothing is owed", async () => {

@@ -92,6 +92,8 @@ export type OrderPayment = {
   provider_id: string
   session_status: string
   transaction_id: string | null
+  /** The shopper paid `transaction_id` after Medusa stopped wanting this session; the plugin voided or refunded it. */
+  late_money_given_back?: "void" | "refund" | null
   recorded: Record<string, unknown>
   gateway: GatewayTransaction | null
   gateway_error: string | null

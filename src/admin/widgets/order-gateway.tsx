@@ -101,6 +101,12 @@ function PaymentBlock({ p, orderCanceled, pendingDifference, onDone }: { p: Orde
         {g && p.confirmed_by_gateway ? <Text size="small" data-testid="pgs-gateway-sums">{gatewaySums(p.confirmed_by_gateway, m.currency_code)}</Text> : null}
         {p.in_sync === false ? <Badge color="orange">Medusa differs: waiting for the webhook</Badge> : null}
       </div>
+      {p.late_money_given_back ? (
+        <Text size="small" className="text-ui-fg-subtle" data-testid="pgs-late-money">
+          The shopper paid this after it was no longer owed (the order was canceled or paid another way), so no Medusa
+          payment holds it: it was {p.late_money_given_back === "void" ? "released (voided)" : "refunded"} automatically.
+        </Text>
+      ) : null}
       {p.gateway_error ? (
         <Text size="small" className="text-ui-fg-error" role="alert">
           Gateway not read: {p.gateway_error}

@@ -198,14 +198,19 @@ export async function orderGatewayView(scope: MedusaContainer, orderId: string):
       const payment = (collection.payments ?? []).find((p) => p.payment_session_id === session.id) ?? null
       // The payment's data is the session's as authorized, then kept up to date with captures and refunds.
       const recorded = { ...sessionFields(session.data), ...(payment?.data ? sessionFields(payment.data) : {}) }
-      const transactionId = typeof recorded.transaction_id === "string" ? recorded.transaction_id : null
-      const { gateway, gateway_error } = transactionId ? await gatewayOf(pgs, knex, transactionId) : { gateway: null, gateway_error: null }
+      let transactionId = typeof recorded.transaction_id === "string" ? recorded.transaction_id : null
       const references = [session.id, recorded.reference].filter((r): r is string => typeof r === "string")
       const transactionIds = [transactionId, ...managementIds(recorded)].filter((id): id is string => !!id)
       const actors = await actorsOf(scope, [...(payment?.captures ?? []), ...(payment?.refunds ?? [])])
       const operations = await withUnconfirmedItems(knex, operationsOf(payment, recorded, session.currency_code, actors))
+      const read = await eventsFor(knex, { transaction_ids: transactionIds, references })
+      // The shopper paid after Medusa stopped wanting this session (the order canceled, or paid another way): no
+      // Medusa payment holds that transaction, and the plugin gave it back (late-money.ts). Shown with its gateway view.
+      const lateMoney = transactionId ? null : (read.find((e) => /^applied:late_money_/.test(e.outcome ?? "") && e.transaction_id) ?? null)
+      if (lateMoney) transactionId = lateMoney.transaction_id
+      const { gateway, gateway_error } = transactionId ? await gatewayOf(pgs, knex, transactionId) : { gateway: null, gateway_error: null }
       // A management event names the operation Medusa made: say who made it (not "this dashboard", a guess).
-      const events = (await eventsFor(knex, { transaction_ids: transactionIds, references })).map((e) => {
+      const events = read.map((e) => {
         const operation = operations.find((o) => o.transaction_id && o.transaction_id === e.transaction_id)
         return { ...e, by: operation?.by ?? null }
       })
@@ -223,6 +228,8 @@ export async function orderGatewayView(scope: MedusaContainer, orderId: string):
         // What Medusa holds now (captured, refunded, …), with amounts: the session's status stops at "authorized".
         medusa: medusaPaymentView(session, payment, recorded),
         transaction_id: transactionId,
+        // "void" or "refund": the money of `transaction_id` was paid late and given back automatically.
+        late_money_given_back: lateMoney ? (lateMoney.outcome!.endsWith("refund") ? "refund" : "void") : null,
         recorded: pick(recorded),
         gateway,
         gateway_error,
