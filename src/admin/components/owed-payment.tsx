@@ -5,7 +5,7 @@
  * payLinkValidDays); "New link" issues another. A charge the bank refuses, or wants the customer for, is
  * explained, and the link offered instead.
  */
-import { Button, Input, Text, toast } from "@medusajs/ui"
+import { Button, Text, Textarea, toast } from "@medusajs/ui"
 import { useState } from "react"
 import { api, ApiError } from "../lib/api"
 import { dateTime, money } from "../lib/format"
@@ -105,9 +105,9 @@ function OwedRow({ orderId, owed, validDays, cards, onPaid }: { orderId: string;
       {link ? (
         <div className="flex flex-col gap-y-1" data-testid="pgs-pay-link">
           <div className="flex items-center gap-x-2">
-            {/* The whole link is visible (it is what gets sent), not cut at the field's default width. */}
+            {/* The whole link is visible (it is what gets sent): it wraps instead of being cut at the field's width. */}
             <div className="min-w-0 flex-1">
-              <Input size="small" readOnly value={link.url} aria-label="Pay link" onFocus={(e) => e.currentTarget.select()} className="w-full font-mono" />
+              <Textarea readOnly rows={2} value={link.url} aria-label="Pay link" onFocus={(e) => e.currentTarget.select()} className="w-full resize-none break-all font-mono" />
             </div>
             <Button size="small" variant="secondary" onClick={() => copy(link.url)}>
               Copy

@@ -1,5 +1,6 @@
 /** Display helpers shared by the pages. */
-export const dateTime = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : "—")
+/** "Nov 27, 2026, 10:45 PM" in the admin's language, as Medusa's own pages write dates (not "11/27/2026"). */
+export const dateTime = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" }) : "—")
 
 /** StatusBadge colour for a gateway or payout status. */
 export function statusColor(status: string | null | undefined): "green" | "orange" | "red" | "grey" | "blue" {
