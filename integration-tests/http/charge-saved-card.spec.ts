@@ -69,7 +69,7 @@ pgsStoreSuite(
       expect(charged[0].amount).toBe(2550)
       // The terminal authorizes: the admin is told the money is held, not taken, until a capture.
       expect(payments[0].captured_at).toBeNull()
-      expect(answers.find((a) => a.data.outcome === "paid")!.data.message).toBe("Authorized on the saved card: capture it on the order, as any payment.")
+      expect(answers.find((a) => a.data.outcome === "paid")!.data.message).toBe("Authorized on the saved card: it is captured as the order's other payments are (from the order, or on fulfillment).")
       if (!payments[0].captured_at) expect((await adminPost(s, `/admin/payments/${payments[0].id}/capture`)).status).toBe(200)
       expect((await owedByOrder(s, orderId)).pendingDifference).toBe(0)
     })

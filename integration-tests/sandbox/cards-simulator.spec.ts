@@ -79,6 +79,8 @@ describe("simplified simulator: redirect interactive", () => {
     ["EUR", 1999, "19.99 EUR"],
     ["JPY", 1999, "1999 JPY"],
     ["BHD", 1999, "1.999 BHD"],
+    // ISO 4217 says 2 where Intl displays none.
+    ["HUF", 1999, "19.99 HUF"],
   ])("the page shows a %s amount of %d minor units in its currency's own decimals: %s", async (currency, amount, shown) => {
     const res = await authorizeCard(h, { amount, currency, payment_method: card("redirect_interactive") })
     expect(res.status).toBe(200)

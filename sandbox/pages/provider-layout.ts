@@ -1,4 +1,5 @@
 /** The plain HTML shell shared by the sandbox provider pages and the hosted payment page, and money display. */
+import currencyCodes from "currency-codes"
 import { escapeHtml } from "../core/http"
 
 const STYLE = `body{font-family:system-ui,sans-serif;max-width:32rem;margin:2rem auto;padding:0 1rem;color:#1a1a1a}
@@ -13,15 +14,15 @@ export function page(title: string, body: string, lang = "en"): string {
 <style>${STYLE}</style></head><body>${body}</body></html>`
 }
 
-/** 1234 PLN → "12.34 PLN": the currency's own exponent when Intl knows it, 2 otherwise. */
+/**
+ * 1234 PLN → "12.34 PLN": the currency's ISO 4217 exponent (Intl's display digits differ: 0 for HUF, whose ISO
+ * exponent is 2), 2 for a code ISO does not know. Exact: digits are shifted, never divided as a float.
+ */
 export function formatMoney(amountMinor: number, currency: string): string {
-  let digits = 2
-  try {
-    digits = new Intl.NumberFormat("en-US", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2
-  } catch {
-    digits = 2
-  }
-  return `${(amountMinor / 10 ** digits).toFixed(digits)} ${currency}`
+  const digits = currencyCodes.code(currency.toUpperCase())?.digits ?? 2
+  const text = String(Math.abs(amountMinor)).padStart(digits + 1, "0")
+  const major = digits ? `${text.slice(0, -digits)}.${text.slice(-digits)}` : text
+  return `${amountMinor < 0 ? "-" : ""}${major} ${currency}`
 }
 
 /** A form that is one button: tests find it by its data-choice and POST its action. */

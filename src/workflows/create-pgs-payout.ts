@@ -19,7 +19,8 @@ import { openBeneficiary } from "./payouts/beneficiary"
 import type { PayoutFieldError, PreparedPayout } from "./payouts/prepare"
 import { readPayout, sendPayout } from "./payouts/send"
 
-export type CreatePgsPayoutResult = { payout: PgsPayoutRow; is_new: boolean; conflicts: PayoutFieldError[] }
+/** `sent`: this request sent the payout to the gateway (a new one, or one whose earlier sending never got through). */
+export type CreatePgsPayoutResult = { payout: PgsPayoutRow; is_new: boolean; sent: boolean; conflicts: PayoutFieldError[] }
 
 type Next = "send" | "read" | "none"
 type Recorded = { payout_id: string; is_new: boolean; next: Next; transaction_id: string | null; conflicts: PayoutFieldError[] }
@@ -115,7 +116,7 @@ export const storePgsPayoutResultStep = createStep(
     const pgs = pgsOf(container)
     if (input.progress) await pgs.advancePayout(input.recorded.payout_id, input.progress)
     const payout = await pgs.retrievePgsPayout(input.recorded.payout_id)
-    const result: CreatePgsPayoutResult = { payout, is_new: input.recorded.is_new, conflicts: input.recorded.conflicts }
+    const result: CreatePgsPayoutResult = { payout, is_new: input.recorded.is_new, sent: input.recorded.next === "send", conflicts: input.recorded.conflicts }
     return new StepResponse(result)
   },
 )

@@ -1,5 +1,5 @@
 /** Display helpers shared by the pages. */
-/** "Nov 27, 2026, 10:45 PM" in the admin's language, as Medusa's own pages write dates (not "11/27/2026"). */
+/** "Nov 27, 2026, 10:45 PM" in the browser's locale, as Medusa's own pages write dates (not "11/27/2026"). */
 export const dateTime = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" }) : "—")
 
 /** StatusBadge colour for a gateway or payout status. */

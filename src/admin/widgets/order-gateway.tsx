@@ -103,8 +103,8 @@ function PaymentBlock({ p, orderCanceled, pendingDifference, onDone }: { p: Orde
       </div>
       {p.late_money_given_back ? (
         <Text size="small" className="text-ui-fg-subtle" data-testid="pgs-late-money">
-          The shopper paid this after it was no longer owed (the order was canceled or paid another way), so no Medusa
-          payment holds it: it was {p.late_money_given_back === "void" ? "released (voided)" : "refunded"} automatically.
+          The shopper paid this after it was no longer wanted here, so no Medusa payment holds it: it was{" "}
+          {p.late_money_given_back === "void" ? "released (voided)" : "refunded"} automatically. Needs attention keeps the record.
         </Text>
       ) : null}
       {p.gateway_error ? (

@@ -5,7 +5,7 @@
  */
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 
-export type PageState = "paid" | "processing" | "notPaid" | "failed" | "expired" | "closed" | "unknown" | "unavailable"
+export type PageState = "paid" | "processing" | "notPaid" | "failed" | "expired" | "closed" | "replaced" | "settled" | "unknown" | "unavailable"
 
 const LOCALES = ["en-US", "bs-BA", "ro-RO", "sv-SE"] as const
 type Locale = (typeof LOCALES)[number]
@@ -22,6 +22,8 @@ const TEXTS: Record<Locale, Texts> = {
     failed: ["Payment failed", "Your payment was declined or could not be completed, and nothing was charged. Open the payment link again to try another card."],
     expired: ["Link expired", "This payment link has expired. Ask the shop for a new one."],
     closed: ["Nothing to pay", "This order can no longer be paid through this link. Nothing was charged."],
+    replaced: ["This page was replaced", "A newer payment page was made for this order. Open your payment link again to pay."],
+    settled: ["Nothing to pay", "This order no longer needs this payment. Anything your bank approved on this page is given back to you."],
     unknown: ["Link not found", "This payment link is not valid. Check that you copied all of it."],
     unavailable: ["Please try again later", "The payment page could not be opened just now. Nothing was charged. Please try again in a few minutes."],
   },
@@ -34,6 +36,8 @@ const TEXTS: Record<Locale, Texts> = {
     failed: ["Plaćanje nije uspjelo", "Vaše plaćanje je odbijeno ili nije završeno i ništa nije naplaćeno. Ponovo otvorite link za plaćanje i pokušajte drugom karticom."],
     expired: ["Link je istekao", "Ovaj link za plaćanje je istekao. Zatražite novi od prodavnice."],
     closed: ["Nema ništa za platiti", "Ova narudžba se više ne može platiti preko ovog linka. Ništa nije naplaćeno."],
+    replaced: ["Stranica je zamijenjena", "Za ovu narudžbu napravljena je nova stranica za plaćanje. Ponovo otvorite link za plaćanje da biste platili."],
+    settled: ["Nema ništa za platiti", "Ovoj narudžbi više nije potrebno ovo plaćanje. Sve što je vaša banka odobrila na ovoj stranici bit će vam vraćeno."],
     unknown: ["Link nije pronađen", "Ovaj link za plaćanje nije ispravan. Provjerite da ste ga kopirali cijelog."],
     unavailable: ["Pokušajte ponovo kasnije", "Stranica za plaćanje se trenutno ne može otvoriti. Ništa nije naplaćeno. Pokušajte ponovo za nekoliko minuta."],
   },
@@ -46,6 +50,8 @@ const TEXTS: Record<Locale, Texts> = {
     failed: ["Plata nu a reușit", "Plata a fost refuzată sau nu s-a putut finaliza și nu s-a încasat nimic. Deschideți din nou linkul de plată și încercați alt card."],
     expired: ["Link expirat", "Acest link de plată a expirat. Cereți magazinului unul nou."],
     closed: ["Nimic de plătit", "Această comandă nu mai poate fi plătită prin acest link. Nu s-a încasat nimic."],
+    replaced: ["Pagina a fost înlocuită", "Pentru această comandă a fost creată o pagină de plată nouă. Deschideți din nou linkul de plată pentru a plăti."],
+    settled: ["Nimic de plătit", "Această comandă nu mai are nevoie de această plată. Orice sumă aprobată de banca dvs. pe această pagină vă este returnată."],
     unknown: ["Link negăsit", "Acest link de plată nu este valid. Verificați că l-ați copiat în întregime."],
     unavailable: ["Încercați din nou mai târziu", "Pagina de plată nu a putut fi deschisă acum. Nu s-a încasat nimic. Încercați din nou în câteva minute."],
   },
@@ -58,6 +64,8 @@ const TEXTS: Record<Locale, Texts> = {
     failed: ["Betalningen misslyckades", "Din betalning nekades eller kunde inte slutföras, och inget drogs. Öppna betalningslänken igen och försök med ett annat kort."],
     expired: ["Länken har gått ut", "Den här betalningslänken har gått ut. Be butiken om en ny."],
     closed: ["Inget att betala", "Den här beställningen kan inte längre betalas via länken. Inget drogs."],
+    replaced: ["Sidan har ersatts", "En ny betalningssida har skapats för den här beställningen. Öppna betalningslänken igen för att betala."],
+    settled: ["Inget att betala", "Den här beställningen behöver inte längre den här betalningen. Det som din bank godkände på den här sidan betalas tillbaka till dig."],
     unknown: ["Länken hittades inte", "Den här betalningslänken är inte giltig. Kontrollera att du kopierade hela länken."],
     unavailable: ["Försök igen senare", "Betalningssidan kunde inte öppnas just nu. Inget drogs. Försök igen om några minuter."],
   },
@@ -83,13 +91,15 @@ const HTTP_STATUS: Record<PageState, number> = {
   failed: 200,
   expired: 410,
   closed: 410,
+  replaced: 409,
+  settled: 410,
   unknown: 404,
   // The gateway or the database could not be reached: the shopper is told to come back, never shown a 5xx.
   unavailable: 200,
 }
 
-const MARK: Record<PageState, string> = { paid: "✓", processing: "…", notPaid: "–", failed: "✕", expired: "⌛", closed: "–", unknown: "?", unavailable: "!" }
-const TONE: Record<PageState, string> = { paid: "#157f3b", processing: "#8a6100", failed: "#b42318", notPaid: "#475467", expired: "#475467", closed: "#475467", unknown: "#475467", unavailable: "#8a6100" }
+const MARK: Record<PageState, string> = { paid: "✓", processing: "…", notPaid: "–", failed: "✕", expired: "⌛", closed: "–", replaced: "↻", settled: "–", unknown: "?", unavailable: "!" }
+const TONE: Record<PageState, string> = { paid: "#157f3b", processing: "#8a6100", failed: "#b42318", notPaid: "#475467", expired: "#475467", closed: "#475467", replaced: "#475467", settled: "#475467", unknown: "#475467", unavailable: "#8a6100" }
 
 export function renderPayPage(state: PageState, locale: Locale): string {
   const t = TEXTS[locale]

@@ -17,8 +17,9 @@ export async function retireSession(deps: ProviderDeps, raw: Record<string, unkn
   if (!deps.knex) return
   try {
     const d = verified(deps, raw)
-    // Medusa calls this before it deletes the row: the session's order can still be read.
-    const order_id = await orderIdOfSession(deps.knex, d.session_id)
+    // Medusa calls this before it deletes the row: the session's order can still be read. Without it the record is
+    // still kept (its late money is then told as a cart's).
+    const order_id = await orderIdOfSession(deps.knex, d.session_id).catch(() => null)
     await recordRetiredSession(deps.knex, {
       session_id: d.session_id,
       reference: d.reference,

@@ -51,11 +51,18 @@ async function sessionOfKey(container: MedusaContainer, collectionId: string, ke
   return found?.id ?? null
 }
 
-/** What the click did: a terminal that authorizes leaves the money held until a capture, as at checkout. */
+/**
+ * What the click did: a terminal that authorizes leaves the money held until a capture, as at checkout. The charge
+ * is made by then: a failed read only makes the words general.
+ */
 async function chargedWords(container: MedusaContainer, paymentId: string): Promise<string> {
-  const { data } = await looseQuery(container).graph({ entity: "payment", fields: ["id", "captured_at"], filters: { id: paymentId } })
-  const captured = !!(data[0] as { captured_at?: unknown } | undefined)?.captured_at
-  return captured ? "Charged to the saved card." : "Authorized on the saved card: capture it on the order, as any payment."
+  try {
+    const { data } = await looseQuery(container).graph({ entity: "payment", fields: ["id", "captured_at"], filters: { id: paymentId } })
+    const captured = !!(data[0] as { captured_at?: unknown } | undefined)?.captured_at
+    return captured ? "Charged to the saved card." : "Authorized on the saved card: it is captured as the order's other payments are (from the order, or on fulfillment)."
+  } catch {
+    return "Paid with the saved card: the order's payments show whether it is captured yet."
+  }
 }
 
 async function paymentOfSession(container: MedusaContainer, sessionId: string): Promise<string | null> {

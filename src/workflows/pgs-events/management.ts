@@ -46,7 +46,14 @@ export async function handleManagement(ctx: EventContext, eventName: string, pay
   // The plugin's own give-back of money paid late (late-money.ts, key "late:<transaction>"): no Medusa payment holds
   // that money, so waiting for one would leave the event waiting for ever.
   const lateKey = payload.metadata?.[IDEMPOTENCY_METADATA_KEY]
-  if (typeof lateKey === "string" && lateKey.startsWith("late:")) return "ignored:late_money_given_back"
+  if (typeof lateKey === "string" && lateKey.startsWith("late:")) {
+    // Its answer may have been lost (late-money.ts then asked a person to check): the gateway says it was made.
+    const knex = knexOf(ctx)
+    const item = await followUpByKey(knex, `refund:${lateKey.slice("late:".length)}`)
+    if (item && item.state === "needs_person")
+      await updateFollowUp(knex, item.id, { state: "done", resolved_at: new Date(), last_status: operation, note: `${item.note ?? ""} The gateway's message confirms it was given back (${operation.toLowerCase()}).`.trim() })
+    return "ignored:late_money_given_back"
+  }
   let payment = await findPaymentForSession(ctx.container, sessionId)
   // Out of order: the approval that creates the payment has not been applied yet; it re-runs this event.
   if (!payment) return "deferred:no_medusa_payment"

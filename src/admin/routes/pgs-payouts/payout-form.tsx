@@ -29,8 +29,8 @@ const CARD_FIELDS = [
   ["cvv", "CVV"],
 ] as const
 
-/** The gateway's two card payout transaction types; the spec names only OCT's purpose. */
-const CARD_PAYOUT_TYPES = { OCT: "OCT: credit to the card (original credit transaction)", PAYOUT: "PAYOUT: the gateway's card payout" }
+/** The gateway's two card payout transaction types, in the spec's words. */
+const CARD_PAYOUT_TYPES = { OCT: "OCT: pushes funds to the card (original credit transaction)", PAYOUT: "PAYOUT: sends funds to the card's holder (payout flow)" }
 
 const newReference = () => `po-${Date.now().toString(36)}`
 

@@ -10,7 +10,9 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { findPgsSession } from "../../../workflows/pgs-events/lookup"
-import { readOwedCollection } from "../../../workflows/pay-link/owed-collection"
+import { owedCollectionsOfOrder, readOwedCollection } from "../../../workflows/pay-link/owed-collection"
+import { orderStatus } from "../../../workflows/pgs-events/lookup"
+import type { MedusaContainer } from "@medusajs/framework/types"
 import { applyCollectionPayment } from "../../../workflows/order-payments/apply-collection-payment"
 import { recordShopperCancel } from "../../../workflows/pay-link/shopper-canceled"
 import { sendPayPage, type PageState } from "../pay-page"
@@ -18,15 +20,25 @@ import { findRetiredSession } from "../../../modules/pgs/retired-sessions"
 
 const SESSION_ID = /^payses_[0-9A-HJKMNP-TV-Z]{26}$/
 
+/**
+ * A link's page whose session Medusa deleted meanwhile (not "Link not found"): replaced by a newer page while the
+ * order still owes (the link pays it), or no longer needed (the order was marked as paid, or canceled); money the bank
+ * approved on it goes back (late money). A session of no order (a cart's) stays unknown here.
+ */
+async function retiredPageState(scope: MedusaContainer, sessionId: string): Promise<PageState> {
+  const retired = await findRetiredSession(scope.resolve(ContainerRegistrationKeys.PG_CONNECTION), sessionId)
+  if (!retired?.order_id) return "unknown"
+  if ((await orderStatus(scope, retired.order_id)) === "canceled") return "settled"
+  return (await owedCollectionsOfOrder(scope, retired.order_id)).length ? "replaced" : "settled"
+}
+
 export async function GET(req: MedusaRequest, res: MedusaResponse) {
   const sessionId = typeof req.query.pgs_session === "string" ? req.query.pgs_session : ""
   const hint = req.query.pgs_outcome
   try {
     if (!SESSION_ID.test(sessionId)) return sendPayPage(req, res, "unknown")
     let session = await findPgsSession(req.scope, sessionId)
-    // Medusa deleted the link's session meanwhile (the order was marked as paid, or canceled): the link is closed,
-    // and money the bank approved for it goes back by itself (late money). Not "Link not found".
-    if (!session) return sendPayPage(req, res, (await findRetiredSession(req.scope.resolve(ContainerRegistrationKeys.PG_CONNECTION), sessionId)) ? "closed" : "unknown")
+    if (!session) return sendPayPage(req, res, await retiredPageState(req.scope, sessionId))
     if (session.data.return_to !== "pay_link") return sendPayPage(req, res, "unknown")
     if (hint === "cancel") {
       const read = session

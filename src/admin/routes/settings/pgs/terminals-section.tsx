@@ -64,7 +64,7 @@ export function TerminalsSection({ catalog }: { catalog: Catalog }) {
               <Table.Cell>{t.transaction_type}</Table.Cell>
               <Table.Cell>{INTEGRATION_NAMES[t.integration_type] ?? t.integration_type}</Table.Cell>
               <Table.Cell>{t.locale ?? "—"}</Table.Cell>
-              <Table.Cell>{t.enabled_methods ? t.enabled_methods.map((m) => catalog.method_labels[m] ?? m).join(", ") : "all"}</Table.Cell>
+              <Table.Cell>{!t.enabled_methods ? "all" : t.enabled_methods.length ? t.enabled_methods.map((m) => catalog.method_labels[m] ?? m).join(", ") : "none: shoppers cannot pay"}</Table.Cell>
               <Table.Cell className="flex justify-end gap-x-2">
                 <Button size="small" variant="transparent" onClick={() => setEditing(t)} aria-label={`Edit terminal ${t.terminal_id}`}>
                   Edit

@@ -1,8 +1,8 @@
 /**
  * GET  /admin/pgs/payouts?limit&cursor&status&reference — newest first, in keyset pages: { payouts, next_cursor, limit }
  * POST /admin/pgs/payouts — send a payout to a bank account or a card (body: validators.ts, createPayoutBody).
- *   201 { payout } new; 200 { payout } the reference was known (final: returned as is; unfinished: sent again or
- *   read); 400 { errors: [{field, message}] } invalid; 409 { errors } the reference names another payout;
+ *   201 { payout, repeated: false } new; 200 { payout, repeated } the reference was known (final: returned as is,
+ *   repeated; unfinished: sent again, not repeated, or read, repeated); 400 { errors: [{field, message}] } invalid; 409 { errors } the reference names another payout;
  *   503 the gateway settings are incomplete.
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
@@ -44,11 +44,12 @@ export async function POST(req: AuthenticatedMedusaRequest<CreatePayoutBody>, re
     // Answered here: Medusa's error handler replaces every CONFLICT message with a generic one.
     res.status(409).json({
       type: "conflict",
-      message: `Reference ${prepared.reference} is already used by payout ${result.payout.id}: ${result.conflicts.map((c) => c.field).join(", ")} differ`,
+      message: `Reference ${prepared.reference} is already used by payout ${result.payout.id}: ${result.conflicts.filter((c) => c.field !== "reference").map((c) => c.field).join(", ")} differ`,
       errors: result.conflicts,
     })
     return
   }
-  // `repeated`: the reference was sent before with the same details; nothing new went to the gateway.
-  res.status(result.is_new ? 201 : 200).json({ payout: payoutView(result.payout), repeated: !result.is_new })
+  // `repeated`: the reference was known with the same details and nothing went to the gateway this time (an earlier
+  // sending that never got through is sent now: not a repeat).
+  res.status(result.is_new ? 201 : 200).json({ payout: payoutView(result.payout), repeated: !result.is_new && !result.sent })
 }

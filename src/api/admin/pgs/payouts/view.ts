@@ -6,6 +6,15 @@ import { fromMinorUnits } from "../../../../gateway"
  * beneficiary fingerprint or the gateway's raw answer. The amount is the exact decimal string in the currency's own
  * decimals ("1250.50"): the column's number would drop a trailing zero, and a cent beyond 2^53 minor units.
  */
+/** The stored amount in its currency's decimals; as stored should a row not convert (one bad row must not fail a page). */
+function exactAmount(p: PgsPayoutRow): string {
+  try {
+    return fromMinorUnits(payoutAmountMinor(p), p.currency_code)
+  } catch {
+    return String(p.raw_amount?.value ?? p.amount)
+  }
+}
+
 export const payoutView = (p: PgsPayoutRow) => ({
   id: p.id,
   reference: p.reference,
@@ -13,7 +22,7 @@ export const payoutView = (p: PgsPayoutRow) => ({
   method: p.method,
   transaction_type: p.transaction_type,
   terminal_id: p.terminal_id,
-  amount: fromMinorUnits(payoutAmountMinor(p), p.currency_code),
+  amount: exactAmount(p),
   currency_code: p.currency_code,
   description: p.description,
   masked: p.masked,
