@@ -2,7 +2,6 @@
  * What the gateway and the event log call things, in a shop admin's words. The one place the dashboard turns
  * event names, outcomes and payment states into sentences (the server keeps its own names for logs and tests).
  */
-import type { Actor } from "./types"
 
 /** Management events name their operation, except the generic ones: their transaction type says it then. */
 const MANAGEMENT: Record<string, [done: string, refused: string]> = {
@@ -129,7 +128,7 @@ export function stateColor(state: MedusaPaymentState): "green" | "orange" | "red
 }
 
 /** Who made a capture or refund, after its amount ("Captured 12.00 EUR by …"); Medusa 2.18–2.20 record no author for some. */
-export function actorWords(by: Actor): string {
+export function actorWords(by: { kind: string; label: string }): string {
   return by.kind === "not_recorded" ? "author not recorded by Medusa" : `by ${by.label}`
 }
 
