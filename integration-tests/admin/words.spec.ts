@@ -65,7 +65,8 @@ describe("the dashboard's words for gateway events", () => {
   })
 
   it("names who made an operation after its amount, and says so in a sentence when Medusa recorded no one", () => {
-    expect(`Captured 12.00 EUR ${actorWords({ kind: "user", id: "user_1", label: "ada@shop.example" })}`).toBe("Captured 12.00 EUR by ada@shop.example")
+    const ada = { kind: "user", id: "user_1", label: "ada@shop.example" }
+    expect(`Captured 12.00 EUR ${actorWords(ada)}`).toBe("Captured 12.00 EUR by ada@shop.example")
     expect(`Captured 12.00 EUR ${actorWords({ kind: "not_recorded", label: "not recorded by Medusa" })}`).toBe("Captured 12.00 EUR author not recorded by Medusa")
   })
 

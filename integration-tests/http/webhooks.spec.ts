@@ -924,12 +924,12 @@ pgsStoreSuite("gateway webhooks", (s) => {
         amount: sessionFields(session.data).amount_minor,
       })
       expect(late.body.result.status).toBe("APPROVED")
-      // The plugin gives that money back (a void), and the void's own webhook is then not this payment's.
+      // The plugin gives that money back (a void), and the void's own webhook is known as that give-back: not this payment's.
       expect((await processedEvent(s, late.body.result.id)).outcome).toBe("applied:late_money_void")
       const children = (await s.sandbox.control("GET", `/_sandbox/transactions/${late.body.result.id}`)).body.children as Array<{ id: string; transaction_type: string }>
       const voided = children.find((c) => c.transaction_type === "VOID")!
       expect(voided).toBeDefined()
-      expect((await processedEvent(s, voided.id)).outcome).toBe("ignored:other_attempt")
+      expect((await processedEvent(s, voided.id)).outcome).toBe("ignored:late_money_given_back")
       const after = await adminPayment(s, payment.id)
       expect(after.canceled_at).toBeNull()
       expect(after.captures).toHaveLength(0)
