@@ -37,7 +37,6 @@ dt{color:var(--muted)}nav a{margin-right:14px;font-size:13px}.grid{display:grid;
 /** The secret stays recognisable without being readable on a shared screen (the full value is in /_sandbox/config). */
 export const maskSecret = (secret: string) => (secret.length <= 10 ? "••••••" : `${secret.slice(0, 6)}••••••${secret.slice(-4)}`)
 
-const money = formatMoney
 const time = (iso: string) => iso.replace("T", " ").replace(/\.\d+Z$/, "Z")
 const badge = (text: string) => `<span class="badge ${e(text)}">${e(text)}</span>`
 
@@ -47,7 +46,7 @@ function transactionRows(txs: TransactionRecord[]): string {
     const pm = tx.payment_method
     const method = pm ? `${e(pm.type)}${pm.masked ? ` <code>${e(pm.masked)}</code>` : ""}` : `<span class="muted">—</span>`
     return `<tr data-transaction="${e(tx.id)}"><td>${e(time(tx.created_at))}</td><td><a href="/_sandbox/transactions/${encodeURIComponent(tx.id)}"><code>${e(tx.id)}</code></a></td>
-<td>${e(tx.transaction_type)}${tx.parent_id ? `<br><span class="muted">of ${e(tx.parent_id)}</span>` : ""}</td><td>${e(tx.reference)}</td><td>${e(money(tx.amount, tx.currency))}</td>
+<td>${e(tx.transaction_type)}${tx.parent_id ? `<br><span class="muted">of ${e(tx.parent_id)}</span>` : ""}</td><td>${e(tx.reference)}</td><td>${e(formatMoney(tx.amount, tx.currency))}</td>
 <td>${method}</td><td>${e(tx.integration_type)}</td><td>${badge(tx.status)}</td><td><code>${e(tx.processing_code ?? "")}</code> ${e(tx.response_message ?? "")}</td>
 <td>${tx.number_of_instalments ?? `<span class="muted">—</span>`}</td></tr>`
   })

@@ -8,7 +8,7 @@
  */
 import { fromMinorUnits, GatewayOutcomeUnknownError, type Transaction } from "../../gateway"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import { openFollowUp, updateFollowUp } from "../../modules/pgs/follow-ups"
+import { followUpByKey, openFollowUp, updateFollowUp } from "../../modules/pgs/follow-ups"
 import type { EventContext, EventOutcome } from "./context"
 
 export type LateMoneyReason = "deleted_session" | "older_attempt" | "canceled_order" | "settled_collection"
@@ -20,6 +20,24 @@ const WHY: Record<LateMoneyReason, string> = {
   settled_collection: "the order's payment request was already paid or replaced when the payment arrived",
 }
 
+/** The follow-up item of a late payment (one per transaction), and the idempotency key of its give-back. */
+const itemKey = (transactionId: string) => `refund:${transactionId}`
+const GIVE_BACK_PREFIX = "late:"
+
+/**
+ * The gateway's message for a void or refund carrying `idempotencyKey`: when it is this file's give-back, it is known
+ * as such (no Medusa payment will ever hold that money), and an item left for a person because the give-back's answer
+ * was lost is closed. False for any other operation.
+ */
+export async function settledGiveBack(ctx: EventContext, idempotencyKey: unknown, operation: string): Promise<boolean> {
+  if (typeof idempotencyKey !== "string" || !idempotencyKey.startsWith(GIVE_BACK_PREFIX)) return false
+  const knex = ctx.container.resolve(ContainerRegistrationKeys.PG_CONNECTION)
+  const item = await followUpByKey(knex, itemKey(idempotencyKey.slice(GIVE_BACK_PREFIX.length)))
+  if (item && item.state === "needs_person")
+    await updateFollowUp(knex, item.id, { state: "done", resolved_at: new Date(), last_status: operation, note: `${item.note ?? ""} The gateway's message confirms it was given back (${operation.toLowerCase()}).`.trim() })
+  return true
+}
+
 export async function giveBackLateMoney(
   ctx: EventContext,
   tx: Transaction,
@@ -29,7 +47,7 @@ export async function giveBackLateMoney(
   const knex = ctx.container.resolve(ContainerRegistrationKeys.PG_CONNECTION)
   const money = `${fromMinorUnits(tx.amount, tx.currency)} ${tx.currency.toUpperCase()}`
   const { opened, row } = await openFollowUp(knex, {
-    key: `refund:${tx.id}`,
+    key: itemKey(tx.id),
     kind: "late_refund",
     transaction_id: tx.id,
     reference: tx.reference,
@@ -60,7 +78,7 @@ export async function giveBackLateMoney(
         currency: tx.currency,
         metadata: { reason: "late_payment" },
       },
-      { idempotencyKey: `late:${tx.id}` },
+      { idempotencyKey: `${GIVE_BACK_PREFIX}${tx.id}` },
     )
     if (result.kind === "applied" && result.transaction.status !== "APPROVED")
       return tell(`The gateway refused to give it back (${result.transaction.response_message ?? result.transaction.status}): refund it at the gateway.`)

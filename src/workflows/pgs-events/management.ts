@@ -26,6 +26,7 @@ import { followUpByKey, updateFollowUp } from "../../modules/pgs/follow-ups"
 import { lostAnswerKey } from "../../payments/lost-answers"
 import { externalRefundMetadata, externalRefundRow, recordGatewayCapture, removedOperationRow, type OperationRowDetails } from "../../modules/pgs/medusa-tables"
 import { recordRepair, removeUnconfirmedCaptures, removeUnconfirmedRefund } from "./unfinished-rows"
+import { settledGiveBack } from "./late-money"
 
 /** `captured_by` (the capture's `created_by`) of a capture recorded from the gateway. */
 export const externalCaptureBy = (transactionId: string) => `pgs:${transactionId}`
@@ -43,17 +44,10 @@ export async function handleManagement(ctx: EventContext, eventName: string, pay
   const reference = sessionIdFromReference(tx.reference) ? tx.reference : await parentReference(ctx, payload.parent_id)
   const sessionId = reference ? sessionIdFromReference(reference) : null
   if (!sessionId) return "ignored:foreign_reference"
-  // The plugin's own give-back of money paid late (late-money.ts, key "late:<transaction>"): no Medusa payment holds
-  // that money, so waiting for one would leave the event waiting for ever.
-  const lateKey = payload.metadata?.[IDEMPOTENCY_METADATA_KEY]
-  if (typeof lateKey === "string" && lateKey.startsWith("late:")) {
-    // Its answer may have been lost (late-money.ts then asked a person to check): the gateway says it was made.
-    const knex = knexOf(ctx)
-    const item = await followUpByKey(knex, `refund:${lateKey.slice("late:".length)}`)
-    if (item && item.state === "needs_person")
-      await updateFollowUp(knex, item.id, { state: "done", resolved_at: new Date(), last_status: operation, note: `${item.note ?? ""} The gateway's message confirms it was given back (${operation.toLowerCase()}).`.trim() })
-    return "ignored:late_money_given_back"
-  }
+  const key = payload.metadata?.[IDEMPOTENCY_METADATA_KEY]
+  // The plugin's own give-back of money paid late: no Medusa payment holds that money, so waiting for one would leave
+  // the event waiting for ever.
+  if (await settledGiveBack(ctx, key, operation)) return "ignored:late_money_given_back"
   let payment = await findPaymentForSession(ctx.container, sessionId)
   // Out of order: the approval that creates the payment has not been applied yet; it re-runs this event.
   if (!payment) return "deferred:no_medusa_payment"
@@ -61,7 +55,6 @@ export async function handleManagement(ctx: EventContext, eventName: string, pay
   // transaction. The late money given back for it (late-money.ts) is its void or refund, and must not touch this one.
   if (typeof payment.data?.reference === "string" && payment.data.reference !== reference) return "ignored:other_attempt"
 
-  const key = payload.metadata?.[IDEMPOTENCY_METADATA_KEY]
   const keyWasMedusas = typeof key === "string" && madeByMedusa(payment, key)
   if (keyWasMedusas) {
     const settled = await settledMedusaCall(ctx, sessionId, payment, key as string, receivedAt)

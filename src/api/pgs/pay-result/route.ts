@@ -11,7 +11,6 @@ import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { findPgsSession } from "../../../workflows/pgs-events/lookup"
 import { owedCollectionsOfOrder, readOwedCollection } from "../../../workflows/pay-link/owed-collection"
-import { orderStatus } from "../../../workflows/pgs-events/lookup"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { applyCollectionPayment } from "../../../workflows/order-payments/apply-collection-payment"
 import { recordShopperCancel } from "../../../workflows/pay-link/shopper-canceled"
@@ -28,7 +27,7 @@ const SESSION_ID = /^payses_[0-9A-HJKMNP-TV-Z]{26}$/
 async function retiredPageState(scope: MedusaContainer, sessionId: string): Promise<PageState> {
   const retired = await findRetiredSession(scope.resolve(ContainerRegistrationKeys.PG_CONNECTION), sessionId)
   if (!retired?.order_id) return "unknown"
-  if ((await orderStatus(scope, retired.order_id)) === "canceled") return "settled"
+  // A canceled order's collections owe nothing here (readOwedCollection).
   return (await owedCollectionsOfOrder(scope, retired.order_id)).length ? "replaced" : "settled"
 }
 

@@ -2,8 +2,8 @@
  * GET  /admin/pgs/payouts?limit&cursor&status&reference — newest first, in keyset pages: { payouts, next_cursor, limit }
  * POST /admin/pgs/payouts — send a payout to a bank account or a card (body: validators.ts, createPayoutBody).
  *   201 { payout, repeated: false } new; 200 { payout, repeated } the reference was known (final: returned as is,
- *   repeated; unfinished: sent again, not repeated, or read, repeated); 400 { errors: [{field, message}] } invalid; 409 { errors } the reference names another payout;
- *   503 the gateway settings are incomplete.
+ *   repeated; unfinished: sent again, not repeated, or read, repeated); 400 { errors: [{field, message}] } invalid;
+ *   409 { errors } the reference names another payout; 503 the gateway settings are incomplete.
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"

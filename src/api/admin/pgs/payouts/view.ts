@@ -1,11 +1,6 @@
 import { payoutAmountMinor, type PgsPayoutRow } from "../../../../modules/pgs/service"
 import { fromMinorUnits } from "../../../../gateway"
 
-/**
- * What the dashboard sees of a payout: the masked account or card only (the row holds nothing more), never the
- * beneficiary fingerprint or the gateway's raw answer. The amount is the exact decimal string in the currency's own
- * decimals ("1250.50"): the column's number would drop a trailing zero, and a cent beyond 2^53 minor units.
- */
 /** The stored amount in its currency's decimals; as stored should a row not convert (one bad row must not fail a page). */
 function exactAmount(p: PgsPayoutRow): string {
   try {
@@ -15,6 +10,11 @@ function exactAmount(p: PgsPayoutRow): string {
   }
 }
 
+/**
+ * What the dashboard sees of a payout: the masked account or card only (the row holds nothing more), never the
+ * beneficiary fingerprint or the gateway's raw answer. The amount is the exact decimal string in the currency's own
+ * decimals ("1250.50"): the column's number would drop a trailing zero, and a cent beyond 2^53 minor units.
+ */
 export const payoutView = (p: PgsPayoutRow) => ({
   id: p.id,
   reference: p.reference,
