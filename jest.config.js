@@ -8,6 +8,8 @@ module.exports = {
   modulePathIgnorePatterns: ["<rootDir>/dist/", "<rootDir>/.medusa/", "<rootDir>/storefront-widget/"],
   testMatch: ["<rootDir>/src/**/__tests__/**/*.spec.ts", "<rootDir>/integration-tests/**/*.spec.ts"],
   setupFiles: ["<rootDir>/integration-tests/setup.js"],
+  // After jest's own summary: the ten slowest suites and the total, so every run shows where the time goes.
+  reporters: ["default", "<rootDir>/scripts/slowest-suites-reporter.js"],
   testTimeout: 60_000,
   // Each Medusa boot leaves memory behind in its worker; with 110+ suites one worker reached V8's heap limit and
   // died mid-suite. A worker above this after a suite is replaced by a fresh one.

@@ -8,6 +8,9 @@
  * Extra arguments go to jest (`npm test -- integration-tests/sandbox`).
  */
 const { spawn } = require("node:child_process")
+const fs = require("node:fs")
+const os = require("node:os")
+const path = require("node:path")
 const { startTestDatabase } = require("./test-database")
 
 async function main() {
@@ -24,13 +27,23 @@ async function main() {
     // Medusa logs every migration at info level; tests want only problems.
     LOG_LEVEL: process.env.LOG_LEVEL ?? "error",
   }
+  const timingsFile = path.join(os.tmpdir(), `pgs-test-timings-${process.pid}.txt`)
+  env.PGS_TEST_TIMINGS_FILE = timingsFile
   const child = spawn(process.execPath, args, { stdio: "inherit", env })
   const stop = () => child.kill("SIGTERM")
   process.on("SIGINT", stop)
   process.on("SIGTERM", stop)
   const code = await new Promise((resolve) => child.on("exit", (c, signal) => resolve(c ?? (signal ? 1 : 0))))
   await db.stop()
+  printTimings(timingsFile)
   process.exit(code)
+}
+
+/** The slowest suites and the total (scripts/slowest-suites-reporter.js), as the run's last lines. */
+function printTimings(file) {
+  if (!fs.existsSync(file)) return
+  process.stdout.write(fs.readFileSync(file, "utf8"))
+  fs.rmSync(file, { force: true })
 }
 
 main().catch((error) => {
