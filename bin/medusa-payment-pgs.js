@@ -1,12 +1,16 @@
 #!/usr/bin/env node
 /**
- * `npx medusa-payment-pgs sandbox [options]`, `npx medusa-payment-pgs --help`. In this repository (TypeScript sources and tsx present) it runs the
+ * `npx medusa-payment-pgs sandbox [options]`, `npx medusa-payment-pgs --help`, `npx medusa-payment-pgs --version`. In this repository (TypeScript sources and tsx present) it runs the
  * sources, so a stale build never answers; an installed package runs its compiled sandbox.
  */
 const path = require("node:path")
 const fs = require("node:fs")
 
 const [command, ...rest] = process.argv.slice(2)
+if (["--version", "-v", "version"].includes(command)) {
+  console.log(`medusa-payment-pgs ${require("../package.json").version}`)
+  process.exit(0)
+}
 const root = path.resolve(__dirname, "..")
 const source = path.join(root, "sandbox/cli.ts")
 const compiled = path.join(root, ".medusa/server/sandbox/cli.js")

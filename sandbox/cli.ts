@@ -40,6 +40,7 @@ export const HELP = `medusa-payment-pgs — the PGS payment plugin for Medusa, a
 Commands:
   sandbox [options]         run the sandbox: a stateful local PGS to develop and test a store against
   help, --help, -h          this text
+  version, --version, -v    the plugin's version
 
 ${USAGE}
 

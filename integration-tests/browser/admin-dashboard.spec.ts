@@ -21,6 +21,8 @@ describeBrowser("admin extension in the dashboard", () => {
       await d.page.goto(`${d.url}/app/settings/pgs`)
       await d.page.getByRole("button", { name: "Test connection" }).click()
       await d.page.getByTestId("pgs-connection-result").getByText(/Connected to realm uat in \d+ ms/).waitFor()
+      // Which release runs, for the admin comparing it with CHANGELOG.md.
+      await d.page.getByTestId("pgs-plugin-version").getByText(`medusa-payment-pgs ${require("../../package.json").version}`).waitFor()
       // The secret shows masked only.
       await d.page.getByText(`••••••${s.sandbox.config.client_secret.slice(-4)}`).waitFor()
       expect(await d.page.content()).not.toContain(s.sandbox.config.client_secret)

@@ -55,6 +55,8 @@ pgsStoreSuite("admin: payment gateway settings", (s) => {
     expect(text).not.toContain(client_key)
     expect(text).not.toContain("BEGIN PUBLIC KEY")
     expect(res.data.catalog.css_variables).toHaveLength(15)
+    // The build that answers, as CHANGELOG.md names it.
+    expect(res.data.plugin_version).toBe(require("../../package.json").version)
     expect(res.data.catalog.locales).toEqual(["en-US", "bs-BA", "ro-RO", "sv-SE"])
     expect(res.data.catalog.methods).toEqual(expect.arrayContaining(["pgs", "pgs-upi", "pgs-hosted"]))
   })

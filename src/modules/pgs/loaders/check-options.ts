@@ -7,8 +7,11 @@ import type { LoaderOptions } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { buildGatewayClient } from "../gateway"
 import { payoutTerminalFrom, webhookReceiverFrom } from "../options"
+import { PACKAGE_VERSION } from "../../../gateway"
 
 export default async function checkOptions({ container, options }: LoaderOptions) {
+  // Once per process: which build answers, for an operator reading logs across a rolling upgrade.
+  container.resolve(ContainerRegistrationKeys.LOGGER).info(`medusa-payment-pgs ${PACKAGE_VERSION}`)
   webhookReceiverFrom(options)
   try {
     await buildGatewayClient(options).client.close()

@@ -23,7 +23,7 @@ const LABELS: Record<string, string> = {
   backend_url: "Backend URL",
 }
 
-export function ConnectionSection({ connection }: { connection: Connection }) {
+export function ConnectionSection({ connection, pluginVersion }: { connection: Connection; pluginVersion: string }) {
   const [result, setResult] = useState<ConnectionTest | null>(null)
   const testing = useAction()
 
@@ -43,6 +43,9 @@ export function ConnectionSection({ connection }: { connection: Connection }) {
           <Heading level="h2">Connection</Heading>
           <Text size="small" className="text-ui-fg-subtle">
             Set in medusa-config (PGS_* variables). Secrets are never shown in full.
+          </Text>
+          <Text size="small" className="text-ui-fg-subtle" data-testid="pgs-plugin-version">
+            medusa-payment-pgs {pluginVersion}
           </Text>
         </div>
         <Button variant="secondary" onClick={test} isLoading={testing.busy} disabled={!connection.configured}>

@@ -9,13 +9,13 @@ import { TerminalsSection } from "./terminals-section"
 import { GatewayHealthBanner } from "../../../components/gateway-health-banner"
 
 const PaymentGatewaySettings = () => {
-  const { data, error } = useLoad(() => api<{ connection: Connection; catalog: Catalog }>("/admin/pgs/settings/connection"), [])
+  const { data, error } = useLoad(() => api<{ connection: Connection; catalog: Catalog; plugin_version: string }>("/admin/pgs/settings/connection"), [])
   if (error) return <Text className="text-ui-fg-error">{error.message}</Text>
   if (!data) return <Text>Loading…</Text>
   return (
     <div className="flex flex-col gap-y-3">
       <GatewayHealthBanner />
-      <ConnectionSection connection={data.connection} />
+      <ConnectionSection connection={data.connection} pluginVersion={data.plugin_version} />
       <TerminalsSection catalog={data.catalog} />
     </div>
   )

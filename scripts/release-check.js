@@ -1,0 +1,37 @@
+#!/usr/bin/env node
+/**
+ * `npm run release:check` (also run by npm test, integration-tests/contract/release.spec.ts): the two packages
+ * share one version, the plugin reports that version (src/gateway/version.ts), and CHANGELOG.md has an entry for it
+ * that names the commit of the release before it (or, for the first release, the build it is).
+ */
+const fs = require("node:fs")
+const path = require("node:path")
+
+/** What is wrong with the release files under `root`, in words; empty when nothing is. */
+function releaseProblems(root) {
+  const read = (file) => fs.readFileSync(path.join(root, file), "utf8")
+  const plugin = JSON.parse(read("package.json")).version
+  const widget = JSON.parse(read("storefront-widget/package.json")).version
+  const reported = /PACKAGE_VERSION = "([^"]+)"/.exec(read("src/gateway/version.ts"))?.[1]
+  const problems = []
+  if (widget !== plugin) problems.push(`storefront-widget/package.json has version ${widget}, package.json ${plugin}: the two packages move together`)
+  if (reported !== plugin) problems.push(`src/gateway/version.ts reports ${reported}, package.json has ${plugin}`)
+  const changelog = read("CHANGELOG.md")
+  const entries = [...changelog.matchAll(/^## \[([^\]]+)\]/gm)].map((m) => ({ version: m[1], at: m.index }))
+  const entry = entries.find((e) => e.version === plugin)
+  if (!entry) problems.push(`CHANGELOG.md has no "## [${plugin}]" entry for the version in package.json`)
+  for (const [i, e] of entries.entries()) {
+    const text = changelog.slice(e.at, entries[i + 1]?.at ?? changelog.length)
+    if (!/commit `[0-9a-f]{7,40}`/.test(text)) problems.push(`CHANGELOG.md's entry ${e.version} names no commit (\`abc1234\`) of the release before it`)
+  }
+  return problems
+}
+
+module.exports = { releaseProblems }
+
+if (require.main === module) {
+  const problems = releaseProblems(path.resolve(__dirname, ".."))
+  for (const problem of problems) console.error(`release:check: ${problem}`)
+  if (problems.length) process.exit(1)
+  console.log("release:check: versions agree and CHANGELOG.md has the entry")
+}
