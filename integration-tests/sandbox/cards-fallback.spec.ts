@@ -56,12 +56,14 @@ describe.each(cards)("%s", (_name, paymentMethod) => {
     expect((await record(h, fs.transaction_id)).status).toBe("APPROVED")
   })
 
-  it('simulate_form_submit {"trans_status":"N"} posts N and declines', async () => {
-    const res = await authorizeCard(h, { payment_method: paymentMethod(), metadata: { simulate_form_submit: JSON.stringify({ trans_status: "N" }) } })
-    const fs = res.body.form_submit
-    expect(fs.data).toEqual({ trans_status: "N" })
-    await h.raw("POST", fs.url, { form: fs.data })
-    expect(await record(h, fs.transaction_id)).toMatchObject({ status: "DECLINED", processing_code: "1000" })
+  it('simulate_form_submit {"trans_status":"N"} posts N and declines, also when the browser posts Y instead', async () => {
+    for (const posted of ["N", "Y"]) {
+      const res = await authorizeCard(h, { payment_method: paymentMethod(), metadata: { simulate_form_submit: JSON.stringify({ trans_status: "N" }) } })
+      const fs = res.body.form_submit
+      expect(fs.data).toEqual({ trans_status: "N" })
+      await h.raw("POST", fs.url, { form: { trans_status: posted } })
+      expect(await record(h, fs.transaction_id)).toMatchObject({ status: "DECLINED", processing_code: "1000" })
+    }
   })
 })
 

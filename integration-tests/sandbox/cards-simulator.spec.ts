@@ -103,6 +103,19 @@ describe("simplified simulator: redirect interactive", () => {
     expect(done.headers.location).toBe(RETURN_URL)
   })
 
+  it("a post to the completion URL when the simulator page was never opened is refused (409) and authorizes nothing", async () => {
+    const res = await authorizeCard(h, { payment_method: card("redirect_interactive") })
+    const { transaction_id, url } = res.body.redirect
+    const skipped = await h.raw("POST", `${url}/authentication-completed`, { form: { trans_status: "Y" } })
+    expect(skipped.status).toBe(409)
+    expect(skipped.text).toContain("never opened")
+    expect((await record(h, transaction_id)).status).toBe("CREATED")
+    // The page, once shown, still decides.
+    const pageRes = await h.raw("GET", url)
+    await submit(h, formById(pageRes.text, "decline"))
+    expect((await record(h, transaction_id)).status).toBe("DECLINED")
+  })
+
   it("authorize with the same reference answers the same redirect while the customer has not decided, then the result", async () => {
     const first = await authorizeCard(h, { payment_method: card("redirect_interactive") })
     const reference = (await record(h, first.body.redirect.transaction_id)).reference
@@ -150,6 +163,14 @@ describe("simplified simulator: form submit", () => {
     expect(again.status).toBe(303)
     expect(again.headers.location).toBe(RETURN_URL)
     expect((await record(h, fs.transaction_id)).status).toBe("APPROVED")
+  })
+
+  it("a form_submit_declined card posted back with trans_status Y still declines: the card's scenario decided", async () => {
+    const res = await authorizeCard(h, { payment_method: card("form_submit_declined") })
+    const fs = res.body.form_submit
+    const done = await h.raw("POST", fs.url, { form: { trans_status: "Y" } })
+    expect(done.status).toBe(303)
+    expect(await record(h, fs.transaction_id)).toMatchObject({ status: "DECLINED", authentication_status: "NOT_AUTHENTICATED" })
   })
 
   it("the completion URL of an unknown transaction answers 404", async () => {

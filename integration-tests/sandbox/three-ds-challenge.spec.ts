@@ -73,12 +73,44 @@ describe("challenge at the ACS, gateway notification URL", () => {
     expect(res.body.result).toMatchObject({ id: action.transaction_id, status: "APPROVED", processing_code: "0000" })
   })
 
-  it("authentication-completed with a trans_status other than the ACS decision is a 422 on trans_status", async () => {
-    const action = await challengeAction(h, )
+  it("authentication-completed answers the ACS's decision, not the merchant's: a Y after Decline at the ACS declines", async () => {
+    const action = await challengeAction(h)
     await decideAtAcs(h, action, "decline")
     const res = await authenticationCompleted(h, action, "Y")
-    expect(res.status).toBe(422)
-    expect(res.body.errors[0].property).toBe("trans_status")
+    expect(res.status).toBe(200)
+    expect(res.body.result).toMatchObject({ id: action.transaction_id, status: "DECLINED", processing_code: "1000", approved: false })
+    expect((await record(h, action.transaction_id)).authentication_status).toBe("NOT_AUTHENTICATED")
+  })
+
+  it("an N after Approve at the ACS still authorizes: the ACS decided", async () => {
+    const action = await challengeAction(h)
+    await decideAtAcs(h, action, "approve")
+    const res = await authenticationCompleted(h, action, "N")
+    expect(res.body.result).toMatchObject({ status: "APPROVED" })
+    expect((await record(h, action.transaction_id)).authentication_status).toBe("AUTHENTICATED")
+  })
+
+  it("refuses (409) a made-up cres at the notification URL while the ACS has no decision, and decides nothing", async () => {
+    const action = await challengeAction(h)
+    const cres = Buffer.from(JSON.stringify({ threeDSServerTransID: action.session_id, transStatus: "Y" })).toString("base64url")
+    const url = `${h.url}/three-ds/${action.transaction_id}/challenge-notification-url`
+    const framed = await h.raw("POST", url, { form: { cres } })
+    expect(framed.status).toBe(409)
+    expect(framed.text).not.toContain("CHALLENGE_RESPONSE")
+    const fullPage = await h.raw("POST", url, { form: { cres, finalize: "full-page" } })
+    expect(fullPage.status).toBe(409)
+    expect(await record(h, action.transaction_id)).toMatchObject({ status: "CREATED" })
+  })
+
+  it("a cres that says Y after Decline at the ACS: the page hands the parent the ACS's N and the full page declines", async () => {
+    const action = await challengeAction(h, { error_url: ERROR_URL })
+    const toNotification = await decideAtAcs(h, action, "decline")
+    const lie = Buffer.from(JSON.stringify({ ...decodeBase64Json(toNotification.fields.cres), transStatus: "Y" })).toString("base64url")
+    const framed = await h.raw("POST", toNotification.action, { form: { cres: lie } })
+    expect(framed.text).toContain('var s="N"')
+    const done = await submit(h, formById(framed.text, "finalize"))
+    expect(done.headers.location).toBe(ERROR_URL)
+    expect(await record(h, action.transaction_id)).toMatchObject({ status: "DECLINED", authentication_status: "NOT_AUTHENTICATED" })
   })
 
   it("the embedded-fields and hosted-payment-page notification paths are served too", async () => {
@@ -167,21 +199,31 @@ describe("notification URL override (options.three_ds.notification_url, DIRECT_A
 })
 
 describe("authentication-completed", () => {
-  it.each([
-    ["Y", "APPROVED", "AUTHENTICATED"],
-    ["A", "APPROVED", "ATTEMPTED"],
-    ["N", "DECLINED", "NOT_AUTHENTICATED"],
-    ["R", "DECLINED", "REJECTED"],
-    ["U", "DECLINED", "UNAVAILABLE"],
-  ])("trans_status %s gives %s (authentication %s)", async (transStatus, status, authentication) => {
-    const action = await challengeAction(h, )
-    const res = await authenticationCompleted(h, action, transStatus)
-    expect(res.body.result.status).toBe(status)
-    expect((await record(h, action.transaction_id)).authentication_status).toBe(authentication)
+  it.each(["Y", "A", "N", "R", "U", "C"])(
+    "trans_status %s with no decision at the ACS leaves the transaction waiting: the same challenge again, nothing authorized",
+    async (transStatus) => {
+      const action = await challengeAction(h)
+      const res = await authenticationCompleted(h, action, transStatus)
+      expect(res.status).toBe(200)
+      expect(res.body).toMatchObject({ result: null, redirect: null, form_submit: null })
+      expect(res.body.action).toEqual(action)
+      const tx = await record(h, action.transaction_id)
+      expect(tx.status).toBe("CREATED")
+      expect(tx.authentication_status).not.toBe("AUTHENTICATED")
+    },
+  )
+
+  it("after a Y the ACS never saw, the cardholder still completes the challenge and the ACS decides", async () => {
+    const action = await challengeAction(h)
+    const early = await authenticationCompleted(h, action, "Y")
+    await decideAtAcs(h, early.body.action, "decline")
+    const res = await authenticationCompleted(h, early.body.action, "Y")
+    expect(res.body.result).toMatchObject({ status: "DECLINED" })
   })
 
   it("called again after the result it answers the same result (a final status never changes)", async () => {
-    const action = await challengeAction(h, )
+    const action = await challengeAction(h)
+    await decideAtAcs(h, action, "approve")
     const first = await authenticationCompleted(h, action, "Y")
     const again = await authenticationCompleted(h, action, "N")
     expect(again.status).toBe(200)

@@ -101,29 +101,34 @@ describe("payment_data must be passed back unchanged", () => {
 describe("additional authentication round", () => {
   it('simulate_extra_rounds "1": the first completion answers a new THREE_DS_2_CHALLENGE; the second answers the result', async () => {
     const action = await challengeAction(h, {}, { simulate_extra_rounds: "1" })
+    await decideAtAcs(h, action, "approve")
     const first = await authenticationCompleted(h, action, "Y")
     expect(first.body).toMatchObject({ result: null, redirect: null, form_submit: null })
     expect(first.body.action).toMatchObject({ type: "THREE_DS_2_CHALLENGE", transaction_id: action.transaction_id, session_id: action.session_id })
+    // The new round needs a new decision at the ACS: the first round's Approve does not carry over.
+    expect((await authenticationCompleted(h, first.body.action, "Y")).body.result).toBeNull()
+    await decideAtAcs(h, first.body.action, "approve")
     const second = await authenticationCompleted(h, first.body.action, "Y")
     expect(second.body.result).toMatchObject({ status: "APPROVED" })
   })
 
   it('simulate_extra_rounds "2": the issuer asks a second time after one extra round, so the transaction is declined automatically', async () => {
     const action = await challengeAction(h, {}, { simulate_extra_rounds: "2" })
+    await decideAtAcs(h, action, "approve")
     const first = await authenticationCompleted(h, action, "Y")
     expect(first.body.action.type).toBe("THREE_DS_2_CHALLENGE")
+    await decideAtAcs(h, first.body.action, "approve")
     const second = await authenticationCompleted(h, first.body.action, "Y")
     expect(second.body.action).toBeNull()
     expect(second.body.result).toMatchObject({ status: "DECLINED", processing_code: "1000" })
     expect(second.body.result.response_message).toContain("second time")
   })
 
-  it("trans_status C (challenge required) asks for one more round; C again declines", async () => {
+  it("a trans_status C from the merchant asks for no extra round: the issuer decides that, and the ACS's Approve authorizes", async () => {
     const action = await challengeAction(h)
-    const first = await authenticationCompleted(h, action, "C")
-    expect(first.body.action.type).toBe("THREE_DS_2_CHALLENGE")
-    const second = await authenticationCompleted(h, first.body.action, "C")
-    expect(second.body.result.status).toBe("DECLINED")
+    await decideAtAcs(h, action, "approve")
+    const res = await authenticationCompleted(h, action, "C")
+    expect(res.body.result).toMatchObject({ status: "APPROVED" })
   })
 
   it("full page: an extra round sends the browser back to the ACS with a new creq, then to return_url", async () => {

@@ -8,7 +8,7 @@ import { requireMerchant } from "../core/auth"
 import type { SandboxContext } from "../core/context"
 import type { Merchant } from "../core/types"
 import { invalid, json, notFound, validateBody, type Reply, type Router, type SandboxRequest } from "../core/http"
-import { cardFlow, findByServerTransId, openPaymentData, type TransStatus } from "../cards/flow"
+import { cardFlow, findByServerTransId, openPaymentData } from "../cards/flow"
 import { completeChallenge, requestAuthentication } from "../cards/three-ds-flow"
 
 /** The transaction a payment_data names, after checking it is intact, current and the caller's own. */
@@ -35,7 +35,8 @@ async function authenticationCompletedHandler(ctx: SandboxContext, req: SandboxR
   const merchant = await requireMerchant(ctx, req)
   const body = validateBody(req, authenticationCompletedRequest)
   const { tx, state, flow } = flowOf(ctx, req, merchant, body.payment_data, body.session_id, "session_id")
-  return json(200, completeChallenge(ctx, tx, flow, state, body.trans_status as TransStatus))
+  // trans_status is validated but decides nothing: the ACS's own record does (cards/three-ds-flow.ts).
+  return json(200, completeChallenge(ctx, tx, flow, state))
 }
 
 export function registerThreeDsApi(router: Router, ctx: SandboxContext): void {

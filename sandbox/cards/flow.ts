@@ -49,8 +49,14 @@ export type FullThreeDs = {
   extra_rounds_done: number
 }
 
-/** The simplified simulator's redirect or form-submit step. */
-export type SimplifiedThreeDs = { mode: "simplified"; session_id: string }
+/**
+ * The simplified simulator's redirect or form-submit step. The outcome is the sandbox's own record: for a redirect,
+ * what the cardholder chose on the simulator page (which must have been shown); for a form submit, the trans_status
+ * the card's scenario (or metadata) set, whatever the browser posts back.
+ */
+export type SimplifiedThreeDs =
+  | { mode: "simplified"; session_id: string; step: "redirect"; page_shown: boolean }
+  | { mode: "simplified"; session_id: string; step: "form_submit"; trans_status: TransStatus }
 
 export type CardFlow = {
   kind: "card"

@@ -3,7 +3,7 @@
  * An unknown value is a 422 on `metadata.<key>` so a typo never silently runs another scenario.
  */
 import { rejectField } from "./errors"
-import { SIMULATED_FLOWS, type SimulatedFlow } from "./flow"
+import { SIMULATED_FLOWS, type SimulatedFlow, type TransStatus } from "./flow"
 
 export const RESPONSE_CODES = {
   TRX_STATUS_APPROVED: { status: "APPROVED", processing_code: "0000" },
@@ -17,14 +17,14 @@ export type SimulatorMetadata = {
   response_code: ResponseCode
   simulate_redirect: boolean
   /** The trans_status the simulator page posts (default Y), or null when not asked for. */
-  simulate_form_submit: string | null
+  simulate_form_submit: TransStatus | null
   /** Sandbox extension: how many times the issuer asks for further authentication after a challenge (0-2). */
   extra_rounds: number
 }
 
 const present = (value: unknown) => value !== undefined && value !== null && value !== false && value !== "" && value !== "false"
 
-function formSubmitStatus(value: unknown): string {
+function formSubmitStatus(value: unknown): TransStatus {
   // The spec: "value such as a JSON string with trans_status, default Y". Objects and bare letters are accepted too.
   let parsed: unknown = value
   if (typeof value === "string") {
@@ -38,7 +38,7 @@ function formSubmitStatus(value: unknown): string {
   if (status === undefined) return "Y"
   if (typeof status !== "string" || !/^[YNUACR]$/.test(status))
     throw rejectField("metadata.simulate_form_submit", "trans_status must be one of Y, N, U, A, C, R")
-  return status
+  return status as TransStatus
 }
 
 export function readSimulatorMetadata(metadata: Record<string, unknown>): SimulatorMetadata {

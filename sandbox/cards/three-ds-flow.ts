@@ -119,22 +119,17 @@ export function requestAuthentication(
 }
 
 /**
- * The challenge is over (authentication-completed, or the full-page notification): Y/A authorize, N/R/U decline,
- * C or an issuer set up with simulate_extra_rounds asks for one more challenge; asked a second time, it declines.
+ * The merchant says the challenge is over (authentication-completed, or the full-page notification). The issuer's
+ * answer is what the ACS recorded for this challenge, never the merchant's trans_status (a browser's message is only
+ * the signal to ask): with no decision at the ACS yet, the transaction keeps waiting and the same challenge is
+ * answered again (docs/assumptions.md). Y authorizes, N declines (Cancel: CANCELED); an issuer set up with
+ * simulate_extra_rounds asks for one more challenge after a Y; asked a second time, it declines.
  */
-export function completeChallenge(
-  ctx: SandboxContext,
-  tx: TransactionRecord,
-  flow: CardFlow,
-  state: FullThreeDs,
-  transStatus: TransStatus,
-): ExecutionResponse {
+export function completeChallenge(ctx: SandboxContext, tx: TransactionRecord, flow: CardFlow, state: FullThreeDs): ExecutionResponse {
   if (tx.status !== "CREATED" || state.stage === "done") return resultResponse(tx)
   if (state.stage !== "challenge") throw rejectField("session_id", "has no challenge to complete: call request-authentication first")
-  // Assumption: once the cardholder decided at the sandbox ACS, that decision is the issuer's answer; a different
-  // trans_status from the merchant is refused. Without an ACS decision the merchant's trans_status is taken as is.
-  if (state.acs_result && state.acs_result !== transStatus)
-    throw rejectField("trans_status", `does not match the ACS result (${state.acs_result})`, [state.acs_result])
+  const decided = state.acs_result
+  if (!decided) return flow.pending ?? threeDsAction(ctx, tx, state, "THREE_DS_2_CHALLENGE")
   if (state.challenge_canceled) {
     // The status endpoint documents CANCELED for "customer canceled or abandoned the challenge".
     state.stage = "done"
@@ -143,7 +138,7 @@ export function completeChallenge(
     ctx.store.setStatus(tx, "CANCELED", { processing_code: "1003", response_message: "Canceled: the cardholder canceled the challenge" })
     return resultResponse(tx)
   }
-  const furtherAuthentication = transStatus === "C" || (authenticationPassed(transStatus) && state.extra_rounds_done < state.extra_rounds_requested)
+  const furtherAuthentication = decided === "C" || (authenticationPassed(decided) && state.extra_rounds_done < state.extra_rounds_requested)
   if (furtherAuthentication) {
     if (state.extra_rounds_done >= 1) {
       state.stage = "done"
@@ -159,6 +154,6 @@ export function completeChallenge(
     return challenge(ctx, tx, flow, state)
   }
   state.stage = "done"
-  authorizeCard(ctx, tx, authenticatedAs(transStatus))
+  authorizeCard(ctx, tx, authenticatedAs(decided))
   return resultResponse(tx)
 }

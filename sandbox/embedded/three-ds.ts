@@ -7,7 +7,7 @@
  */
 import { z } from "zod"
 import { authenticationCompletedRequest, requestAuthenticationRequest } from "../schemas"
-import { cardFlow, findByServerTransId, openPaymentData, type TransStatus } from "../cards/flow"
+import { cardFlow, findByServerTransId, openPaymentData } from "../cards/flow"
 import { completeChallenge, requestAuthentication } from "../cards/three-ds-flow"
 import type { SandboxContext } from "../core/context"
 import { invalid, json, notFound, validateBody, type Reply, type SandboxRequest } from "../core/http"
@@ -39,5 +39,5 @@ export function embeddedRequestAuthentication(ctx: SandboxContext, req: SandboxR
 export function embeddedAuthenticationCompleted(ctx: SandboxContext, req: SandboxRequest): Reply {
   const body = validateBody(req, authenticationCompletedBody)
   const { tx, state, flow } = flowOf(ctx, req, body, body.session_id, "session_id")
-  return json(200, completeChallenge(ctx, tx, flow, state, body.trans_status as TransStatus))
+  return json(200, completeChallenge(ctx, tx, flow, state))
 }

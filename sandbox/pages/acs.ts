@@ -8,7 +8,7 @@
 import type { SandboxContext } from "../core/context"
 import { escapeHtml, parseForm, ReplyError, type Reply, type Router, type SandboxRequest } from "../core/http"
 import type { TransactionRecord } from "../core/types"
-import { cardFlow, findByServerTransId, type FullThreeDs, type TransStatus } from "../cards/flow"
+import { cardFlow, findByServerTransId, type FullThreeDs } from "../cards/flow"
 import { autoSubmitForm, backToMerchant, decodeBase64Json, errorPage, formValue, page, scriptValue } from "../cards/page-kit"
 import { completeChallenge, MESSAGE_VERSION } from "../cards/three-ds-flow"
 import { acsChallengeUrl, acsDecisionUrl, NOTIFICATION_PATHS } from "../cards/urls"
@@ -60,7 +60,7 @@ function notificationPage(req: SandboxRequest, cres: string, transStatus: string
   )
 }
 
-/** Page errors raised as gateway 422s (e.g. a trans_status mismatch) are shown as HTML. */
+/** Page errors raised as gateway 422s (e.g. a challenge not reached yet) are shown as HTML. */
 function asPage(run: () => Reply): Reply {
   try {
     return run()
@@ -129,12 +129,14 @@ export function registerAcsPages(router: Router, ctx: SandboxContext): void {
         const cres = decodeBase64Json(cresField, "cres")
         const { tx, state } = flowFor(ctx, cres.threeDSServerTransID)
         if (tx.id !== req.params.id) throw errorPage("threeDSServerTransID belongs to another transaction")
-        const transStatus = cres.transStatus
-        if (typeof transStatus !== "string" || !/^[YNUACR]$/.test(transStatus)) throw errorPage("transStatus must be one of Y, N, U, A, C, R")
-        if (form.finalize !== "full-page") return notificationPage(req, cresField, transStatus)
+        if (typeof cres.transStatus !== "string" || !/^[YNUACR]$/.test(cres.transStatus)) throw errorPage("transStatus must be one of Y, N, U, A, C, R")
+        // The gateway believes its ACS, not the cres a browser brings: no decision recorded there, nothing to report.
+        const decided = state.acs_result
+        if (!decided) throw errorPage("the ACS has not completed a challenge for this transaction", 409)
+        if (form.finalize !== "full-page") return notificationPage(req, cresField, decided)
         // Full-page challenge: the gateway finishes the flow itself and sends the browser back to the merchant.
         const flow = cardFlow(tx)!
-        const next = completeChallenge(ctx, tx, flow, state, transStatus as TransStatus)
+        const next = completeChallenge(ctx, tx, flow, state)
         if (next.action?.type === "THREE_DS_2_CHALLENGE") {
           // The issuer asked for one more round: straight back to the ACS with a new creq.
           const creq = Buffer.from(
