@@ -184,6 +184,15 @@ describe("widget flow: 3-D Secure", () => {
     expect(through(canceled, { type: "session", session: session("error") }).note).toEqual({ key: "canceled", alert: true })
   })
 
+  it("ends a canceled challenge the gateway still waits on (its ACS saw no decision) instead of showing it again", () => {
+    const canceled = through(challenge, { type: "cancel" })
+    const stillWaiting = session("requires_more", { next_action: CHALLENGE })
+    expect(through(canceled, { type: "session", session: stillWaiting })).toMatchObject({ state: "idle", note: { key: "canceled", alert: true }, renew: true, unsettled: null })
+    // Not canceled: the same answer is a further round, shown again.
+    const answered = through(challenge, { type: "challenged", trans: "Y" })
+    expect(through(answered, { type: "session", session: stillWaiting }).state).toBe("challenge")
+  })
+
   it.each([[undefined], [503], [409]])("reads the outcome by completing after a lost or refused 3-D Secure answer (%p)", (status) => {
     const answered = through(challenge, { type: "challenged", trans: "Y" })
     expect(through(answered, { type: "fault", status })).toMatchObject({ state: "completing", tries: 0 })

@@ -101,7 +101,8 @@ const decline = (f: Flow, s: PaymentSession): Flow =>
 /** Where a session the server answered with leads: its next step, a decline, or completing the cart. */
 function settle(f: Flow, s: PaymentSession, refused = false): Flow {
   const step = s.status === "requires_more" ? s.data.next_action : null
-  if (step) return go(f, step.type === "fingerprint" || step.type === "challenge" ? step.type : "leaving", { session: s, step, unsettled: s })
+  // A challenge the shopper closed and the gateway still waits on (its ACS saw no decision): the attempt ends here.
+  if (step) return f.canceled ? decline(f, s) : go(f, step.type === "fingerprint" || step.type === "challenge" ? step.type : "leaving", { session: s, step, unsettled: s })
   // A refused completion without a next step, or a failed session, ends the attempt.
   if (refused || s.status === "error" || s.status === "canceled") return decline(f, s)
   return go(f, "completing", { unsettled: s })
