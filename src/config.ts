@@ -27,7 +27,7 @@ export const PGS_ENV_VARIABLES = {
   locale: "PGS_LOCALE",
 } as const
 
-/** Options that are numbers or booleans, read from these variables ("true"/"false" for booleans). */
+/** Options that are numbers, booleans or lists, read from these variables ("true"/"false" for booleans, lists comma-separated). */
 export const PGS_ENV_SETTINGS = {
   refundLateApprovals: "PGS_REFUND_LATE_APPROVALS",
   reconcileAfterMinutes: "PGS_RECONCILE_AFTER_MINUTES",
@@ -36,6 +36,7 @@ export const PGS_ENV_SETTINGS = {
   retentionDays: "PGS_RETENTION_DAYS",
   payLinkValidDays: "PGS_PAY_LINK_VALID_DAYS",
   savedCardConsent: "PGS_SAVED_CARD_CONSENT",
+  trustedProxies: "PGS_TRUSTED_PROXIES",
 } as const
 
 /** Every option that has its own variable. */
@@ -51,6 +52,8 @@ export type PgsOptionsFromEnv = Partial<Record<StringOption, string>> & {
   retentionDays?: number
   payLinkValidDays?: number
   savedCardConsent?: boolean | string
+  /** A number of hops, or the proxies' addresses (PGS_TRUSTED_PROXIES: "2" or "10.0.0.0/8,loopback"). */
+  trustedProxies?: number | string[]
   timeouts?: Partial<Record<(typeof TIMEOUT_KINDS)[number], number>>
   webhookReceiver?: { port: number; host?: string }
 }
@@ -79,6 +82,8 @@ export function pgsOptionsFromEnv(env: Env = process.env): PgsOptionsFromEnv {
     const value = read(env, PGS_ENV_SETTINGS[key])
     if (value !== undefined) options[key] = Number(value)
   }
+  const proxies = read(env, PGS_ENV_SETTINGS.trustedProxies)
+  if (proxies !== undefined) options.trustedProxies = /^\s*\d+\s*$/.test(proxies) ? Number(proxies) : proxies.split(",").map((part) => part.trim())
   const timeouts = Object.fromEntries(
     TIMEOUT_KINDS.flatMap((kind) => {
       const value = read(env, `PGS_TIMEOUT_${kind.toUpperCase()}_MS`)

@@ -13,6 +13,7 @@ import { processedEvent } from "./support/webhooks"
 import {
   authenticationCompleted,
   currentSession,
+  customerIpRecordedFor,
   directCart,
   PLAIN_VISA,
   requestAuthentication,
@@ -218,6 +219,10 @@ pgsStoreSuite("card checkout with the Direct API", (s) => {
     const record = (await s.sandbox.control("GET", `/_sandbox/transactions/${tx.transaction_id}`)).body.record
     expect(record.browser_info).toMatchObject({ user_agent: BROWSER_INFO.user_agent, screen_width: 390 })
     expect(record.customer_ip).toMatch(/^(127\.0\.0\.1|::1)$/)
+  })
+
+  it("sends the gateway the connection's address, not an X-Forwarded-For the client wrote, when no proxy is configured", async () => {
+    expect(await customerIpRecordedFor(s, { "x-forwarded-for": "203.0.113.9" })).toMatch(/^(127\.0\.0\.1|::1)$/)
   })
 
   it("refuses what a storefront may not send: raw card fields without SAQ D, unknown saved cards, saving a card as a guest", async () => {

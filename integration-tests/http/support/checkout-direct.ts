@@ -4,7 +4,8 @@
  */
 import { parseForms, submit, walletOneToken } from "../../sandbox/cards-support"
 import type { SandboxHarness } from "../../support/sandbox"
-import { BROWSER_INFO, storePost } from "./checkout"
+import { BROWSER_INFO, ledger, storePost } from "./checkout"
+import { sessionFields } from "../../support/session-fields"
 import type { StoreSuite } from "./store"
 
 export { walletOneToken }
@@ -55,3 +56,14 @@ export const requestAuthentication = (s: StoreSuite, sessionId: string, methodCo
 
 export const authenticationCompleted = (s: StoreSuite, sessionId: string, transStatus: string) =>
   storePost(s, `/store/pgs/payment-sessions/${sessionId}/three-ds/authentication-completed`, { trans_status: transStatus })
+
+/** Pays a wallet cart whose client-info call carries these extra headers; answers the customer_ip the gateway recorded. */
+export async function customerIpRecordedFor(s: StoreSuite, headers: Record<string, string>): Promise<unknown> {
+  const { cart, session } = await directCart(s, walletPayment(s.sandbox.testCard("frictionless_approved")))
+  const told = await s.api.post(`/store/pgs/payment-sessions/${session.id}/client-info`, { browser_info: BROWSER_INFO }, { headers: { ...s.storeHeaders, ...headers }, validateStatus: () => true })
+  if (told.status !== 200) throw new Error(`client-info: ${told.status} ${JSON.stringify(told.data)}`)
+  const done = await s.completeCart(cart.id)
+  if (done.data.type !== "order") throw new Error(`cart not completed: ${JSON.stringify(done.data)}`)
+  const [tx] = (await ledger(s.sandbox)).filter((e) => e.reference === sessionFields(session.data).reference && !e.replay)
+  return (await s.sandbox.control("GET", `/_sandbox/transactions/${tx.transaction_id}`)).body.record.customer_ip
+}

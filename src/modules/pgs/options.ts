@@ -5,6 +5,7 @@
  * webhookReceiver) are read apart, where they are used: a bad one stops only that part.
  */
 import { createPublicKey } from "node:crypto"
+import proxyAddr from "proxy-addr"
 import { z } from "zod"
 import { PGS_ENV as ENV } from "../../config"
 
@@ -86,6 +87,20 @@ export const pgsOptionsSchema = z.object({
    * such a card can be charged from the dashboard. Off: cards are saved for the shopper's own later checkouts only.
    */
   savedCardConsent: z.boolean({ error: "must be true or false" }).default(false),
+  /**
+   * The proxies in front of the store whose X-Forwarded-For is believed (api/client-address.ts): a number of hops
+   * (a CDN plus a balancer is 2), or the proxies' addresses and CIDRs (also "loopback", "linklocal", "uniquelocal"),
+   * as Express's "trust proxy" takes them. Default 0: no proxy, the connection's own address, X-Forwarded-For ignored.
+   */
+  trustedProxies: z
+    .union([
+      z.int({ error: "must be a whole number of proxy hops" }).min(0, { error: "must be 0 or more hops" }).max(10, { error: "must be at most 10 hops" }),
+      z
+        .array(z.string().trim().min(1))
+        .min(1, { error: "must name at least one address" })
+        .refine(compilesAsProxyList, { error: "holds something that is not an IP address, a CIDR or loopback/linklocal/uniquelocal" }),
+    ], { error: "must be a number of hops or a list of proxy addresses" })
+    .default(0),
   /** Per-call timeouts in ms (the client's defaults: token and read 10 s, write and manage 45 s). */
   timeouts: z
     .strictObject({
@@ -126,6 +141,7 @@ const FIX: Record<keyof PgsProviderOptions, string> = {
   retentionDays: `leave ${ENV.retentionDays} unset (180) or give a whole number of days, at least 7`,
   payLinkValidDays: `leave ${ENV.payLinkValidDays} unset (7) or give a number of days up to 365`,
   savedCardConsent: `leave ${ENV.savedCardConsent} unset (false) or set it to true to let shoppers consent to later charges by the shop`,
+  trustedProxies: `leave ${ENV.trustedProxies} unset when nothing stands between the shoppers and this server, or give the number of proxies in front of it (a CDN plus a load balancer: 2) or their addresses, comma-separated (e.g. 10.0.0.0/8,loopback)`,
   timeouts:
     "leave PGS_TIMEOUT_{READ,WRITE,MANAGE,TOKEN}_MS unset (token and read 10 s, write and manage 45 s) or give { read?, write?, manage?, token? } in milliseconds, each a positive whole number",
 }
@@ -141,6 +157,16 @@ export function parseOptions(raw: unknown): PgsProviderOptions {
     return `- ${key} ${why}: ${FIX[key] ?? "see the README"}`
   })
   throw new Error(`medusa-payment-pgs: invalid provider options\n${lines.join("\n")}`)
+}
+
+/** Whether proxy-addr takes the list (it throws on anything that is not an address, a CIDR or a named range). */
+function compilesAsProxyList(list: string[]): boolean {
+  try {
+    proxyAddr.compile(list)
+    return true
+  } catch {
+    return false
+  }
 }
 
 /** Env vars give "" for unset values; treat them as missing. */

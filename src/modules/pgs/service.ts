@@ -186,6 +186,19 @@ export default class PgsModuleService extends MedusaService({ PgsTerminalSetting
     return { backendUrl, secret: clientSecret, validDays: payLinkValidDays, savedCardConsent }
   }
 
+  /**
+   * The proxies whose X-Forwarded-For is believed (option trustedProxies; api/client-address.ts). None when the
+   * options do not parse (told at boot and by every payment): the connection's address is then the client's.
+   */
+  trustedProxies(): PgsProviderOptions["trustedProxies"] {
+    try {
+      this.gateway()
+      return this.options_!.trustedProxies
+    } catch {
+      return 0
+    }
+  }
+
   /** What happens after the shopper left: late refunds, when to re-read a payment, when to give up an order. */
   followUpSettings(): FollowUpSettings {
     this.gateway()

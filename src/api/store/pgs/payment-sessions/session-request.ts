@@ -6,7 +6,6 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { MedusaError, Modules } from "@medusajs/framework/utils"
-import { isIP } from "node:net"
 import { withServerRequest, type ServerRequest } from "../../../../payments/server-requests"
 import { isPgsProviderId } from "../../../../payments/session-data"
 import { GATEWAY_UNAVAILABLE } from "../../../../payments/gateway-unavailable"
@@ -64,13 +63,6 @@ export async function runSessionRequest(scope: MedusaContainer, sessionId: strin
     data: withServerRequest(session.data ?? {}, request),
   })
   return { id: updated.id, status: updated.status, data: updated.data ?? {} }
-}
-
-/** The shopper's IP as the gateway wants it (IPv4-mapped IPv6 unwrapped), or undefined. */
-export function shopperIp(ip: string | undefined): string | undefined {
-  if (!ip) return undefined
-  const plain = ip.startsWith("::ffff:") && isIP(ip.slice(7)) === 4 ? ip.slice(7) : ip
-  return isIP(plain) ? plain : undefined
 }
 
 /**

@@ -5,8 +5,9 @@
  * that posts {type: "PGS_3DS_COMPLETE", session_id} to the storefront; its next cart completion sees the result.
  */
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { clientAddress } from "../../../../client-address"
 import { MedusaError } from "@medusajs/framework/utils"
-import { runSessionRequest, shopperIp } from "../../../../store/pgs/payment-sessions/session-request"
+import { runSessionRequest } from "../../../../store/pgs/payment-sessions/session-request"
 import { notificationQuery, type NotificationBody } from "../validators"
 import { completionPage } from "./page"
 
@@ -16,7 +17,7 @@ export async function POST(req: MedusaRequest<NotificationBody>, res: MedusaResp
   const sessionId = query.data.session_id
   let ok = true
   try {
-    await runSessionRequest(req.scope, sessionId, { kind: "cres", cres: req.validatedBody.cres, customer_ip: shopperIp(req.ip) })
+    await runSessionRequest(req.scope, sessionId, { kind: "cres", cres: req.validatedBody.cres, customer_ip: clientAddress(req) })
   } catch (error) {
     ok = false
     const logger = req.scope.resolve("logger") as { warn(m: string): void }

@@ -7,16 +7,17 @@
  * send the payer to the gateway.
  */
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { clientAddress } from "../../../../../client-address"
 import { cartPayerOf } from "../../cart-payer"
 import { orderPayerOf } from "../../../../../../payments/order-payer"
-import { respondWithSession, shopperIp } from "../../session-request"
+import { respondWithSession } from "../../session-request"
 import type { ClientInfoBody } from "../../validators"
 
 export async function POST(req: MedusaRequest<ClientInfoBody>, res: MedusaResponse) {
   await respondWithSession(req, res, async (session) => ({
     kind: "client_info",
     browser_info: req.validatedBody.browser_info,
-    customer_ip: shopperIp(req.ip),
+    customer_ip: clientAddress(req),
     payer: (await cartPayerOf(req.scope, session.payment_collection_id)) ?? (await orderPayerOf(req.scope, session.payment_collection_id)),
   }))
 }

@@ -3,13 +3,14 @@
  * After the challenge (the gateway's notification page tells the storefront the trans_status).
  */
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { respondWithSession, shopperIp } from "../../../session-request"
+import { clientAddress } from "../../../../../../client-address"
+import { respondWithSession } from "../../../session-request"
 import type { AuthenticationCompletedBody } from "../../../validators"
 
 export async function POST(req: MedusaRequest<AuthenticationCompletedBody>, res: MedusaResponse) {
   await respondWithSession(req, res, {
     kind: "authentication_completed",
     trans_status: req.validatedBody.trans_status,
-    customer_ip: shopperIp(req.ip),
+    customer_ip: clientAddress(req),
   })
 }
