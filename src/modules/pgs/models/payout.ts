@@ -1,5 +1,5 @@
 import { model } from "@medusajs/framework/utils"
-import { NOT_SCOPED_TO_DELETED_AT } from "./plain-unique"
+import { NOT_SCOPED_TO_DELETED_AT } from "../plain-unique"
 
 export const PAYOUT_TABLE = "pgs_payout"
 

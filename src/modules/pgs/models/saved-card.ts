@@ -1,5 +1,5 @@
 import { model } from "@medusajs/framework/utils"
-import { NOT_SCOPED_TO_DELETED_AT } from "./plain-unique"
+import { NOT_SCOPED_TO_DELETED_AT } from "../plain-unique"
 import { SAVED_CARD_TABLE } from "./table-names"
 
 export const SAVED_CARD_STATUSES = ["ACTIVE", "DELETED"] as const
