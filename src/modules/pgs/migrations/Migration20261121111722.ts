@@ -20,6 +20,7 @@ export class Migration20261121111722 extends Migration {
   }
 
   override async down(): Promise<void> {
+    // Loses data: drops the saved cards, the terminal settings and the webhook log, every row of them.
     this.addSql(`drop table if exists "pgs_saved_card" cascade;`);
 
     this.addSql(`drop table if exists "pgs_terminal_setting" cascade;`);

@@ -8,6 +8,7 @@ export class Migration20261121140000 extends Migration {
   }
 
   override async down(): Promise<void> {
+    // Loses data: every terminal's hosted payment page options.
     this.addSql(`alter table if exists "pgs_terminal_setting" drop column if exists "hosted_page_options";`);
   }
 

@@ -13,6 +13,7 @@ export class Migration20261121143000 extends Migration {
   }
 
   override async down(): Promise<void> {
+    // Loses data: drops every payout record (the gateway keeps its own).
     this.addSql(`drop table if exists "pgs_payout" cascade;`);
   }
 

@@ -10,6 +10,7 @@ export class Migration20261121150000 extends Migration {
   }
 
   override async down(): Promise<void> {
+    // Loses data: each webhook event's failed attempts and its next retry time.
     this.addSql(`drop index if exists "IDX_pgs_webhook_event_unfinished";`);
     this.addSql(`alter table if exists "pgs_webhook_event" drop column if exists "next_attempt_at";`);
     this.addSql(`alter table if exists "pgs_webhook_event" drop column if exists "attempts";`);

@@ -15,6 +15,8 @@ export class Migration20261124040000 extends Migration {
   }
 
   override async down(): Promise<void> {
+    // Loses data: drops every follow-up (Needs attention, open checks, late refunds) and every retired session,
+    // so money the gateway takes later for a deleted session is no longer known as this store's.
     this.addSql(`drop table if exists "pgs_follow_up" cascade;`);
     this.addSql(`drop table if exists "pgs_retired_session" cascade;`);
   }

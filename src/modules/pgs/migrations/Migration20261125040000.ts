@@ -13,6 +13,8 @@ export class Migration20261125040000 extends Migration {
   }
 
   override async down(): Promise<void> {
+    // Loses data: each terminal's capture-on-fulfillment switch. The narrower kind check fails while a
+    // fulfillment_capture follow-up exists: settle or delete those first.
     this.addSql(`alter table if exists "pgs_terminal_setting" drop column if exists "capture_on_fulfillment";`);
     this.addSql(`alter table if exists "pgs_follow_up" drop constraint if exists "pgs_follow_up_kind_check";`);
     this.addSql(`alter table if exists "pgs_follow_up" add constraint "pgs_follow_up_kind_check" check ("kind" in ('check', 'reconciled', 'late_refund', 'gave_up', 'unknown_management', 'stuck'));`);

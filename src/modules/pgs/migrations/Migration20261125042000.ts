@@ -8,6 +8,7 @@ export class Migration20261125042000 extends Migration {
   }
 
   override async down(): Promise<void> {
+    // Loses data: every saved card's consent to charges by the shop (when the shopper agreed).
     this.addSql(`alter table if exists "pgs_saved_card" drop column if exists "merchant_consent_at";`);
   }
 

@@ -9,6 +9,7 @@ export class Migration20261125050000 extends Migration {
   }
 
   override async down(): Promise<void> {
+    // Loses data: deletes the "Webhooks refused" follow-up, so the narrower kind check can be added.
     this.addSql(`delete from "pgs_follow_up" where "kind" = 'webhooks_refused';`);
     this.addSql(`alter table if exists "pgs_follow_up" drop constraint if exists "pgs_follow_up_kind_check";`);
     this.addSql(`alter table if exists "pgs_follow_up" add constraint "pgs_follow_up_kind_check" check ("kind" in ('check', 'reconciled', 'late_refund', 'gave_up', 'unknown_management', 'stuck', 'fulfillment_capture'));`);

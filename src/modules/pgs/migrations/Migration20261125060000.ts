@@ -8,6 +8,7 @@ export class Migration20261125060000 extends Migration {
   }
 
   override async down(): Promise<void> {
+    // Loses data: the shopper-facing method names set per terminal.
     this.addSql(`alter table if exists "pgs_terminal_setting" drop column if exists "method_names";`);
   }
 

@@ -8,6 +8,7 @@ export class Migration20261125140000 extends Migration {
   }
 
   override async down(): Promise<void> {
+    // Loses data: the words each saved card's consent was asked in.
     this.addSql(`alter table if exists "pgs_saved_card" drop column if exists "merchant_consent";`);
   }
 

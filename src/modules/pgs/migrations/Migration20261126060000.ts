@@ -9,6 +9,7 @@ export class Migration20261126060000 extends Migration {
   }
 
   override async down(): Promise<void> {
+    // Loses data: deletes the "Void not made" follow-ups, so the narrower kind check can be added.
     this.addSql(`delete from "pgs_follow_up" where "kind" = 'void_not_made';`);
     this.addSql(`alter table if exists "pgs_follow_up" drop constraint if exists "pgs_follow_up_kind_check";`);
     this.addSql(`alter table if exists "pgs_follow_up" add constraint "pgs_follow_up_kind_check" check ("kind" in ('check', 'reconciled', 'late_refund', 'gave_up', 'unknown_management', 'stuck', 'fulfillment_capture', 'webhooks_refused'));`);

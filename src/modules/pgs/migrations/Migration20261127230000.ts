@@ -8,6 +8,7 @@ export class Migration20261127230000 extends Migration {
   }
 
   override async down(): Promise<void> {
+    // Loses data: the order each retired session belonged to.
     this.addSql(`alter table if exists "pgs_retired_session" drop column if exists "order_id";`);
   }
 
