@@ -4,7 +4,7 @@
  * canceled order charges nothing; money is refunded per payment across the checkout's and the link's payments.
  */
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
-import { cancelOnHostedPage, capturedOrder, editAddingItem, issueLink, orderFromDraft, openLink, owedByOrder, paidCollection, paymentsOfCollection, payOnHostedPage } from "./support/pay-link"
+import { cancelOnHostedPage, capturedOrder, editAddingItem, issueLink, orderFromDraft, openLink, owedByOrder, paidCollection, paymentsOfCollection, payOnHostedPage, startOver } from "./support/pay-link"
 import { ORDER_CHANGES_OWING_MORE, returnEverything } from "./support/order-changes"
 import { drillOrderChange } from "./support/order-change-drill"
 import { expectMedusaAndGatewayAgree } from "./support/agreement"
@@ -256,6 +256,21 @@ pgsStoreSuite("pay by link", (s) => {
     expect((await openLink(`${s.medusaUrl}/pgs/pay-result?pgs_session=payses_nothing`)).status).toBe(404)
   })
 
+  it("sends its pages as HTML only, never framed by another site and with no Referer", async () => {
+    const { collectionId } = await orderOwingMore()
+    const pages = [
+      await openLink(`${s.medusaUrl}/pgs/pay/${collectionId}`),
+      await openLink(`${s.medusaUrl}/pgs/pay-result?pgs_session=payses_01JZZZZZZZZZZZZZZZZZZZZZZZ&pgs_outcome=cancel`),
+    ]
+    for (const page of pages) {
+      expect(page.headers["content-type"]).toBe("text/html; charset=utf-8")
+      expect(page.headers["x-content-type-options"]).toBe("nosniff")
+      expect(page.headers["content-security-policy"]).toContain("frame-ancestors 'none'")
+      expect(page.headers["x-frame-options"]).toBe("DENY")
+      expect(page.headers["referrer-policy"]).toBe("no-referrer")
+    }
+  })
+
   it("speaks the shopper's language on its pages", async () => {
     const { link } = await orderOwingMore()
     const forged = link.url.replace(/t=\d+/, "t=1")
@@ -355,22 +370,27 @@ pgsStoreSuite("pay by link", (s) => {
     expect(await expectMedusaAndGatewayAgree(s, orderId)).toBe(0)
   })
 
-  it("says Not paid when the shopper presses Cancel on the gateway's page, charges nothing, and the link still pays", async () => {
+  it("says Not paid when the shopper presses Cancel on the gateway's page, charges nothing, and the link still pays once they start over", async () => {
     const { orderId, collectionId, link } = await orderOwingMore()
     const opened = await openLink(link.url)
     const page = hostedPage(opened.location!)
     const back = await cancelOnHostedPage(opened.location!)
     expect(back).toBe(page.cancel_url)
     const result = await openLink(here(back!))
-    expect(result).toMatchObject({ status: 200, state: "notPaid" })
+    expect(result).toMatchObject({ status: 200, state: "canceled" })
     expect(result.body).toContain("nothing was charged")
     expect(transactionsFor(page.reference)).toEqual([])
     expect((await paymentsOfCollection(s, orderId, collectionId)).payments).toEqual([])
     expect(await expectMedusaAndGatewayAgree(s, orderId)).toBe(s.seed.prices.eur)
+    // A GET changes nothing (a link preview or a prefetch makes one too): the link still leads to the same page.
+    expect((await openLink(here(back!))).state).toBe("canceled")
+    expect((await openLink(link.url)).location).toBe(opened.location)
 
-    // Opening the link again offers a page that can be paid.
+    // The page's Start over (a POST) closes it; opening the link again offers a new page that can be paid.
+    expect(await startOver(s.medusaUrl, result.body)).toMatchObject({ status: 200, state: "notPaid" })
     const again = await openLink(link.url)
     expect(again.status).toBe(303)
+    expect(again.location).not.toBe(opened.location)
     expect(await payOnHostedPage(again.location!, s.sandbox.testCard("frictionless_approved"))).toContain("pgs_outcome=success")
     const paid = await paidCollection(s, orderId, collectionId)
     expect(paid.payments).toHaveLength(1)

@@ -70,7 +70,16 @@ export async function openLink(url: string, headers: Record<string, string> = {}
   const res = await request(url, { method: "GET", headers })
   const body = await res.body.text()
   const state = /data-state="(\w+)"/.exec(body)?.[1] ?? null
-  return { status: res.statusCode, location: (res.headers.location as string | undefined) ?? null, state, body }
+  return { status: res.statusCode, location: (res.headers.location as string | undefined) ?? null, state, body, headers: res.headers }
+}
+
+/** Presses the result page's Start over button: the form post its HTML names, as the browser sends it. */
+export async function startOver(medusaUrl: string, pageHtml: string) {
+  const action = /<form method="post" action="([^"]+)"/.exec(pageHtml)?.[1]
+  if (!action) throw new Error("the page has no Start over form")
+  const res = await request(medusaUrl + action.replace(/&amp;/g, "&").replace(/&#38;/g, "&"), { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "" })
+  const body = await res.body.text()
+  return { status: res.statusCode, state: /data-state="(\w+)"/.exec(body)?.[1] ?? null, body }
 }
 
 /** Pays on the sandbox's hosted page; answers where the page sends the shopper back. */

@@ -1,22 +1,26 @@
 /**
  * The small page a pay link shows when it does not send the shopper to the gateway: paid, not paid, failed,
  * expired, closed … in the widget's four locales (chosen by ?lang=, else Accept-Language, else English). Plain
- * HTML with no script; "processing" reloads itself until the webhook decided.
+ * HTML with no script; "processing" reloads itself until the webhook decided; "canceled" has the one button that
+ * changes anything (a POST: a GET, which a link preview or a prefetch makes, changes nothing).
  */
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { setPageHeaders } from "../page-headers"
 
-export type PageState = "paid" | "processing" | "notPaid" | "failed" | "expired" | "closed" | "replaced" | "settled" | "unknown" | "unavailable"
+export type PageState = "paid" | "processing" | "canceled" | "notPaid" | "failed" | "expired" | "closed" | "replaced" | "settled" | "unknown" | "unavailable"
 
 const LOCALES = ["en-US", "bs-BA", "ro-RO", "sv-SE"] as const
 type Locale = (typeof LOCALES)[number]
 
-type Texts = Record<PageState, [title: string, body: string]> & { heading: string; lang: string }
+type Texts = Record<PageState, [title: string, body: string]> & { heading: string; lang: string; startOver: string }
 
 const TEXTS: Record<Locale, Texts> = {
   "en-US": {
     lang: "en-US",
     heading: "Payment",
+    startOver: "Start over",
     paid: ["Paid", "Thank you: this payment has been received. You can close this page."],
+    canceled: ["Not paid", "You canceled the payment and nothing was charged. To pay, press Start over, then open the payment link again."],
     processing: ["Confirming your payment…", "Your bank has answered and we are waiting for the confirmation. This page updates by itself."],
     notPaid: ["Not paid", "The payment was canceled and nothing was charged. Open the payment link again to pay."],
     failed: ["Payment failed", "Your payment was declined or could not be completed, and nothing was charged. Open the payment link again to try another card."],
@@ -30,7 +34,9 @@ const TEXTS: Record<Locale, Texts> = {
   "bs-BA": {
     lang: "bs-BA",
     heading: "Plaćanje",
+    startOver: "Počni ispočetka",
     paid: ["Plaćeno", "Hvala: ovo plaćanje je primljeno. Možete zatvoriti ovu stranicu."],
+    canceled: ["Nije plaćeno", "Otkazali ste plaćanje i ništa nije naplaćeno. Da biste platili, pritisnite Počni ispočetka, a zatim ponovo otvorite link za plaćanje."],
     processing: ["Potvrđujemo vaše plaćanje…", "Vaša banka je odgovorila i čekamo potvrdu. Ova stranica se sama osvježava."],
     notPaid: ["Nije plaćeno", "Plaćanje je otkazano i ništa nije naplaćeno. Ponovo otvorite link za plaćanje da biste platili."],
     failed: ["Plaćanje nije uspjelo", "Vaše plaćanje je odbijeno ili nije završeno i ništa nije naplaćeno. Ponovo otvorite link za plaćanje i pokušajte drugom karticom."],
@@ -44,7 +50,9 @@ const TEXTS: Record<Locale, Texts> = {
   "ro-RO": {
     lang: "ro-RO",
     heading: "Plată",
+    startOver: "Începeți din nou",
     paid: ["Plătit", "Vă mulțumim: plata a fost primită. Puteți închide această pagină."],
+    canceled: ["Neplătit", "Ați anulat plata și nu s-a încasat nimic. Pentru a plăti, apăsați Începeți din nou, apoi deschideți din nou linkul de plată."],
     processing: ["Confirmăm plata…", "Banca dvs. a răspuns și așteptăm confirmarea. Pagina se actualizează singură."],
     notPaid: ["Neplătit", "Plata a fost anulată și nu s-a încasat nimic. Deschideți din nou linkul de plată pentru a plăti."],
     failed: ["Plata nu a reușit", "Plata a fost refuzată sau nu s-a putut finaliza și nu s-a încasat nimic. Deschideți din nou linkul de plată și încercați alt card."],
@@ -58,7 +66,9 @@ const TEXTS: Record<Locale, Texts> = {
   "sv-SE": {
     lang: "sv-SE",
     heading: "Betalning",
+    startOver: "Börja om",
     paid: ["Betald", "Tack: betalningen har tagits emot. Du kan stänga den här sidan."],
+    canceled: ["Inte betald", "Du avbröt betalningen och inget drogs. Tryck på Börja om för att betala och öppna sedan betalningslänken igen."],
     processing: ["Betalningen bekräftas…", "Din bank har svarat och vi väntar på bekräftelsen. Sidan uppdateras av sig själv."],
     notPaid: ["Inte betald", "Betalningen avbröts och inget drogs. Öppna betalningslänken igen för att betala."],
     failed: ["Betalningen misslyckades", "Din betalning nekades eller kunde inte slutföras, och inget drogs. Öppna betalningslänken igen och försök med ett annat kort."],
@@ -87,6 +97,7 @@ export function pageLocale(req: MedusaRequest): Locale {
 const HTTP_STATUS: Record<PageState, number> = {
   paid: 200,
   processing: 200,
+  canceled: 200,
   notPaid: 200,
   failed: 200,
   expired: 410,
@@ -98,12 +109,16 @@ const HTTP_STATUS: Record<PageState, number> = {
   unavailable: 200,
 }
 
-const MARK: Record<PageState, string> = { paid: "✓", processing: "…", notPaid: "–", failed: "✕", expired: "⌛", closed: "–", replaced: "↻", settled: "–", unknown: "?", unavailable: "!" }
-const TONE: Record<PageState, string> = { paid: "#157f3b", processing: "#8a6100", failed: "#b42318", notPaid: "#475467", expired: "#475467", closed: "#475467", replaced: "#475467", settled: "#475467", unknown: "#475467", unavailable: "#8a6100" }
+const MARK: Record<PageState, string> = { paid: "✓", processing: "…", canceled: "–", notPaid: "–", failed: "✕", expired: "⌛", closed: "–", replaced: "↻", settled: "–", unknown: "?", unavailable: "!" }
+const TONE: Record<PageState, string> = { paid: "#157f3b", processing: "#8a6100", canceled: "#475467", failed: "#b42318", notPaid: "#475467", expired: "#475467", closed: "#475467", replaced: "#475467", settled: "#475467", unknown: "#475467", unavailable: "#8a6100" }
 
-export function renderPayPage(state: PageState, locale: Locale): string {
+/** The POST the "canceled" page's button makes; the session id is checked (payses_ + a ULID) before it gets here. */
+export type StartOver = { action: string }
+
+export function renderPayPage(state: PageState, locale: Locale, startOver?: StartOver): string {
   const t = TEXTS[locale]
   const [title, body] = t[state]
+  const button = state === "canceled" && startOver ? `<form method="post" action="${escapeAttribute(startOver.action)}"><button type="submit">${t.startOver}</button></form>` : ""
   const refresh = state === "processing" ? '<meta http-equiv="refresh" content="3">' : ""
   return `<!doctype html>
 <html lang="${t.lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">${refresh}
@@ -115,15 +130,17 @@ main{box-sizing:border-box;width:min(440px,calc(100vw - 32px));background:#fff;b
 .heading{margin:0 0 4px;font-size:13px;letter-spacing:.06em;text-transform:uppercase;color:#667085}
 h1{margin:0 0 12px;font-size:24px;line-height:1.25}
 p{margin:0;color:#475467}
+form{margin:20px 0 0}
+button{font:inherit;padding:10px 20px;border:0;border-radius:8px;background:#1d2939;color:#fff;cursor:pointer}
 </style></head>
-<body><main data-state="${state}"><div class="mark" aria-hidden="true">${MARK[state]}</div><p class="heading">${t.heading}</p><h1>${title}</h1><p>${body}</p></main></body></html>`
+<body><main data-state="${state}"><div class="mark" aria-hidden="true">${MARK[state]}</div><p class="heading">${t.heading}</p><h1>${title}</h1><p>${body}</p>${button}</main></body></html>`
 }
 
-export function sendPayPage(req: MedusaRequest, res: MedusaResponse, state: PageState): void {
+const escapeAttribute = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+
+export function sendPayPage(req: MedusaRequest, res: MedusaResponse, state: PageState, startOver?: StartOver): void {
   res.status(HTTP_STATUS[state])
-  res.setHeader("content-type", "text/html; charset=utf-8")
-  res.setHeader("cache-control", "no-store")
-  res.setHeader("referrer-policy", "no-referrer")
+  setPageHeaders(res)
   res.setHeader("x-robots-tag", "noindex")
-  res.send(renderPayPage(state, pageLocale(req)))
+  res.send(renderPayPage(state, pageLocale(req), startOver))
 }

@@ -3,9 +3,10 @@
  * pay link: paid, still confirming, not paid or failed. The outcome in the URL is only a hint (anyone can type
  * it): "paid" is said only when Medusa recorded the payment. On a "success" hint the page asks the gateway once
  * (applyCollectionPayment: the hosted page's transaction, applied once whether this or the webhook comes first),
- * so a lost webhook does not leave a paid customer waiting; otherwise it reloads until the webhook decided. On a
- * "cancel" hint a page that took no card is recorded as canceled, so the link's next visit makes a new page
- * (workflows/pay-link/shopper-canceled.ts).
+ * so a lost webhook does not leave a paid customer waiting; otherwise it reloads until the webhook decided.
+ * A GET changes no state (a link preview, a prefetch or a typed URL makes one): on a "cancel" hint it shows "Not paid"
+ * with a Start over button, and only that button's POST (same URL) records the page that took no card as canceled,
+ * so the link's next visit makes a new page (workflows/pay-link/shopper-canceled.ts).
  */
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
@@ -31,7 +32,15 @@ async function retiredPageState(scope: MedusaContainer, sessionId: string): Prom
   return (await owedCollectionsOfOrder(scope, retired.order_id)).length ? "replaced" : "settled"
 }
 
-export async function GET(req: MedusaRequest, res: MedusaResponse) {
+export const GET = (req: MedusaRequest, res: MedusaResponse) => answerResult(req, res, false)
+
+/** The "canceled" page's Start over button (a form post to the same URL). */
+export const POST = (req: MedusaRequest, res: MedusaResponse) => answerResult(req, res, true)
+
+/** A cancel hint on a page that took no card: the shopper may close it (POST), nothing else is decided yet. */
+const cancelable = (session: { status: string; data: { transaction_id?: unknown } }) => session.status === "requires_more" && typeof session.data.transaction_id !== "string"
+
+async function answerResult(req: MedusaRequest, res: MedusaResponse, startOver: boolean) {
   const sessionId = typeof req.query.pgs_session === "string" ? req.query.pgs_session : ""
   const hint = req.query.pgs_outcome
   try {
@@ -39,7 +48,7 @@ export async function GET(req: MedusaRequest, res: MedusaResponse) {
     let session = await findPgsSession(req.scope, sessionId)
     if (!session) return sendPayPage(req, res, await retiredPageState(req.scope, sessionId))
     if (session.data.return_to !== "pay_link") return sendPayPage(req, res, "unknown")
-    if (hint === "cancel") {
+    if (hint === "cancel" && startOver) {
       const read = session
       // Not recorded here: the page still says "Not paid"; the next visit reuses the finished page until it is.
       session = await recordShopperCancel(req.scope, read).catch((error) => {
@@ -68,11 +77,14 @@ export async function GET(req: MedusaRequest, res: MedusaResponse) {
               : session.status === "canceled"
                 ? "notPaid"
                 : hint === "cancel"
-                  ? "notPaid"
+                  ? cancelable(session)
+                    ? "canceled"
+                    : "notPaid"
                   : hint === "error"
                     ? "failed"
                     : "processing"
-    return sendPayPage(req, res, state)
+    const lang = typeof req.query.lang === "string" ? `&lang=${encodeURIComponent(req.query.lang)}` : ""
+    return sendPayPage(req, res, state, { action: `/pgs/pay-result?pgs_session=${sessionId}&pgs_outcome=cancel${lang}` })
   } catch (error) {
     req.scope.resolve(ContainerRegistrationKeys.LOGGER).error(`[pgs] pay result for ${sessionId.slice(0, 40)} could not be read: ${(error as Error)?.message ?? String(error)}`)
     return sendPayPage(req, res, "unavailable")
