@@ -5,6 +5,8 @@
  * variable to set (modules/pgs/options.ts). `npx medusa-payment-pgs sandbox --write-env .env` writes these names.
  */
 
+import { cardTestingFromEnv } from "./modules/pgs/card-testing-options"
+
 /** Option name → environment variable, for the options that are plain strings. */
 export const PGS_ENV_VARIABLES = {
   apiUrl: "PGS_API_URL",
@@ -55,6 +57,8 @@ export type PgsOptionsFromEnv = Partial<Record<StringOption, string>> & {
   /** A number of hops, or the proxies' addresses (PGS_TRUSTED_PROXIES: "2" or "10.0.0.0/8,loopback"). */
   trustedProxies?: number | string[]
   timeouts?: Partial<Record<(typeof TIMEOUT_KINDS)[number], number>>
+  /** The card-testing guard's thresholds (PGS_CARD_TESTING_*, modules/pgs/card-testing-options.ts). */
+  cardTesting?: Record<string, unknown>
   webhookReceiver?: { port: number; host?: string }
 }
 
@@ -91,6 +95,8 @@ export function pgsOptionsFromEnv(env: Env = process.env): PgsOptionsFromEnv {
     }),
   )
   if (Object.keys(timeouts).length) options.timeouts = timeouts
+  const cardTesting = cardTestingFromEnv(env)
+  if (cardTesting) options.cardTesting = cardTesting
   const port = read(env, "PGS_WEBHOOK_RECEIVER_PORT")
   if (port !== undefined) options.webhookReceiver = { port: Number(port), host: read(env, "PGS_WEBHOOK_RECEIVER_HOST") }
   return options

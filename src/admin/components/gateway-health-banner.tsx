@@ -1,7 +1,7 @@
 /**
  * The Payment gateway pages' banner: shown only when something is wrong that breaks every payment (the gateway
  * refuses the store's credentials, or cannot be reached) or every webhook (their signature does not match
- * PGS_WEBHOOK_PUBLIC_KEY). Says what to change, naming the variable.
+ * PGS_WEBHOOK_PUBLIC_KEY), or while the card-testing guard refuses clients. Says what to change, naming the variable.
  */
 import { Alert } from "@medusajs/ui"
 import { Link } from "react-router-dom"
@@ -22,7 +22,7 @@ export function GatewayHealthBanner() {
   const health = useLoad(() => api<GatewayHealth>("/admin/pgs/health"), [])
   const h = health.data
   if (!h) return null
-  const { credentials, webhooks_refused: refused } = h
+  const { credentials, webhooks_refused: refused, card_testing: cardTesting } = h
   return (
     <>
       {credentials.state !== "ok" ? (
@@ -36,6 +36,16 @@ export function GatewayHealthBanner() {
           <strong>The gateway's webhooks are being refused.</strong> Their signature does not match PGS_WEBHOOK_PUBLIC_KEY: {refused.count}{" "}
           {refused.count === 1 ? "delivery" : "deliveries"} refused, the last at {dateTime(refused.last_at)}. Orders paid meanwhile wait for
           their payment. See <Link to="/pgs/attention" className="text-ui-fg-interactive">Needs attention</Link>.
+        </Alert>
+      ) : null}
+      {cardTesting ? (
+        <Alert variant="warning" data-testid="pgs-health-card-testing" className="mb-3">
+          <strong>Card testing suspected.</strong> {cardTesting.refused} payment {cardTesting.refused === 1 ? "request" : "requests"} refused
+          since {dateTime(cardTesting.since)}, the last at {dateTime(cardTesting.last_at)}.{" "}
+          {cardTesting.lockdown
+            ? `Cards are for logged-in customers only until ${dateTime(cardTesting.lockdown.until)}.`
+            : "Settings → Payment Gateway can keep cards for logged-in customers only for a few hours."}{" "}
+          See <Link to="/pgs/attention" className="text-ui-fg-interactive">Needs attention</Link>.
         </Alert>
       ) : null}
     </>

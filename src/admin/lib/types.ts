@@ -157,7 +157,10 @@ export type Payout = {
 export type GatewayHealth = {
   credentials: { state: "ok" | "refused" | "wrong_url" | "unreachable" | "not_configured"; message: string | null; checked_at: string }
   webhooks_refused: { count: number; since: string; last_at: string } | null
+  card_testing: { refused: number; since: string; last_at: string; lockdown: CardTestingLockdown | null } | null
 }
+/** GET/POST /admin/pgs/settings/card-testing: the switch for a store under attack, while it is on. */
+export type CardTestingLockdown = { mode: "logged_in_only"; until: string; set_by: string | null; set_at: string }
 /** GET /admin/pgs/orders/:id/pay-link */
 export type OwedCollection = { payment_collection_id: string; amount: string; currency_code: string }
 export type ChargeableCard = { id: string; brand: string | null; last_4: string | null; exp_month: number | null; exp_year: number | null }

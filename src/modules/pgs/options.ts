@@ -8,6 +8,7 @@ import { createPublicKey } from "node:crypto"
 import proxyAddr from "proxy-addr"
 import { z } from "zod"
 import { PGS_ENV as ENV } from "../../config"
+import { CARD_TESTING_ENV, cardTestingOptionsSchema } from "./card-testing-options"
 
 const pem = (what: string) =>
   z.string().refine((value) => {
@@ -101,6 +102,8 @@ export const pgsOptionsSchema = z.object({
         .refine(compilesAsProxyList, { error: "holds something that is not an IP address, a CIDR or loopback/linklocal/uniquelocal" }),
     ], { error: "must be a number of hops or a list of proxy addresses" })
     .default(0),
+  /** The card-testing guard's thresholds (card-testing-options.ts; each also a PGS_CARD_TESTING_* variable). */
+  cardTesting: cardTestingOptionsSchema,
   /** Per-call timeouts in ms (the client's defaults: token and read 10 s, write and manage 45 s). */
   timeouts: z
     .strictObject({
@@ -142,6 +145,7 @@ const FIX: Record<keyof PgsProviderOptions, string> = {
   payLinkValidDays: `leave ${ENV.payLinkValidDays} unset (7) or give a number of days up to 365`,
   savedCardConsent: `leave ${ENV.savedCardConsent} unset (false) or set it to true to let shoppers consent to later charges by the shop`,
   trustedProxies: `leave ${ENV.trustedProxies} unset when nothing stands between the shoppers and this server, or give the number of proxies in front of it (a CDN plus a load balancer: 2) or their addresses, comma-separated (e.g. 10.0.0.0/8,loopback)`,
+  cardTesting: `leave ${Object.values(CARD_TESTING_ENV).join(", ")} unset (the defaults in README, Configuration) or give positive whole numbers (minutes may have decimals; ${CARD_TESTING_ENV.enabled}: true or false)`,
   timeouts:
     "leave PGS_TIMEOUT_{READ,WRITE,MANAGE,TOKEN}_MS unset (token and read 10 s, write and manage 45 s) or give { read?, write?, manage?, token? } in milliseconds, each a positive whole number",
 }

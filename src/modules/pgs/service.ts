@@ -26,6 +26,7 @@ import { emitWebhookReceived, type WebhookIntake } from "./webhook-intake/accept
 import { superviseWebhookReceiver, type SupervisedReceiver } from "./webhook-intake/receiver-supervisor"
 import { checkGatewayCredentials, type CredentialsCheck } from "./credentials-check"
 import type { NewWebhookEvent, RecordedWebhookEvent } from "./webhook-event-record"
+import { DEFAULT_CARD_TESTING, type CardTestingOptions } from "./card-testing-options"
 
 export type PgsPayoutRow = InferTypeOf<typeof PgsPayout>
 export type NewPayout = Pick<
@@ -197,6 +198,21 @@ export default class PgsModuleService extends MedusaService({ PgsTerminalSetting
     } catch {
       return 0
     }
+  }
+
+  /**
+   * The card-testing guard's thresholds and where its counters live: Redis when the store runs on it (projectConfig
+   * redisUrl), else this database. Defaults when the gateway options do not parse (the guard runs all the same).
+   */
+  cardTestingSettings(): { options: CardTestingOptions; knex: Knex; redisUrl: string | null } {
+    let options = DEFAULT_CARD_TESTING
+    try {
+      this.gateway()
+      options = this.options_!.cardTesting
+    } catch {
+      // Misconfigured: told at boot and by every payment; the guard keeps its defaults.
+    }
+    return { options, knex: this.knex_, redisUrl: this.deps_.configModule.projectConfig.redisUrl ?? null }
   }
 
   /** What happens after the shopper left: late refunds, when to re-read a payment, when to give up an order. */

@@ -5,10 +5,14 @@
  * Never backwards: if the gateway now says APPROVED, or Medusa already has the session authorized/captured, or
  * the event is for an older attempt, nothing changes.
  */
-import { Modules, PaymentSessionStatus } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, Modules, PaymentSessionStatus } from "@medusajs/framework/utils"
 import type { Transaction, TransactionEventPayload, TransactionStatus } from "../../gateway"
 import type { EventContext, EventOutcome } from "./context"
-import { findCartIdForCollection, findOrderIdForCollection, findPgsSession, sameMoney, sessionAndTransaction } from "./lookup"
+import { findCartIdForCollection, findOrderIdForCollection, findPgsSession, sameMoney, sessionAndTransaction, sessionOfEvent, type SessionView } from "./lookup"
+import { countGatewayDecline } from "../../payments/card-testing/guard"
+import { clientAddressOf } from "../../payments/card-testing/client-record"
+import { cardKey } from "../../payments/card-testing/rules"
+import { whoOfCollection } from "../../payments/card-testing/who"
 import { collectionStatusFor, recordPaymentFailureWorkflow } from "./record-failure"
 import { APPROVED_SESSION_STATUSES, gatewayTransactionType, isFailedStatus, medusaStatusFor } from "../../payments/status-table"
 
@@ -19,7 +23,7 @@ const failedStatus = (status: TransactionStatus, transactionType: string): Payme
     : undefined
 
 export async function handleFailure(ctx: EventContext, payload: TransactionEventPayload): Promise<EventOutcome> {
-  const found = await sessionAndTransaction(ctx, payload)
+  const found = await declinedAsTold(ctx, payload) ?? (await sessionAndTransaction(ctx, payload))
   if (typeof found === "string") return found
   const { session, tx } = found
   const status = failedStatus(tx.status, tx.transaction_type)
@@ -28,8 +32,43 @@ export async function handleFailure(ctx: EventContext, payload: TransactionEvent
   // order is found and marked) or starts after (then it reads the decline itself) — never an order left awaiting.
   const cartId = await findCartIdForCollection(ctx.container, session.payment_collection_id)
   const apply = () => applyFailure(ctx, session.id, tx, status)
-  if (!cartId) return apply()
-  return ctx.container.resolve(Modules.LOCKING).execute(cartId, apply, { timeout: CART_LOCK_TIMEOUT_SECONDS })
+  try {
+    if (!cartId) return await apply()
+    return await ctx.container.resolve(Modules.LOCKING).execute(cartId, apply, { timeout: CART_LOCK_TIMEOUT_SECONDS })
+  } finally {
+    // Every decline counts against its client, whether or not Medusa's session still wants it (a bot's is often
+    // replaced already). After applying: the count's reads do not stand between the lookup and the write.
+    if (tx.status === "DECLINED") await countDeclineOfSession(ctx, session, payload)
+  }
+}
+
+/** What applying a failure reads of the transaction. */
+type FailedTransaction = Pick<Transaction, "id" | "status" | "reference" | "amount" | "currency" | "transaction_type">
+
+/**
+ * A verified delivery saying DECLINED is final as told: the transaction is not read again from the gateway, so a
+ * card-testing run's hundreds of declines cost the store no gateway call each. (Any other failure is re-read.)
+ * Null when the event is not such a decline.
+ */
+async function declinedAsTold(ctx: EventContext, payload: TransactionEventPayload): Promise<{ session: SessionView; tx: FailedTransaction } | EventOutcome | null> {
+  if (payload.status !== "DECLINED") return null
+  const session = await sessionOfEvent(ctx, payload)
+  if (typeof session === "string") return session
+  const { id, reference, amount, currency, transaction_type } = payload
+  return { session, tx: { id, status: "DECLINED", reference, amount, currency, transaction_type } }
+}
+
+/** The decline counts against the client that asked for the session (card-testing guard). Never throws. */
+async function countDeclineOfSession(ctx: EventContext, session: SessionView, payload: TransactionEventPayload): Promise<void> {
+  const knex = ctx.container.resolve(ContainerRegistrationKeys.PG_CONNECTION)
+  const deps = { ...ctx.pgs.cardTestingSettings(), logger: ctx.logger }
+  try {
+    const who = await whoOfCollection(ctx.container, session.payment_collection_id)
+    const address = await clientAddressOf(knex, session.payment_collection_id)
+    await countGatewayDecline(deps, { ...who, session: session.id, address }, cardKey(payload))
+  } catch (error) {
+    ctx.logger.warn(`[pgs] card-testing guard: the client of a declined session could not be read: ${(error as Error).message}`)
+  }
 }
 
 /** Medusa's cart completion holds the cart lock for at most 120 s (medusa-facts: acquireLockStep ttl). */
@@ -38,7 +77,7 @@ const CART_LOCK_TIMEOUT_SECONDS = 120
 async function applyFailure(
   ctx: EventContext,
   sessionId: string,
-  tx: Transaction,
+  tx: FailedTransaction,
   status: PaymentSessionStatus,
 ): Promise<EventOutcome> {
   const session = await findPgsSession(ctx.container, sessionId)

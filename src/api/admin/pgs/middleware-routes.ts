@@ -5,6 +5,7 @@ import { createTerminalBody, updateTerminalBody } from "./settings/validators"
 import { issuePayLinkBody } from "./orders/[id]/pay-link/validators"
 import { chargeSavedCardBody } from "./orders/[id]/charge-saved-card/validators"
 import { validated } from "./validate"
+import { cardTestingSwitchBody } from "./settings/card-testing/validators"
 import { oneOperationAtATime } from "./orders/one-operation"
 
 /** Admin routes of the plugin. Medusa itself requires an authenticated admin user on every /admin/* route. */
@@ -15,6 +16,7 @@ export const adminPgsMiddlewares: MiddlewareRoute[] = [
   { methods: ["POST"], matcher: "/admin/pgs/attention/reread", middlewares: [validated("body", rereadBody)] },
   { methods: ["POST"], matcher: "/admin/pgs/settings/terminals", middlewares: [validated("body", createTerminalBody)] },
   { methods: ["POST"], matcher: "/admin/pgs/settings/terminals/:id", middlewares: [validated("body", updateTerminalBody)] },
+  { methods: ["POST"], matcher: "/admin/pgs/settings/card-testing", middlewares: [validated("body", cardTestingSwitchBody)] },
   // Medusa's own capture and refund routes, for PGS payments: one operation at a time, refused if the payment moved.
   { methods: ["POST"], matcher: "/admin/payments/:id/capture", middlewares: [oneOperationAtATime("capture")] },
   { methods: ["POST"], matcher: "/admin/payments/:id/refund", middlewares: [oneOperationAtATime("refund")] },

@@ -24,11 +24,13 @@ export const FOLLOW_UP_TABLE = "pgs_follow_up"
  * - terminal_refused: a terminal the gateway refuses (unknown, inactive, not accepting, or the merchant inactive), on
  *   which every payment fails (key "terminal-refused:<terminal id>", `checks` counts the refused payment attempts); closed when
  *   a terminal setting that reaches it changes, opened again by the next refusal.
+ * - card_testing: clients refused by the card-testing guard (one row, key "card-testing", `checks` counts refused
+ *   requests; payments/card-testing/alert.ts), open until a person marks it handled.
  */
 /** A failed refund's listing tried this many times in vain (about an hour of reconciliation runs) goes to a person. */
 export const FAILED_REFUND_TRIES_BEFORE_TELLING = 12
 
-export const FOLLOW_UP_KINDS = ["check", "reconciled", "late_refund", "gave_up", "unknown_management", "stuck", "webhooks_refused", "fulfillment_capture", "void_not_made", "refund_not_made", "refund_failed", "terminal_refused"] as const
+export const FOLLOW_UP_KINDS = ["check", "reconciled", "late_refund", "gave_up", "unknown_management", "stuck", "webhooks_refused", "fulfillment_capture", "void_not_made", "refund_not_made", "refund_failed", "terminal_refused", "card_testing"] as const
 export type FollowUpKind = (typeof FOLLOW_UP_KINDS)[number]
 
 /** watching: the plugin is on it. done: nothing left to do (kept as a record). needs_person: a person must act. */

@@ -16,6 +16,7 @@ import { unconfirmedOperationOf } from "../../../../payments/lost-answers"
 import { sessionIdFromReference } from "../../../../payments/reference"
 import { findOrderIdForCollection, findPgsSession } from "../../../../workflows/pgs-events/lookup"
 import type { ListAttentionQuery } from "./validators"
+import { cardTestingSentence } from "./card-testing-sentence"
 
 export type AttentionItem = {
   id: string
@@ -47,6 +48,7 @@ const TITLES: Record<string, string> = {
   refund_not_made: "Refund not made",
   refund_failed: "Refund failed",
   terminal_refused: "Terminal refused",
+  card_testing: "Card testing suspected",
   flagged_event: "Money without an order",
   failed_event: "Webhook not processed",
 }
@@ -86,7 +88,7 @@ async function fromFollowUp(container: MedusaContainer, row: FollowUpRow): Promi
     kind: row.kind,
     title: titleOf(row, needsPerson),
     needs_person: needsPerson,
-    sentence: row.kind === "webhooks_refused" ? refusedSentence(row) : row.kind === "terminal_refused" ? refusedPaymentsSentence(row) : (row.note ?? ""),
+    sentence: row.kind === "card_testing" ? await cardTestingSentence(container, row) : row.kind === "webhooks_refused" ? refusedSentence(row) : row.kind === "terminal_refused" ? refusedPaymentsSentence(row) : (row.note ?? ""),
     order_id: orderId,
     transaction_id: row.transaction_id,
     amount: row.amount_minor !== null && row.currency_code ? fromMinorUnits(Number(row.amount_minor), row.currency_code) : null,

@@ -1,0 +1,170 @@
+/**
+ * The card-testing guard, attacked as issue 46 found it: a bot with stolen cards, one address, through every way a
+ * storefront can reach the gateway. It reaches the gateway a handful of times, then gets 429 with Retry-After and
+ * words, and the shop admin sees "Card testing suspected"; a shopper whose bank declines twice still pays. The
+ * counters live in the store's PostgreSQL (no Redis here), through Medusa's own connection.
+ */
+import { pgsStoreSuite } from "./support/store"
+import { BROWSER_INFO, payInFrame, storePost } from "./support/checkout"
+import { walletPayment } from "./support/checkout-direct"
+
+/** Polls until `check` holds or the deadline passes (webhooks are processed asynchronously). */
+async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, ms = 15_000): Promise<T> {
+  const deadline = Date.now() + ms
+  for (;;) {
+    const value = await read()
+    if (check(value) || Date.now() > deadline) return value
+    await new Promise((r) => setTimeout(r, 100))
+  }
+}
+
+pgsStoreSuite("card-testing guard", (s) => {
+  const gatewayRequests = async (target: string): Promise<number> => (await s.sandbox.control("GET", "/_sandbox/stats")).body.requests[target] ?? 0
+  const authorizations = () => gatewayRequests("POST /api/transactions/authorize")
+  const gatewaySessions = () => gatewayRequests("POST /api/sessions")
+  const declined = () => [s.sandbox.testCard("frictionless_insufficient_funds"), s.sandbox.testCard("frictionless_insufficient_funds", "MASTERCARD")]
+  /** A wallet payment with this card, as a storefront's Direct API checkout sends it. */
+  const walletData = (pan: string) => ({ payment_method: walletPayment(pan), browser_info: BROWSER_INFO })
+
+  const openSession = async (collectionId: string, data?: Record<string, unknown>, headers: Record<string, string> = {}) =>
+    s.api.post(`/store/payment-collections/${collectionId}/payment-sessions`, { provider_id: "pp_pgs_pgs", ...(data ? { data } : {}) }, { headers: { ...s.storeHeaders, ...headers }, validateStatus: () => true })
+  const collectionOf = async (cartId: string, headers: Record<string, string> = {}) =>
+    (await s.api.post("/store/payment-collections", { cart_id: cartId }, { headers: { ...s.storeHeaders, ...headers } })).data.payment_collection.id as string
+
+  const expectRefused = (res: { status: number; headers: Record<string, unknown>; data: any }) => {
+    expect(res.status).toBe(429)
+    expect(Number(res.headers["retry-after"])).toBeGreaterThan(0)
+    expect(res.data.message).toMatch(/^Too many payment attempts\. Try again in \d+ minutes?\.$/)
+  }
+
+  /** Declines the store counted from the gateway's webhooks (they arrive within moments in the sandbox). */
+  const countedDeclines = async () => {
+    const { rows } = await s.container().resolve("__pg_connection__").raw(`select count(*)::int as n from pgs_card_testing_event where kind = 'decline'`)
+    return rows[0].n as number
+  }
+
+  const attentionItem = async () => {
+    const res = await s.api.get("/admin/pgs/attention", { headers: await s.adminHeaders() })
+    return (res.data.items as any[]).find((i) => i.kind === "card_testing")
+  }
+
+  it("stops a bot trying 50 stolen cards by new session and completion on one cart: a handful reach the gateway, then 429 with Retry-After and words, and the admin is told", async () => {
+    const cart = await s.createCart({ email: "bot@example.com" })
+    const collection = await collectionOf(cart.id)
+    const before = await authorizations()
+    const statusReadsBefore = await gatewayRequests("GET /api/transactions/:id/status")
+    let refused: any = null
+    for (let card = 0; card < 50 && !refused; card++) {
+      const session = await openSession(collection, walletData(declined()[card % 2]!))
+      if (session.status === 429) refused = session
+      else {
+        const done = await s.api.post(`/store/carts/${cart.id}/complete`, {}, { headers: s.storeHeaders, validateStatus: () => true })
+        expect(done.status).toBeLessThan(500)
+        if (done.status === 429) refused = done
+        // A bot does not wait; the guard still learns each decline from its webhook moments later.
+        else await eventually(countedDeclines, (n) => n >= card + 1, 3_000)
+      }
+    }
+    expect(refused).not.toBeNull()
+    expectRefused(refused)
+    expect((await authorizations()) - before).toBeLessThanOrEqual(5)
+    // Each decline's webhook is recorded without reading the transaction again from the gateway.
+    expect((await gatewayRequests("GET /api/transactions/:id/status")) - statusReadsBefore).toBeLessThanOrEqual(5)
+
+    // Every other way in is closed to it too: the plugin's session routes, cart completion.
+    const again = await s.api.post(`/store/carts/${cart.id}/complete`, {}, { headers: s.storeHeaders, validateStatus: () => true })
+    expectRefused(again)
+
+    const item = await eventually(attentionItem, (i) => !!i)
+    expect(item).toMatchObject({ title: "Card testing suspected", needs_person: true })
+    expect(item.sentence).toMatch(/refused \d+ payment requests? and the gateway declined [1-5] attempts? that reached it, from 1 address \(.*127\.0\.0\.1\) on 1 cart/)
+    expect(item.sentence).toContain(cart.id)
+
+    const health = await s.api.get("/admin/pgs/health", { headers: await s.adminHeaders() })
+    expect(health.data.card_testing).toMatchObject({ refused: expect.any(Number), lockdown: null })
+    expect(health.data.card_testing.refused).toBeGreaterThan(0)
+  })
+
+  it("stops a bot that takes a new cart and email for each stolen card, by its address", async () => {
+    const before = await authorizations()
+    let refused: any = null
+    for (let card = 0; card < 50 && !refused; card++) {
+      const cart = await s.createCart({ email: `bot${card}@example.com` })
+      const session = await openSession(await collectionOf(cart.id), walletData(declined()[card % 2]!))
+      if (session.status === 429) {
+        refused = session
+        break
+      }
+      const done = await s.api.post(`/store/carts/${cart.id}/complete`, {}, { headers: s.storeHeaders, validateStatus: () => true })
+      if (done.status === 429) refused = done
+      else await eventually(countedDeclines, (n) => n >= card + 1, 3_000)
+    }
+    expectRefused(refused)
+    expect((await authorizations()) - before).toBeLessThanOrEqual(6)
+  })
+
+  it("hands one cart a limited number of gateway sessions, not 200", async () => {
+    const cart = await s.createCart()
+    const collection = await collectionOf(cart.id)
+    const before = await gatewaySessions()
+    const answers: number[] = []
+    for (let i = 0; i < 30; i++) answers.push((await openSession(collection)).status)
+    expect(answers.filter((status) => status >= 500)).toEqual([])
+    expect(answers.filter((status) => status === 429).length).toBeGreaterThan(15)
+    expect((await gatewaySessions()) - before).toBeLessThanOrEqual(10)
+  })
+
+  it("counts the declines of cards posted straight to the gateway on an embedded-fields session against the client that asked for it", async () => {
+    const cart = await s.createCart()
+    const collection = await collectionOf(cart.id)
+    const first = await openSession(collection)
+    const session = first.data.payment_collection.payment_sessions.find((p: any) => p.provider_id === "pp_pgs_pgs")
+    // The gateway's form, not ours: the store cannot see these posts, only their declines (webhooks).
+    for (let card = 0; card < 8; card++) await payInFrame(s.sandbox, session, declined()[card % 2]!)
+    await eventually(countedDeclines, (n) => n >= 4)
+    expectRefused(await openSession(collection))
+    expectRefused(await storePost(s, `/store/pgs/payment-sessions/${session.id}/transaction`, { transaction_id: "trx_anything" }))
+    expectRefused(await storePost(s, `/store/pgs/payment-sessions/${session.id}/client-info`, { browser_info: BROWSER_INFO }))
+    // Matched as Express routes: another spelling of the path meets the same guard.
+    expectRefused(await storePost(s, `/STORE/pgs/Payment-Sessions/${session.id}/transaction/`, { transaction_id: "trx_anything" }))
+  })
+
+  it("lets a shopper whose bank declines two cards pay with the third", async () => {
+    const cart = await s.createCart()
+    const collection = await collectionOf(cart.id)
+    for (const [i, pan] of declined().entries()) {
+      expect((await openSession(collection, walletData(pan))).status).toBe(200)
+      const done = await s.completeCart(cart.id)
+      expect(done.data.type).toBe("cart")
+      await eventually(countedDeclines, (n) => n >= i + 1)
+    }
+    expect((await openSession(collection, walletData(s.sandbox.testCard("frictionless_approved")))).status).toBe(200)
+    const paid = await s.completeCart(cart.id)
+    expect(paid.data.type).toBe("order")
+    expect(await attentionItem()).toBeUndefined()
+    expect((await s.api.get("/admin/pgs/health", { headers: await s.adminHeaders() })).data.card_testing).toBeNull()
+  })
+
+  it("keeps cards for logged-in customers while the shop admin's switch is on, and for everyone again once it is off", async () => {
+    const headers = await s.adminHeaders()
+    const bad = await s.api.post("/admin/pgs/settings/card-testing", { mode: "logged_in_only" }, { headers, validateStatus: () => true })
+    expect(bad.status).toBe(400)
+    expect(JSON.stringify(bad.data)).toMatch(/hours/)
+    const on = await s.api.post("/admin/pgs/settings/card-testing", { mode: "logged_in_only", hours: 4 }, { headers })
+    expect(on.data.card_testing.lockdown).toMatchObject({ mode: "logged_in_only" })
+    expect(Date.parse(on.data.card_testing.lockdown.until) - Date.now()).toBeGreaterThan(3.9 * 3_600_000)
+
+    const anonymous = await s.createCart()
+    const refused = await openSession(await collectionOf(anonymous.id))
+    expect(refused.status).toBe(403)
+    expect(refused.data.message).toMatch(/signed-in customers only/)
+
+    const customer = await s.registerCustomer()
+    const auth = { authorization: `Bearer ${customer.token}` }
+    const theirs = await s.createCart({ customerToken: customer.token, email: customer.email })
+    expect((await openSession(await collectionOf(theirs.id, auth), undefined, auth)).status).toBe(200)
+
+    await s.api.post("/admin/pgs/settings/card-testing", { mode: "off" }, { headers })
+    expect((await openSession(await collectionOf(anonymous.id))).status).toBe(200)
+  })
+})

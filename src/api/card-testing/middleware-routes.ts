@@ -1,0 +1,24 @@
+/**
+ * Every store route by which a client can cause a gateway session or an authorization, guarded (middleware.ts).
+ * Matched by Express as it routes (any case, a trailing slash), so a spelling cannot pass beside the guard.
+ */
+import { authenticate, type MiddlewareRoute } from "@medusajs/framework/http"
+import { cardTestingGuard } from "./middleware"
+
+/** The switch for a store under attack asks whether the shopper is logged in. */
+const maybeCustomer = authenticate("customer", ["session", "bearer"], { allowUnauthenticated: true })
+const SESSION = "/store/pgs/payment-sessions/:id"
+
+export const cardTestingMiddlewares: MiddlewareRoute[] = [
+  // Medusa's own: a new payment session (a gateway session for every method), and cart completion (authorize).
+  { methods: ["POST"], matcher: "/store/payment-collections/:id/payment-sessions", middlewares: [maybeCustomer, cardTestingGuard({ id: "collection", newSession: true, lockdown: true })] },
+  { methods: ["POST"], matcher: "/store/carts/:id/complete", middlewares: [cardTestingGuard({ id: "cart", newSession: false })] },
+  // The plugin's: an order's collection paid from the storefront, the 3-D Secure steps, the widget's transaction and client info.
+  { methods: ["POST"], matcher: "/store/pgs/payment-collections/:id/payment-sessions", middlewares: [maybeCustomer, cardTestingGuard({ id: "collection", newSession: true, lockdown: true })] },
+  { methods: ["POST"], matcher: "/store/pgs/payment-collections/:id/apply", middlewares: [cardTestingGuard({ id: "collection", newSession: false })] },
+  ...["transaction", "client-info", "three-ds/request-authentication", "three-ds/authentication-completed"].map(
+    (step): MiddlewareRoute => ({ methods: ["POST"], matcher: `${SESSION}/${step}`, middlewares: [cardTestingGuard({ id: "session", newSession: false })] }),
+  ),
+  // The pay link opens a hosted-page session at the gateway.
+  { methods: ["GET"], matcher: "/pgs/pay/:id", middlewares: [cardTestingGuard({ id: "collection", newSession: true, page: true })] },
+]

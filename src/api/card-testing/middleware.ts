@@ -1,0 +1,65 @@
+/**
+ * The card-testing guard in front of every store route that can reach the gateway (middleware-routes.ts lists
+ * them): a client with too many declines or attempts gets 429, Retry-After and words the widget shows, before any
+ * gateway call. While the shop admin's switch is on, new card sessions are for logged-in customers only (403).
+ * The client address that asked for a payment collection's sessions is kept, so the gateway's declines for them
+ * (webhooks) count against it.
+ */
+import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { PGS_MODULE } from "../../modules/pgs"
+import type PgsModuleService from "../../modules/pgs/service"
+import { admitPaymentRequest, refusalWords, type GuardDeps } from "../../payments/card-testing/guard"
+import { rememberClient } from "../../payments/card-testing/client-record"
+import { currentLockdown } from "../../payments/card-testing/lockdown"
+import type { Refusal } from "../../payments/card-testing/rules"
+import { guardAddress } from "./address"
+import { whoOfCart, whoOfCollection, whoOfSession, type Who } from "../../payments/card-testing/who"
+
+/** What the path's :id names. */
+export type GuardedId = "cart" | "collection" | "session"
+export type GuardRule = { id: GuardedId; newSession: boolean; /** Card sessions for logged-in customers only while the switch is on. */ lockdown?: boolean; page?: boolean }
+
+/** The card provider's id: the one the switch closes to anonymous shoppers (alternative methods stay open). */
+const CARD_PROVIDER_ID = "pp_pgs_pgs"
+
+export const LOCKDOWN_WORDS = "Card payments are open to signed-in customers only for now. Sign in to pay by card, or choose another payment method."
+
+export function guardDeps(scope: MedusaContainer): GuardDeps {
+  const settings = scope.resolve<PgsModuleService>(PGS_MODULE).cardTestingSettings()
+  return { ...settings, logger: scope.resolve("logger") }
+}
+
+const WHO: Record<GuardedId, (scope: MedusaContainer, id: string) => Promise<Who>> = { cart: whoOfCart, collection: whoOfCollection, session: whoOfSession }
+
+function refuse(res: MedusaResponse, rule: GuardRule, refusal: Refusal) {
+  const words = refusalWords(refusal)
+  res.setHeader("retry-after", String(refusal.retryAfterSeconds))
+  res.setHeader("cache-control", "no-store")
+  if (rule.page) return res.status(429).type("text/plain; charset=utf-8").send(words)
+  return res.status(429).json({ type: "too_many_payment_attempts", message: words, retry_after: refusal.retryAfterSeconds })
+}
+
+const loggedIn = (req: MedusaRequest) => !!(req as MedusaRequest & { auth_context?: { actor_id?: string } }).auth_context?.actor_id
+
+export function cardTestingGuard(rule: GuardRule) {
+  return async (req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction) => {
+    try {
+      const deps = guardDeps(req.scope)
+      if (!deps.options.enabled && !rule.lockdown) return next()
+      const id = String(req.params.id ?? "")
+      if (rule.lockdown && (req.body as { provider_id?: unknown } | undefined)?.provider_id === CARD_PROVIDER_ID && !loggedIn(req)) {
+        const lockdown = await currentLockdown(deps.knex)
+        if (lockdown) return res.status(403).json({ type: "not_allowed", code: "cards_for_customers_only", message: LOCKDOWN_WORDS })
+      }
+      const who = await WHO[rule.id](req.scope, id)
+      const address = guardAddress(req)
+      const refusal = await admitPaymentRequest(deps, { ...who, address }, { newSession: rule.newSession })
+      if (refusal) return refuse(res, rule, refusal)
+      if (who.collection) await rememberClient(deps.knex, who.collection, address)
+      return next()
+    } catch (error) {
+      return next(error)
+    }
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * What the guard saw, for the shop admin: each decline the gateway reported for a client and each request refused,
+ * one row each (pgs_card_testing_event), and one "Card testing suspected" item on Needs attention (key
+ * `card-testing`, `checks` counting refused requests) opened by the first refusal and open until a person marks it
+ * handled; a refusal after that opens it again with a fresh count.
+ */
+import type { Knex } from "@medusajs/framework/mikro-orm/knex"
+import { generateEntityId } from "@medusajs/framework/utils"
+import { FOLLOW_UP_TABLE } from "../../modules/pgs/models/follow-up"
+import type { CardTestingClient } from "./rules"
+
+export const CARD_TESTING_KEY = "card-testing"
+const EVENT_TABLE = "pgs_card_testing_event"
+
+export type GuardEventKind = "decline" | "refused"
+
+export async function recordGuardEvent(knex: Knex, kind: GuardEventKind, client: CardTestingClient & { collection?: string | null }): Promise<void> {
+  await knex(EVENT_TABLE).insert({
+    kind,
+    client_address: client.address ?? null,
+    cart_id: client.cart ?? null,
+    payment_collection_id: client.collection ?? null,
+    email: client.email?.toLowerCase() ?? null,
+  })
+}
+
+/** Opens the item (or counts `refused` more refusals on it: 0 when a decline reached a limit). */
+export async function openCardTestingItem(knex: Knex, refused: 0 | 1 = 1): Promise<void> {
+  const now = new Date()
+  await knex.raw(
+    `insert into "${FOLLOW_UP_TABLE}" ("id", "key", "kind", "state", "checks", "note", "created_at", "updated_at")
+     values (?, ?, 'card_testing', 'needs_person', ?, null, ?, ?)
+     on conflict ("key") where "deleted_at" is null do update set
+       "checks" = case when "${FOLLOW_UP_TABLE}"."state" = 'needs_person' then "${FOLLOW_UP_TABLE}"."checks" + excluded."checks" else excluded."checks" end,
+       "created_at" = case when "${FOLLOW_UP_TABLE}"."state" = 'needs_person' then "${FOLLOW_UP_TABLE}"."created_at" else excluded."created_at" end,
+       "state" = 'needs_person', "resolved_at" = null, "updated_at" = excluded."updated_at"`,
+    [generateEntityId(undefined, "pgsfu"), CARD_TESTING_KEY, refused, now, now],
+  )
+}
+
+export type CardTestingSummary = {
+  since: string
+  /** Requests the guard refused (they never reached the gateway). */
+  refused: number
+  /** Declines the gateway reported: attempts that did reach it. */
+  declines: number
+  addresses: string[]
+  carts: string[]
+  emails: number
+}
+
+const LISTED = 10
+
+/** What the guard saw since `since`: counts, and the addresses and carts involved (the first ten of each). */
+export async function cardTestingSummary(knex: Knex, since: Date): Promise<CardTestingSummary> {
+  const base = () => knex(EVENT_TABLE).where("at", ">=", since)
+  const [counts] = await base().select(
+    knex.raw(`count(*) filter (where kind = 'refused')::int as refused`),
+    knex.raw(`count(*) filter (where kind = 'decline')::int as declines`),
+    knex.raw(`count(distinct email)::int as emails`),
+  )
+  const distinct = async (column: string) =>
+    (await base().whereNotNull(column).groupBy(column).orderByRaw("count(*) desc").limit(LISTED).select(column)).map((r: Record<string, string>) => r[column]!)
+  const carts = await base().select(knex.raw(`coalesce(cart_id, payment_collection_id) as cart`)).whereRaw(`coalesce(cart_id, payment_collection_id) is not null`).groupByRaw("1").orderByRaw("count(*) desc").limit(LISTED)
+  return {
+    since: since.toISOString(),
+    refused: counts?.refused ?? 0,
+    declines: counts?.declines ?? 0,
+    emails: counts?.emails ?? 0,
+    addresses: await distinct("client_address"),
+    carts: carts.map((r: { cart: string }) => r.cart),
+  }
+}
+
+/** Events older than this are pruned with the item's own history (retention job). */
+export async function pruneGuardEvents(knex: Knex, before: Date): Promise<number> {
+  return knex(EVENT_TABLE).where("at", "<", before).del()
+}
