@@ -42,7 +42,7 @@ async function reactCollectionPage(): Promise<string> {
       const collectionId = decodeURIComponent(location.pathname.split("/").pop())
       const orderId = new URLSearchParams(location.search).get("order_id") || undefined
       createRoot(document.getElementById("app")).render(
-        h(PgsCollectionPayment, { ...window.shopConnection, id: "payment", collectionId, orderId, onPaid: (p) => { window.shopPaid = p.collection.order.id } }))`
+        h(PgsCollectionPayment, { ...window.shopConnection, id: "payment", collectionId, orderId, onPaid: (p) => { window.shopPaid = p.collection.id } }))`
     return await bundleReactPage(entry, { "medusa-payment-pgs-storefront/react/collection": path.join(dist, "react-collection.js") })
   } finally {
     rmSync(dist, { recursive: true, force: true })
@@ -248,8 +248,8 @@ describeBrowser("money after checkout: the payment-collection page", () => {
       await fillCard(page, s.sandbox.testCard("frictionless_approved"))
       await page.getByRole("button", { name: /^Pay / }).press("Enter")
       await state(page, "done")
-      // The binding hands the page what was paid: the order it belongs to.
-      await waitFor(async () => ((await page.evaluate(() => (window as any).shopPaid)) === orderId ? true : null), { what: "onPaid with the order" })
+      // The binding hands the page what was paid: the collection (never the order's id, which opens its details).
+      await waitFor(async () => ((await page.evaluate(() => (window as any).shopPaid)) === collectionId ? true : null), { what: "onPaid with the collection" })
       await screenshot(page, "order-payment-react-paid")
       await expectPaid(orderId, collectionId, owedMinor)
       await context.close()

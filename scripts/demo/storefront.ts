@@ -179,7 +179,8 @@ import { mountCollectionPayment } from "/widget/collection.js"
 const collectionId = decodeURIComponent(location.pathname.split("/").pop())
 const orderId = new URLSearchParams(location.search).get("order_id") || undefined
 mountCollectionPayment("#payment", { ...shop.c, collectionId, orderId, appearance: shop.appearance,
-  onPaid: (p) => { const a = document.querySelector("#after a"); a.href = "/order/" + p.collection.order.id; a.parentElement.hidden = false } })
+  // The widget never tells the order's id (it opens the order's details); the link names it when it came with one.
+  onPaid: () => { if (!orderId) return; const a = document.querySelector("#after a"); a.href = "/order/" + orderId; a.parentElement.hidden = false } })
 </script>`,
   },
   "/order": {

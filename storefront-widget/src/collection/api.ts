@@ -13,7 +13,8 @@ export type CollectionSummary = {
   owed_minor: number
   payable: boolean
   reason: string | null
-  order: { id: string; display_id: number | null }
+  /** The order's display number only (its id would open Medusa's order details to anyone holding the link). */
+  order: { display_id: number | null }
 }
 
 export type CollectionView = { payment_collection: CollectionSummary; payment_methods: Served[]; saved_cards: boolean }

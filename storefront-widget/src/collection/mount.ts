@@ -233,7 +233,8 @@ export function mountCollectionPayment(target: Element | string, o: CollectionOp
       summary = r.payment_collection
       if (r.status === "applied" || (r.status === "pending" && i >= 300)) {
         pending = r.status === "pending"
-        return { type: "order", order: { id: summary.order.id, display_id: summary.order.display_id ?? undefined } }
+        // Ends the flow as a placed order does; the link holder is never told the order's id, so none is handed on.
+        return { type: "order", order: { id: "", display_id: summary.order.display_id ?? undefined } }
       }
       if (r.status !== "pending") return { type: "refused", session: r.payment_session }
       // The gateway decides later (the webhook records it): asked again, as a return page polls.

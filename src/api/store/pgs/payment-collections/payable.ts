@@ -34,7 +34,11 @@ export function refuse(res: MedusaResponse, reason: NotPayableReason): void {
 export const ownsOrder = (req: AuthenticatedMedusaRequest, view: PayableCollectionView) =>
   !!req.auth_context?.actor_id && req.auth_context.actor_id === view.order?.customer_id
 
-/** What a link holder sees: amounts from the server (exact decimal strings and minor units), the display id. */
+/**
+ * What a link holder sees: amounts from the server (exact decimal strings and minor units), the order's display
+ * number. Never the order's id: Medusa's GET /store/orders/{id} answers anyone holding it with the customer's
+ * email, name, address and items.
+ */
 export function summaryOf(view: PayableCollectionView) {
   const reason = whyNotPayable(view)
   return {
@@ -46,7 +50,7 @@ export function summaryOf(view: PayableCollectionView) {
     owed_minor: view.owed_minor,
     payable: reason === null,
     reason,
-    order: { id: view.order!.id, display_id: view.order!.display_id },
+    order: { display_id: view.order!.display_id },
   }
 }
 
