@@ -67,3 +67,29 @@ export async function customerIpRecordedFor(s: StoreSuite, headers: Record<strin
   const [tx] = (await ledger(s.sandbox)).filter((e) => e.reference === sessionFields(session.data).reference && !e.replay)
   return (await s.sandbox.control("GET", `/_sandbox/transactions/${tx.transaction_id}`)).body.record.customer_ip
 }
+
+/**
+ * A Direct API cart stopped at the 3-D Secure challenge: completed once (requires more), fingerprint done; returns
+ * the challenge step the storefront reads (acs_url, creq, three_ds_server_trans_id).
+ */
+export async function challengedCart(s: StoreSuite) {
+  const { cart, session } = await directCart(s, walletPayment(PLAIN_VISA, "PAN_ONLY"), { simulated_flow: "VERSIONING_FINGERPRINT_Y_CHALLENGE" })
+  const first = await s.completeCart(cart.id)
+  if (first.data.type !== "cart" || first.data.error?.type !== "payment_requires_more_error") throw new Error(`expected requires more, got ${JSON.stringify(first.data)}`)
+  await runMethodStep(s.sandbox, (await currentSession(s, cart.id)).data.next_action)
+  const challenge = await requestAuthentication(s, session.id, true)
+  const next = challenge.data.payment_session?.data.next_action
+  if (next?.type !== "challenge") throw new Error(`expected a challenge, got ${JSON.stringify(challenge.data)}`)
+  return { cart, session, next }
+}
+
+/** What the ACS would post to our notification URL (form field cres) and the page we answer. */
+export const postCres = (s: StoreSuite, sessionId: string, cres: string) =>
+  s.api.post(`/hooks/pgs/three-ds/notification?session_id=${sessionId}`, new URLSearchParams({ cres }).toString(), {
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    validateStatus: () => true,
+  })
+
+/** A cres as anyone can make one: Base64URL JSON naming the 3-D Secure transaction and a transStatus. */
+export const madeUpCres = (threeDSServerTransID: string, transStatus = "Y") =>
+  Buffer.from(JSON.stringify({ threeDSServerTransID, transStatus })).toString("base64url")

@@ -96,7 +96,7 @@ export function applyStep(deps: ProviderDeps, current: PgsSessionData, outcome: 
   const patch = Object.fromEntries(Object.entries(outcome.patch).filter(([, v]) => v !== undefined))
   if (APPROVED_SESSION_STATUSES.has(outcome.status)) return { status: outcome.status, data: withoutSingleUseFields({ ...current, ...patch }) }
   let sealed = current.sealed
-  if (current.integration === "direct_api") {
+  if (current.integration === "direct_api" && outcome.paymentData !== undefined) {
     const secrets = deps.sealer.open(current.sealed, current.session_id)
     const paymentData = outcome.paymentData ?? undefined
     // Sealed again only when the 3-D Secure payment_data it keeps changes (a finished payment usually has none).

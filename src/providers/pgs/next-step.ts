@@ -11,8 +11,8 @@ import type { GatewayTransactionType, NextAction, PgsSessionData } from "../../p
 export type StepOutcome = {
   status: PaymentSessionStatus
   patch: Pick<PgsSessionData, "transaction_id" | "gateway_status" | "next_action" | "error">
-  /** 3-D Secure payment_data to keep sealed for the next call (null: clear it). */
-  paymentData: string | null
+  /** 3-D Secure payment_data to keep sealed for the next call (null: clear it; undefined: keep what is sealed). */
+  paymentData: string | null | undefined
 }
 
 /** A finished transaction: status from the table, a shopper-safe message when it failed. */
@@ -27,7 +27,8 @@ export function finishedOutcome(tx: Transaction, transactionType: GatewayTransac
       next_action: awaitingShopper ? undefined : null,
       error: isFailedStatus(tx.status) ? { code: outcome.code ?? tx.processing_code ?? null, message: outcome.shopperMessage } : null,
     },
-    paymentData: null,
+    // Still waiting on the shopper (a status read mid-challenge): the step and its payment_data stay as they are.
+    paymentData: awaitingShopper ? undefined : null,
   }
 }
 

@@ -1,7 +1,9 @@
 /**
  * 3-D Secure after a Direct API authorize: the fingerprint result (request-authentication) and the challenge
  * result (authentication-completed, from the widget or the ACS's cres). The 3-D Secure payment_data comes from
- * the sealed secrets, never from the caller. These calls are never retried: after a lost answer the status decides.
+ * the sealed secrets, never from the caller. The trans_status a browser reports is only passed on as the spec's
+ * call asks: the session records what the gateway answers (its 3-D Secure server decides from its ACS's record),
+ * never the browser's word. These calls are never retried: after a lost answer the status decides.
  */
 import type { UpdatePaymentOutput } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
@@ -33,14 +35,22 @@ export async function continueThreeDS(deps: ProviderDeps, current: PgsSessionDat
     }
     case "cres": {
       const next = requireNext(current, "challenge")
-      const cres = parseCres(request.cres)
+      const cres = readCres(request.cres)
       if (cres.threeDSServerTransID !== next.three_ds_server_trans_id)
-        throw new MedusaError(MedusaError.Types.CONFLICT, "The cres belongs to another 3-D Secure authentication")
+        throw new MedusaError(MedusaError.Types.CONFLICT, "The cres belongs to another 3-D Secure authentication than the one this payment session waits for")
       const paymentData = sealedPaymentData(deps, current)
       return step(deps, current, () =>
         deps.client.threeDS.authenticationCompleted({ payment_data: paymentData, session_id: cres.threeDSServerTransID, trans_status: cres.transStatus }),
       )
     }
+  }
+}
+
+function readCres(value: string) {
+  try {
+    return parseCres(value)
+  } catch (error) {
+    throw new MedusaError(MedusaError.Types.INVALID_DATA, `cres is not a 3-D Secure challenge result (${(error as Error).message})`)
   }
 }
 

@@ -1,27 +1,53 @@
 /**
  * POST /hooks/pgs/three-ds/notification?session_id=… (form: cres)
  * The ACS posts the challenge result here when the provider overrides the DIRECT_API notification URL (https
- * only). We complete the authentication server-side (payment_data never leaves the server) and answer a page
- * that posts {type: "PGS_3DS_COMPLETE", session_id} to the storefront; its next cart completion sees the result.
+ * only). The cres is only the signal to ask the gateway (its 3-D Secure server decides from what its ACS recorded):
+ * a session not waiting for a challenge, or a cres for another authentication, is refused (409) before the gateway
+ * is asked; a session the gateway still holds at the challenge is told so (409). The page answered posts
+ * {type: "PGS_3DS_COMPLETE", session_id, ok} to the exact origin of the page that framed the challenge.
  */
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { clientAddress } from "../../../../client-address"
+import { setPageHeaders } from "../../../../page-headers"
 import { MedusaError } from "@medusajs/framework/utils"
-import { runSessionRequest } from "../../../../store/pgs/payment-sessions/session-request"
+import { GATEWAY_UNAVAILABLE } from "../../../../../payments/gateway-unavailable"
+import { retrievePgsSession, runSessionRequest } from "../../../../store/pgs/payment-sessions/session-request"
 import { notificationQuery, type NotificationBody } from "../validators"
-import { completionPage } from "./page"
+import { completionPage, type Completion } from "./page"
+import { parentOrigin } from "./parent-origin"
 
 export async function POST(req: MedusaRequest<NotificationBody>, res: MedusaResponse) {
   const query = notificationQuery.safeParse(req.query)
   if (!query.success) throw new MedusaError(MedusaError.Types.INVALID_DATA, "session_id query parameter must be a payment session id")
   const sessionId = query.data.session_id
-  let ok = true
-  try {
-    await runSessionRequest(req.scope, sessionId, { kind: "cres", cres: req.validatedBody.cres, customer_ip: clientAddress(req) })
-  } catch (error) {
-    ok = false
-    const logger = req.scope.resolve("logger") as { warn(m: string): void }
-    logger.warn(`[pgs] 3-D Secure notification for ${sessionId} failed: ${(error as Error).message}`)
+  const answer = (status: number, completion: Omit<Completion, "sessionId">) => {
+    // Framed by the challenge's parent page only (the page that gets the message); nosniff, no Referer (page-headers.ts).
+    setPageHeaders(res, { framedBy: completion.parentOrigin, inlineScript: true })
+    return res.status(status).send(completionPage({ sessionId, ...completion }))
   }
-  res.status(ok ? 200 : 400).setHeader("content-type", "text/html; charset=utf-8").send(completionPage(sessionId, ok))
+  let origin: string | null = null
+  try {
+    const session = await retrievePgsSession(req.scope, sessionId)
+    origin = parentOrigin(req.scope, session.data)
+    const updated = await runSessionRequest(req.scope, sessionId, { kind: "cres", cres: req.validatedBody.cres, customer_ip: clientAddress(req) })
+    if (updated.status === "requires_more")
+      return answer(409, { ok: false, words: "Your bank has not confirmed this payment yet.", parentOrigin: origin })
+    return answer(200, { ok: true, words: "Authentication complete. You can close this window.", parentOrigin: origin })
+  } catch (error) {
+    const status = refusalStatus(error)
+    const logger = req.scope.resolve("logger") as { warn(m: string): void }
+    logger.warn(`[pgs] 3-D Secure notification for ${sessionId} refused (${status}): ${(error as Error).message}`)
+    // The provider's reasons name the step, never a secret; anything else is not told to the browser.
+    const words = error instanceof MedusaError && status < 500 ? error.message : "Authentication could not be completed."
+    return answer(status, { ok: false, words, parentOrigin: origin })
+  }
+}
+
+/** Unknown session 404; not waiting for this cres 409; a malformed cres or another provider's session 400. */
+function refusalStatus(error: unknown): number {
+  if (!(error instanceof MedusaError)) return 400
+  if (error.code === GATEWAY_UNAVAILABLE) return 503
+  if (error.type === MedusaError.Types.NOT_FOUND) return 404
+  if (error.type === MedusaError.Types.CONFLICT) return 409
+  return 400
 }
