@@ -5,6 +5,8 @@
 import type { PaymentSession } from "../../storefront-widget/src/core/cart"
 import { delayOf, initialFlow, MAX_TRIES, next, type Event, type Flow, type State } from "../../storefront-widget/src/core/flow"
 import type { NextAction } from "../../storefront-widget/src/core/store-types"
+import { refusalOf } from "../../storefront-widget/src/core/api"
+import { translator } from "../../storefront-widget/src/core/i18n"
 
 const session = (status: string, data: PaymentSession["data"] = {}, provider_id = "pp_pgs_pgs"): PaymentSession => ({ id: "payses_1", provider_id, status, data })
 const FINGERPRINT: NextAction = { type: "fingerprint", method_url: "https://acs.example/method", three_ds_method_data: "e30" }
@@ -87,9 +89,10 @@ describe("widget flow: choosing and paying", () => {
 
   it("says what is wrong with the shopper's input and clears it", () => {
     const told = through(idle, { type: "note", key: "checkFields", alert: true })
-    expect(told.note).toEqual({ key: "checkFields", alert: true })
+    expect(told.note).toMatchObject({ key: "checkFields", alert: true })
     expect(through(told, { type: "clear" }).note).toBeNull()
-    expect(through(idle, { type: "note", key: "deleted" }).note).toEqual({ key: "deleted", alert: undefined })
+    expect(through(idle, { type: "note", key: "deleted" }).note).toMatchObject({ key: "deleted" })
+    expect(through(idle, { type: "note", key: "deleted" }).note?.alert).toBeUndefined()
   })
 })
 
@@ -139,9 +142,16 @@ describe("widget flow: completing the cart", () => {
   })
 
   it.each([[503], [400]])("tells the shopper at once that the method is unavailable when the gateway is away (status %p), without repeating", (status) => {
-    const f = through(completing, { type: "fault", status, unavailable: true })
+    const f = through(completing, { type: "fault", status, note: refusalOf(Object.assign(new Error("unavailable"), { status, body: { code: "pgs_gateway_unavailable" } })) })
     expect(f).toMatchObject({ state: "idle", tries: 0, note: { key: "unavailable", alert: true }, unsettled: { id: "payses_1" } })
     expect(through(f, { type: "pay", card: false }).state).toBe("completing")
+  })
+
+  it("tells the shopper at once that there were too many payment attempts when the store's card-testing guard answers 429, without repeating", async () => {
+    const refused = Object.assign(new Error("Too many payment attempts. Try again in 20 minutes."), { status: 429 })
+    const f = through(completing, { type: "fault", status: 429, note: refusalOf(refused) })
+    expect(f).toMatchObject({ state: "idle", tries: 0, note: { key: "many", alert: true } })
+    expect((await translator("en-US"))("many")).toBe("Too many payment attempts. Please try again later.")
   })
 
   it("waits longer after each repeat, up to a cap", () => {

@@ -3,6 +3,8 @@
  * @medusajs/js-sdk instance (its `client.fetch` throws an error with `status`, exactly what we need) or plain
  * fetch with a base URL and a publishable key. Never the gateway API.
  */
+import type { Note } from "./flow"
+
 export type Fetcher = (path: string, init?: { method?: string; body?: unknown; query?: Record<string, string> }) => Promise<any>
 
 /** The part of @medusajs/js-sdk's `Medusa` the widget uses; the real SDK satisfies it, nothing requires it. */
@@ -55,12 +57,14 @@ export function connect(c: Connection): Api {
 export const statusOf = (e: unknown) => (e as HttpError)?.status
 
 /**
- * The gateway is away or refuses the store (the server's code pgs_gateway_unavailable: 503 from our routes, 400 from
- * Medusa's session route). The js-sdk keeps only the message, so its words are matched too.
+ * A refusal the shopper is told at once, never repeated: the store's card-testing guard (429; the server's own answer
+ * says for how long, the widget's text only "later", to stay within the first-paint budget), or the gateway away or
+ * refusing the store (the server's code pgs_gateway_unavailable: 503 from our routes, 400 from Medusa's session
+ * route). The js-sdk keeps only the message, so its words are matched too.
  */
-export const unavailableOf = (e: unknown) => {
-  const x = e as HttpError
-  return x?.status === 503 || x?.body?.code === "pgs_gateway_unavailable" || /unavailable right now/.test(x?.message)
-}
+export const refusalOf = (x?: HttpError): Note | false =>
+  x?.status == 429
+    ? { key: "many", alert: true }
+    : (x?.status === 503 || x?.body?.code === "pgs_gateway_unavailable" || /unavailable right now/.test(x?.message!)) && { key: "unavailable", alert: true }
 
 export const wait = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))

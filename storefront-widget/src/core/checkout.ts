@@ -6,7 +6,7 @@
  * Why one file of ~300 lines: it is the only place state meets DOM, and each render is a few lines; split further,
  * every piece would need the same closure (connection, translator, root and the current flow) handed to it.
  */
-import { connect, statusOf, unavailableOf, wait, type Connection } from "./api"
+import { connect, refusalOf, statusOf, wait, type Connection, type HttpError } from "./api"
 import { initiateSession, payerOf, readCart, sessionOf, sessionRoute, type Cart, type PaymentSession } from "./cart"
 import { mountCardFields, type CardFields } from "./card-fields"
 import { h, resolveTarget, shell } from "./dom"
@@ -123,7 +123,7 @@ export function mountCheckout(target: Element | string, o: CheckoutOptions): Che
   /** A problem outside the flow's calls (loading the card fields, deleting a card): told, and reported. */
   function problem(e: unknown) {
     o.onError?.(e)
-    dispatch({ type: "note", key: unavailableOf(e) ? "unavailable" : "error", alert: true })
+    dispatch({ type: "note", key: "error", alert: true, ...refusalOf(e as HttpError) })
   }
 
   async function remove(card: SavedCard) {
@@ -213,7 +213,7 @@ export function mountCheckout(target: Element | string, o: CheckoutOptions): Che
       if (event) dispatch(event)
     } catch (e) {
       if (f !== flow) return
-      dispatch({ type: "fault", status: statusOf(e), unavailable: unavailableOf(e) })
+      dispatch({ type: "fault", status: statusOf(e), note: refusalOf(e as HttpError) })
       if (flow.note?.alert) o.onError?.(e) // told the shopper (a repeated call is not a failure yet)
     }
   }

@@ -48,7 +48,7 @@ export type Flow = {
 
 export type Event =
   | { type: "loaded" }
-  | { type: "note"; key: TextKey; alert?: boolean }
+  | ({ type: "note" } & Note)
   /** `placed`: the cart is an order already (another tab paid): complete it again, which answers that order. */
   | { type: "pay"; card: boolean; placed?: boolean }
   /** `gone`: the gateway no longer knows the card session (lost, expired): the fields need a fresh one. */
@@ -59,7 +59,8 @@ export type Event =
   | { type: "fingerprinted"; posted: boolean }
   | { type: "challenged"; trans: string | null }
   | { type: "cancel" }
-  | { type: "fault"; status?: number; unavailable?: boolean }
+  /** `note`: a refusal told at once (api.ts refusalOf), never repeated. */
+  | { type: "fault"; status?: number; note?: Note | false }
   | { type: "clear" }
 
 /** How often a lost answer or a busy store is asked again before the shopper is told. */
@@ -112,9 +113,10 @@ function settle(f: Flow, s: PaymentSession, refused = false): Flow {
 export const lost = (status?: number) => status === undefined || status >= 500
 
 /** A call failed: repeat what is safe to repeat, else tell the shopper (a session of unknown outcome is kept). */
-function fault(f: Flow, status?: number, unavailable?: boolean): Flow {
-  // The gateway is away or refuses the store: the server already tried; the shopper may choose another method.
-  if (unavailable) return go(f, "idle", { note: { key: "unavailable", alert: true } })
+function fault(f: Flow, status?: number, note?: Note | false): Flow {
+  // The gateway is away or refuses the store (the server already tried; the shopper may choose another method), or
+  // the store's card-testing guard refuses the client for some minutes: nothing to repeat.
+  if (note) return go(f, "idle", { note })
   // The 3-D Secure routes are never repeated (nor is the gateway's step): completing reads where it got to.
   if ((f.state === "fingerprint" || f.state === "challenge") && (lost(status) || status === 409)) return go(f, "completing")
   const busy = status === 409 && f.state === "completing"
@@ -125,12 +127,12 @@ function fault(f: Flow, status?: number, unavailable?: boolean): Flow {
 const CALLS: State[] = ["loading", "attaching", "starting", "completing", "fingerprint", "challenge"]
 
 export function next(f: Flow, e: Event): Flow {
-  if (e.type === "fault") return CALLS.includes(f.state) ? fault(f, e.status, e.unavailable) : f
+  if (e.type === "fault") return CALLS.includes(f.state) ? fault(f, e.status, e.note) : f
   switch (f.state) {
     case "loading":
       return e.type === "loaded" ? go(f, "idle") : f
     case "idle":
-      if (e.type === "note") return { ...f, note: { key: e.key, alert: e.alert }, renew: undefined }
+      if (e.type === "note") return { ...f, note: e, renew: undefined }
       if (e.type === "clear") return { ...f, note: null, renew: undefined }
       if (e.type !== "pay") return f
       if (f.unsettled || e.placed) return go(f, "completing")

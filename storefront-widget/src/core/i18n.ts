@@ -10,7 +10,7 @@ const KEYS = [
   "insufficient", "canceled", "expired", "gone", "error", "retrying", "busy", "verifying", "challenge", "redirecting",
   "paid", "pending", "code", "codeInvalid", "confirming", "loading", "openBanking", "upi", "wallets", "bankTransfer",
   "qrCode", "instant", "voucher", "bankRedirect", "hosted", "walletRedirect", "back", "bankPage",
-  "payAmount", "cancel", "voucherPick", "unavailable", "placedPending", "saveConsent", "shop",
+  "payAmount", "cancel", "voucherPick", "unavailable", "placedPending", "saveConsent", "shop", "many",
 ] as const
 export type TextKey = (typeof KEYS)[number]
 
@@ -19,7 +19,7 @@ export type TextKey = (typeof KEYS)[number]
 // once while its pack (messages, steps) loads. bench/size.mjs checks that every pack has one text per key and that
 // the built-in texts are the pack's.
 const EN =
-  "Payment method|Card|{brand} ending in {last4}, expires {exp}|Delete {card}|||Pay|||||||||||||||||||Loading payment methods…|Online banking|UPI|Other wallets (chosen on the next page)|Bank transfer|QR code|Instant payment with a code|Voucher|Bank payment|Card on a secure payment page|Wallet on this device||Online banking on your bank's page|Pay {amount}||||||"
+  "Payment method|Card|{brand} ending in {last4}, expires {exp}|Delete {card}|||Pay|||||||||||||||||||Loading payment methods…|Online banking|UPI|Other wallets (chosen on the next page)|Bank transfer|QR code|Instant payment with a code|Voucher|Bank payment|Card on a secure payment page|Wallet on this device||Online banking on your bank's page|Pay {amount}|||||||"
 
 const PACKS: Record<Locale, () => Promise<{ default: string }>> = {
   "en-US": () => import("./locales/en-US"),
