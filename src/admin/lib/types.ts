@@ -161,6 +161,11 @@ export type GatewayHealth = {
 }
 /** GET/POST /admin/pgs/settings/card-testing: the switch for a store under attack, while it is on. */
 export type CardTestingLockdown = { mode: "logged_in_only"; until: string; set_by: string | null; set_at: string }
+/** The guard's limits (option cardTesting) and the switch while it is on. */
+export type CardTestingView = {
+  thresholds: { enabled: boolean; declinesPerAddress: number; declinesPerCart: number; declineWindowMinutes: number; blockMinutes: number }
+  lockdown: CardTestingLockdown | null
+}
 /** GET /admin/pgs/orders/:id/pay-link */
 export type OwedCollection = { payment_collection_id: string; amount: string; currency_code: string }
 export type ChargeableCard = { id: string; brand: string | null; last_4: string | null; exp_month: number | null; exp_year: number | null }

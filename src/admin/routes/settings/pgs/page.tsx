@@ -1,4 +1,4 @@
-/** Settings → Payment Gateway: the PGS connection and the terminal settings. */
+/** Settings → Payment Gateway: the PGS connection, the terminal settings and the card-testing switch. */
 import { defineRouteConfig } from "@medusajs/admin-sdk"
 import { Text } from "@medusajs/ui"
 import { api } from "../../../lib/api"
@@ -6,6 +6,7 @@ import { useLoad } from "../../../lib/use-load"
 import type { Catalog, Connection } from "../../../lib/types"
 import { ConnectionSection } from "./connection-section"
 import { TerminalsSection } from "./terminals-section"
+import { CardTestingSection } from "./card-testing-section"
 import { GatewayHealthBanner } from "../../../components/gateway-health-banner"
 
 const PaymentGatewaySettings = () => {
@@ -17,6 +18,7 @@ const PaymentGatewaySettings = () => {
       <GatewayHealthBanner />
       <ConnectionSection connection={data.connection} pluginVersion={data.plugin_version} />
       <TerminalsSection catalog={data.catalog} />
+      <CardTestingSection />
     </div>
   )
 }
