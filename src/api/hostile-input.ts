@@ -8,6 +8,7 @@
 import type { MedusaErrorHandlerFunction, MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { checkJsonText, MAX_JSON_DEPTH, unacceptableText } from "../gateway/text"
 import { invalidData, type FieldError } from "./admin/pgs/validate"
+import { onRoutes, requestRoutePath, routedPathname, type RoutePattern } from "./route-path"
 
 /** Longer than any Medusa, gateway or terminal id. */
 const MAX_PATH_SEGMENT = 200
@@ -40,15 +41,15 @@ function bodyProblems(body: unknown): FieldError[] {
   return check.problems.map(({ path, why, inFieldName }) => ({ field: path.join(".") || "body", message: inFieldName ? `(a field name) ${why}` : why }))
 }
 
-const onPluginRoute = (rawPath: string) =>
-  PLUGIN_ROUTE_PREFIXES.some((prefix) => rawPath === prefix || rawPath.startsWith(`${prefix}/`)) || GUARDED_MEDUSA_ROUTES.some((route) => route.test(rawPath))
+/** On any spelling Express routes to one of ours or a guarded Medusa route (`/STORE/pgs/…`, `/store/pgs/…/`: route-path.ts). */
+export const onPluginRoute = (req: MedusaRequest) => onRoutes(requestRoutePath(req), [...PLUGIN_ROUTE_PREFIXES, ...GUARDED_MEDUSA_ROUTES])
 
 export function rejectHostileInput(req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction) {
+  if (!onPluginRoute(req)) return next()
+  const rawPath = routedPathname(req)
   // Up to the first "?" only: split("?", 2) would drop whatever follows a second "?" from the check.
   const at = req.originalUrl.indexOf("?")
-  const rawPath = at < 0 ? req.originalUrl : req.originalUrl.slice(0, at)
   const rawQuery = at < 0 ? "" : req.originalUrl.slice(at + 1)
-  if (!onPluginRoute(rawPath)) return next()
   const problems = [...pathProblems(rawPath), ...queryProblems(rawQuery), ...bodyProblems(req.body)]
   if (problems.length) {
     res.status(400).json(invalidData(problems.slice(0, 20)))
@@ -84,7 +85,7 @@ function queryProblems(rawQuery: string): FieldError[] {
  * would run; and a RegExp matcher made under jest's module sandbox fails Medusa's `instanceof RegExp` and silently
  * matches nothing (FRAMEWORK-NOTES 43).
  */
-export const PLUGIN_ROUTE_PREFIXES = ["/store/pgs", "/admin/pgs", "/hooks/pgs/three-ds", "/pgs/pay", "/pgs/pay-result"]
+export const PLUGIN_ROUTE_PREFIXES: RoutePattern[] = ["/store/pgs", "/admin/pgs", "/hooks/pgs/three-ds", "/pgs/pay", "/pgs/pay-result"].map((prefix) => ({ prefix }))
 
 /**
  * Medusa's own routes that carry storefront data to our providers, guarded as ours are. Medusa writes a new
@@ -93,7 +94,8 @@ export const PLUGIN_ROUTE_PREFIXES = ["/store/pgs", "/admin/pgs", "/hooks/pgs/th
  * a stack overflow — a 500 whichever provider was chosen. Refused here with a 400 naming the field, for every
  * provider (any provider's session would fail the same way).
  */
-export const GUARDED_MEDUSA_ROUTES = [/^\/store\/payment-collections\/[^/]+\/payment-sessions\/?$/]
+export const MEDUSA_SESSION_ROUTE: RoutePattern = { route: "/store/payment-collections/:id/payment-sessions" }
+export const GUARDED_MEDUSA_ROUTES: RoutePattern[] = [MEDUSA_SESSION_ROUTE]
 
 /**
  * Medusa's error handler with one case of ours before it: Express could not decode a path parameter of one of our
@@ -101,10 +103,9 @@ export const GUARDED_MEDUSA_ROUTES = [/^\/store\/payment-collections\/[^/]+\/pay
  */
 export function withUndecodablePathsAnswered(medusaErrorHandler: MedusaErrorHandlerFunction): MedusaErrorHandlerFunction {
   return (error, req, res, next) => {
-    const rawPath = req.originalUrl.split("?", 1)[0]
     const undecodable = error instanceof URIError || /^Failed to decode param/.test(String((error as Error)?.message))
-    if (undecodable && onPluginRoute(rawPath)) {
-      res.status(400).json(invalidData(pathProblems(rawPath)))
+    if (undecodable && onPluginRoute(req)) {
+      res.status(400).json(invalidData(pathProblems(routedPathname(req))))
       return
     }
     return medusaErrorHandler(error, req, res, next)
