@@ -38,6 +38,7 @@ export const PGS_ENV_SETTINGS = {
   retentionDays: "PGS_RETENTION_DAYS",
   payLinkValidDays: "PGS_PAY_LINK_VALID_DAYS",
   savedCardConsent: "PGS_SAVED_CARD_CONSENT",
+  networkTokensFromStorefront: "PGS_NETWORK_TOKENS_FROM_STOREFRONT",
   trustedProxies: "PGS_TRUSTED_PROXIES",
 } as const
 
@@ -54,6 +55,7 @@ export type PgsOptionsFromEnv = Partial<Record<StringOption, string>> & {
   retentionDays?: number
   payLinkValidDays?: number
   savedCardConsent?: boolean | string
+  networkTokensFromStorefront?: boolean | string
   /** A number of hops, or the proxies' addresses (PGS_TRUSTED_PROXIES: "2" or "10.0.0.0/8,loopback"). */
   trustedProxies?: number | string[]
   timeouts?: Partial<Record<(typeof TIMEOUT_KINDS)[number], number>>
@@ -78,7 +80,7 @@ export function pgsOptionsFromEnv(env: Env = process.env): PgsOptionsFromEnv {
     if (value !== undefined) options[option] = value
   }
   // Anything but true/false is passed on as written, for the boot check to name.
-  for (const key of ["refundLateApprovals", "savedCardConsent", "captureOnFulfillment"] as const) {
+  for (const key of ["refundLateApprovals", "savedCardConsent", "captureOnFulfillment", "networkTokensFromStorefront"] as const) {
     const value = read(env, PGS_ENV_SETTINGS[key])
     if (value !== undefined) options[key] = value === "true" ? true : value === "false" ? false : value
   }

@@ -6,7 +6,10 @@
  */
 import { readdirSync, readFileSync } from "node:fs"
 import { dirname, join, sep } from "node:path"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { request } from "undici"
+import { captureLogs } from "./support/captured-logs"
+import { BROWSER_INFO, ledger } from "./support/checkout"
 import { PGS_FAMILY_PROVIDER_IDS } from "./support/seed"
 import { PGS_PROVIDER_ID, pgsStoreSuite } from "./support/store"
 
@@ -30,6 +33,23 @@ const HOSTILE_SHAPES: Record<string, string> = {
 }
 /** Numbers JSON carries but no double holds exactly (or at all): JSON.parse makes them 2^53+2, Infinity, 1.2e29. */
 const HUGE_NUMBERS = ["9007199254740993", "1e400", "-1e400", "123456789012345678901234567890"]
+/** An id in a fed route's path (the fed-routes test maps the same prefixes to ":id"). */
+const ID_SEGMENT = /^(?:order_|pay_col_|payses_|pgscard_|pgspo_|pgsfu_|pgswh_|cus_|HOSTILE-)/
+const literalSegments = (path: string, spell: (segment: string) => string) =>
+  path.split("/").map((segment) => (segment && !ID_SEGMENT.test(segment) ? spell(segment) : segment)).join("/")
+/**
+ * Other spellings of one path: Express routes upper and mixed case and a trailing slash to the same route (its
+ * matching is case-insensitive); double slashes and percent-encoded letters reach it where a proxy in front
+ * normalises them. The plugin's guards must hold on each (src/api/route-path.ts).
+ */
+const SPELLINGS: Record<string, (path: string) => string> = {
+  "upper case": (path) => literalSegments(path, (segment) => segment.toUpperCase()),
+  "mixed case": (path) => literalSegments(path, (segment) => segment[0].toUpperCase() + segment.slice(1)),
+  "a trailing slash": (path) => `${path}/`,
+  "double slashes": (path) => path.replace(/\//g, "//"),
+  "percent-encoded letters": (path) => path.replace(/^\/(\w)(\w)/, (_, first: string, second: string) => `/${first}%${second.charCodeAt(0).toString(16).toUpperCase()}`),
+}
+
 /** What src/api serves: each route file's exported methods, its path with every [param] as ":id". */
 function servedRoutes(): { method: string; pattern: string }[] {
   const api = join(__dirname, "../../src/api")
@@ -232,6 +252,97 @@ pgsStoreSuite("hostile input on every plugin route", (s) => {
     expect([...statuses].sort()).toEqual([401, 413])
   })
 
+  it("answers no 5xx on any spelling of any route: upper or mixed case, a trailing slash, double slashes, percent-encoded letters", async () => {
+    const results: { status: number; what: string; text: string; spelling: string; hostile: string }[] = []
+    for (const route of routes) {
+      for (const [spelling, spell] of Object.entries(SPELLINGS)) {
+        const path = spell(route.path)
+        const tried = async (hostile: string, at: string, body?: unknown) => results.push({ ...(await send(route, at, body, route.query)), spelling, hostile })
+        const [withNul] = route.body ? variants(route.body, "a\u0000b") : []
+        if (withNul) await tried("U+0000 in a body field", path, withNul)
+        if (route.method === "POST") await tried("a body nested 5,000 deep", path, nested(5_000))
+        const segments = path.split("/")
+        const id = segments.findIndex((segment) => ID_SEGMENT.test(segment))
+        for (const raw of id < 0 ? [] : ["%ff", `${segments[id]}%00`]) await tried(`${raw} as the id`, [...segments.slice(0, id), raw, ...segments.slice(id + 1)].join("/"), route.body)
+      }
+    }
+    expect(results.length).toBeGreaterThan(350)
+    expect(serverErrors(results)).toEqual([])
+    // Refused as on the path's usual spelling: each is a 400 naming what is wrong.
+    expect(results.filter((r) => r.status !== 400).map((r) => `${r.status} ${r.spelling}: ${r.what}`)).toEqual([])
+    for (const path of ["/STORE/pgs/payment-sessions/%ff/status", "/Store/pgs/payment-sessions/payses_%00/status", "/PGS/pay/%ff", "/ADMIN/PGS/orders/%ff/gateway"]) {
+      const route = routes.find((r) => r.method === "GET" && r.as === (path.toLowerCase().startsWith("/admin") ? "admin" : "store"))!
+      const res = await send(route, path)
+      expect([path, res.status, res.text]).toEqual([path, 400, expect.stringContaining('"errors":[{"field":"path","message":')])
+    }
+  })
+
+  /** A cart's payment collection, for a logged-in customer (the plugin's route needs the owner). */
+  async function collectionOfNewCart() {
+    const customer = await s.registerCustomer()
+    const cart = await s.createCart({ customerToken: customer.token })
+    const auth = { ...s.storeHeaders, "content-type": "application/json", authorization: `Bearer ${customer.token}` }
+    const collection = await request(`${s.medusaUrl}/store/payment-collections`, { method: "POST", headers: auth, body: JSON.stringify({ cart_id: cart.id }) })
+    return { auth, collectionId: ((await collection.body.json()) as any).payment_collection.id as string }
+  }
+
+  /** Medusa's session route and ours, each in every spelling, for one collection. */
+  const sessionRoutesOf = (collectionId: string) =>
+    [`/store/payment-collections/${collectionId}/payment-sessions`, `/store/pgs/payment-collections/${collectionId}/payment-sessions`].flatMap((path) => [
+      ["as usual", path],
+      ...Object.entries(SPELLINGS).map(([spelling, spell]) => [spelling, spell(path)]),
+    ])
+
+  it("refuses card numbers and security codes in session data on every spelling of the session routes, and none reaches the database or the log", async () => {
+    const CARD_NUMBER = "4111111111111111"
+    const CVV = "739"
+    const card = { type: "card", number: CARD_NUMBER, cvv: CVV, expiration_month: 12, expiration_year: 2030 }
+    const { auth, collectionId } = await collectionOfNewCart()
+    const log = captureLogs(s.container())
+    const results: { what: string; status: number; text: string; nul: boolean }[] = []
+    try {
+      for (const [spelling, path] of sessionRoutesOf(collectionId)) {
+        for (const [nul, data] of [
+          [false, { payment_method: card }],
+          [false, { note: "customer's card", card: { pan: "4111 1111 1111 1111", security_code: CVV } }],
+          // Medusa's insert fails on U+0000 and it logs the whole statement, card and all.
+          [true, { payment_method: card, note: "x\u0000y" }],
+        ] as const) {
+          const res = await request(`${s.medusaUrl}${path}`, { method: "POST", headers: auth, body: JSON.stringify({ provider_id: PGS_PROVIDER_ID, data }) })
+          results.push({ what: `${spelling} ${path}`, status: res.statusCode, text: await res.body.text(), nul })
+        }
+      }
+    } finally {
+      log.stop()
+    }
+    const logged = log.text()
+    expect(logged).not.toContain(CARD_NUMBER)
+    expect(logged).not.toContain("4111 1111 1111 1111")
+    expect(logged).not.toMatch(new RegExp(`(cvv|security_code)\\W{0,6}${CVV}`, "i"))
+    const knex = s.container().resolve(ContainerRegistrationKeys.PG_CONNECTION)
+    const stored = await knex("payment_session").whereRaw("data::text like ?", [`%${CARD_NUMBER.slice(-8)}%`]).count("* as n")
+    expect(Number(stored[0].n)).toBe(0)
+    expect(results.filter((r) => r.status !== 400).map((r) => `${r.status} ${r.what}: ${r.text.slice(0, 200)}`)).toEqual([])
+    for (const r of results.filter((r) => !r.nul)) expect(JSON.parse(r.text).errors[0]).toEqual({ field: expect.stringMatching(/^data\.(payment_method\.number|card\.pan)$/), message: expect.stringMatching(/^looks like a card number: card details are typed only into the gateway's card fields/) })
+  })
+
+  it("refuses a network token from the storefront on every spelling of the session routes, before any gateway call", async () => {
+    const { auth, collectionId } = await collectionOfNewCart()
+    const before = (await ledger(s.sandbox)).length
+    const token = { type: "network-token", token_number: "4000000000001000", expiration_month: 12, expiration_year: 2030, cryptogram: "AgAAAAAAAIR8CQrXcIhbQAAAAAA=", eci: "05" }
+    for (const [spelling, path] of sessionRoutesOf(collectionId)) {
+      const res = await request(`${s.medusaUrl}${path}`, { method: "POST", headers: auth, body: JSON.stringify({ provider_id: PGS_PROVIDER_ID, data: { payment_method: token, browser_info: BROWSER_INFO } }) })
+      const body = (await res.body.json()) as any
+      expect([spelling, path, res.statusCode, body.errors]).toEqual([
+        spelling,
+        path,
+        400,
+        [{ field: "data.payment_method.type", message: expect.stringMatching(/^is "network-token": a network token is not taken from a storefront.*PGS_NETWORK_TOKENS_FROM_STOREFRONT/) }],
+      ])
+    }
+    expect((await ledger(s.sandbox)).length).toBe(before)
+  })
+
   describe("Medusa's payment-session route with each PGS provider", () => {
     const providers = [PGS_PROVIDER_ID, ...PGS_FAMILY_PROVIDER_IDS]
     const sessionData = (raw: string) => `{"provider_id":"__provider__","data":${raw}}`
@@ -258,6 +369,16 @@ pgsStoreSuite("hostile input on every plugin route", (s) => {
           const res = await request(path, { method: "POST", headers: auth, body: sessionData(raw).replace("__provider__", provider) })
           const text = (await res.body.text()).slice(0, 300)
           results.push({ status: res.statusCode, what: `${provider}: ${name}`, text, case: name })
+        }
+      }
+      // The same route spelled otherwise: /STORE/…, a trailing slash, …; data nested 30,000 deep too (60 kB, under Medusa's 100 kB).
+      const spelledCases = { "U+0000 in data.payment_method.token": cases["U+0000 in data.payment_method.token"], "a lone surrogate in an unknown field": cases["a lone surrogate in an unknown field"], "arrays nested 30,000 deep": `{"extra":${"[".repeat(30_000)}${"]".repeat(30_000)}}` }
+      for (const [spelling, spell] of Object.entries(SPELLINGS)) {
+        for (const [name, raw] of Object.entries(spelledCases)) {
+          const res = await request(`${s.medusaUrl}${spell(new URL(path).pathname)}`, { method: "POST", headers: auth, body: sessionData(raw).replace("__provider__", PGS_PROVIDER_ID) })
+          const text = (await res.body.text()).slice(0, 300)
+          results.push({ status: res.statusCode, what: `${spelling}: ${name}`, text, case: name })
+          expect([spelling, name, res.statusCode]).toEqual([spelling, name, 400])
         }
       }
       expect(serverErrors(results)).toEqual([])

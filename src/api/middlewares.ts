@@ -8,10 +8,11 @@ import { threeDsNotificationMiddlewares } from "./hooks/pgs/three-ds/middleware-
 import { savedCardMiddlewares } from "./store/pgs/saved-cards/middleware-routes"
 import { adminPgsMiddlewares } from "./admin/pgs/middleware-routes"
 import { rejectHostileInput, withUndecodablePathsAnswered } from "./hostile-input"
+import { refuseCardData } from "./card-data-guard"
 import { cardTestingMiddlewares } from "./card-testing/middleware-routes"
 
-/** First on every plugin route: what no id or field may hold is a 400 before anything else reads it. */
-const hostileInputGuards = [{ matcher: "/", middlewares: [rejectHostileInput] }]
+/** First on every plugin route: what no id or field may hold, and card data a store may not hold, is a 400 before anything else reads it. */
+const hostileInputGuards = [{ matcher: "/", middlewares: [rejectHostileInput, refuseCardData] }]
 
 export default defineMiddlewares({
   // Medusa's own, plus a 400 for an undecodable path id on our routes. A store whose middlewares file sets its own

@@ -89,6 +89,11 @@ export const pgsOptionsSchema = z.object({
    */
   savedCardConsent: z.boolean({ error: "must be true or false" }).default(false),
   /**
+   * A network token is card-equivalent data a store's own server gets from a wallet or a token service; a browser
+   * never types one. Off: a storefront's `payment_method` of type "network-token" is refused (api/card-data-guard.ts).
+   */
+  networkTokensFromStorefront: z.boolean({ error: "must be true or false" }).default(false),
+  /**
    * The proxies in front of the store whose X-Forwarded-For is believed (api/client-address.ts): a number of hops
    * (a CDN plus a balancer is 2), or the proxies' addresses and CIDRs (also "loopback", "linklocal", "uniquelocal"),
    * as Express's "trust proxy" takes them. Default 0: no proxy, the connection's own address, X-Forwarded-For ignored.
@@ -144,6 +149,7 @@ const FIX: Record<keyof PgsProviderOptions, string> = {
   retentionDays: `leave ${ENV.retentionDays} unset (180) or give a whole number of days, at least 7`,
   payLinkValidDays: `leave ${ENV.payLinkValidDays} unset (7) or give a number of days up to 365`,
   savedCardConsent: `leave ${ENV.savedCardConsent} unset (false) or set it to true to let shoppers consent to later charges by the shop`,
+  networkTokensFromStorefront: `leave ${ENV.networkTokensFromStorefront} unset (false) or set it to true only when your storefront sends network tokens your own server got from a wallet or a token service`,
   trustedProxies: `leave ${ENV.trustedProxies} unset when nothing stands between the shoppers and this server, or give the number of proxies in front of it (a CDN plus a load balancer: 2) or their addresses, comma-separated (e.g. 10.0.0.0/8,loopback)`,
   cardTesting: `leave ${Object.values(CARD_TESTING_ENV).join(", ")} unset (the defaults in README, Configuration) or give positive whole numbers (minutes may have decimals; ${CARD_TESTING_ENV.enabled}: true or false)`,
   timeouts:

@@ -99,6 +99,14 @@ describe("provider options", () => {
     expect(() => parseOptions({ ...good, rawCardDataPciScope: "SAQ_A" })).toThrow(/rawCardDataPciScope/)
   })
 
+  it("refuses network tokens from the storefront unless networkTokensFromStorefront (PGS_NETWORK_TOKENS_FROM_STOREFRONT) is true", () => {
+    expect(parseOptions(good).networkTokensFromStorefront).toBe(false)
+    expect(parseOptions(pgsOptionsFromEnv({ ...envOf(good), PGS_NETWORK_TOKENS_FROM_STOREFRONT: "true" })).networkTokensFromStorefront).toBe(true)
+    expect(() => parseOptions(pgsOptionsFromEnv({ ...envOf(good), PGS_NETWORK_TOKENS_FROM_STOREFRONT: "yes" }))).toThrow(
+      /- networkTokensFromStorefront must be true or false: leave PGS_NETWORK_TOKENS_FROM_STOREFRONT unset \(false\)/,
+    )
+  })
+
   it("takes per-call timeouts in whole positive milliseconds and names the option when they are not", () => {
     expect(parseOptions({ ...good, timeouts: { manage: 2000, read: 500 } }).timeouts).toEqual({ manage: 2000, read: 500 })
     expect(parseOptions(good).timeouts).toBeUndefined()
