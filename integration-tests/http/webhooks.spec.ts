@@ -27,10 +27,12 @@ import { request } from "undici"
 import { cancelOrderWorkflow } from "@medusajs/core-flows"
 import { createServer } from "node:net"
 import {
+  closeRefusedNotice,
   countEvents,
   deliver,
   deliverSigned,
   eventRows,
+  gatewayEventUnderAnotherKey,
   gatewayWebhookKey,
   linkGatewayCustomer,
   manageAtGateway,
@@ -38,6 +40,7 @@ import {
   paymentSession,
   processedEvent,
   receiverUrl,
+  refusalsSettled,
   sandboxDelivery,
   waitFor,
 } from "./support/webhooks"
@@ -48,6 +51,8 @@ const sha512 = (v: string) => createHash("sha512").update(v).digest("hex")
 const TOKENIZED = "tokenization-webhook:payment-method:tokenized"
 
 pgsStoreSuite("gateway webhooks", (s) => {
+  const health = async () => (await s.api.get("/admin/pgs/health", { headers: await s.adminHeaders() })).data
+  const attention = async () => (await s.api.get("/admin/pgs/attention?show=all&limit=50", { headers: await s.adminHeaders() })).data
   /** The gateway sends a transaction's webhook again (its resend); returns once both deliveries are processed. */
   async function resendAndProcess(transactionId: string) {
     await s.sandbox.control("POST", `/_sandbox/transactions/${transactionId}/webhook`)
@@ -147,10 +152,60 @@ pgsStoreSuite("gateway webhooks", (s) => {
         await expectRejected(() => deliver(s, JSON.stringify(JSON.parse(body), null, 2), { authorization: header }, url()))
       })
 
+      it("rejects a token signed with the gateway's key that has no exp", async () => {
+        const body = await freshBody()
+        const header = await generateTestWebhookHeader({ body, privateKey: gatewayWebhookKey(s), expiresAt: null })
+        await expectRejected(() => deliver(s, body, { authorization: header }, url()))
+      })
+
+      it("rejects a token signed with the gateway's key issued more than 15 minutes ago or minutes ahead of now", async () => {
+        const body = await freshBody()
+        const now = Math.floor(Date.now() / 1000)
+        for (const issuedAt of [now - 16 * 60, now + 5 * 60]) {
+          const header = await generateTestWebhookHeader({ body, privateKey: gatewayWebhookKey(s), issuedAt, expiresAt: now + 3600 })
+          await expectRejected(() => deliver(s, body, { authorization: header }, url()))
+        }
+      })
+
       it("rejects a signed body sent as text/plain as well as one that is not JSON at all, with 401 not 400", async () => {
         const notJson = "definitely not json"
         await expectRejected(() => deliver(s, notJson, { authorization: "Bearer a.b.c", "content-type": "text/plain" }, url()))
         await expectRejected(() => deliver(s, "{", { authorization: "Bearer a.b.c" }, url()))
+      })
+    })
+
+    describe("the admin's alert for a wrong PGS_WEBHOOK_PUBLIC_KEY", () => {
+      it("is not raised by forged deliveries signed with another key, only by the gateway's own event under a key the store does not hold", async () => {
+        await closeRefusedNotice(s)
+        const genuine = await gatewayEventUnderAnotherKey(s)
+        const altered = (change: (payload: any) => void) => {
+          const json = JSON.parse(genuine.body)
+          change(json.payload)
+          return JSON.stringify(json)
+        }
+        const forgeries = [
+          JSON.stringify({ forged: true }),
+          altered((p) => (p.amount += 1)),
+          altered((p) => (p.status = p.status === "APPROVED" ? "DECLINED" : "APPROVED")),
+          altered((p) => (p.id = `${p.id}0`)),
+        ]
+        for (const body of forgeries) await expectRejected(async () => deliver(s, body, { authorization: await genuine.sign(body) }, url()))
+        await refusalsSettled(s)
+        expect((await health()).webhooks_refused).toBeNull()
+        expect((await attention()).items.filter((i: any) => i.kind === "webhooks_refused" && i.needs_person)).toEqual([])
+
+        await expectRejected(() => deliver(s, genuine.body, { authorization: genuine.authorization }, url()))
+        await waitFor(async () => (await health()).webhooks_refused, { what: "the gateway's own delivery counted" })
+        await refusalsSettled(s)
+        expect((await health()).webhooks_refused).toMatchObject({ count: 1 })
+        const item = (await attention()).items.find((i: any) => i.kind === "webhooks_refused" && i.needs_person)
+        expect(item.sentence).toMatch(/signature does not match PGS_WEBHOOK_PUBLIC_KEY, or it is not set. 1 delivery refused/)
+
+        // The key is right again: a verified delivery closes it (checked at most every 5 s, so one may take a few).
+        await waitFor(async () => {
+          expect((await deliverSigned(s, JSON.stringify({ verified_again: Math.random() }), url())).status).toBe(200)
+          return (await health()).webhooks_refused === null ? true : null
+        }, { what: "the alert closed by a verified delivery" })
       })
     })
 
@@ -292,15 +347,20 @@ pgsStoreSuite("gateway webhooks", (s) => {
         notConfigured: "webhookPublicKey is missing",
         logger,
         received: async () => undefined,
+        refusedByKey: () => undefined,
       })
       try {
+        await closeRefusedNotice(s)
         const body = await freshBody()
         const before = await countEvents(s)
         const res = await deliverSigned(s, body, receiver.url)
         expect(res.status).toBe(503)
         expect(await countEvents(s)).toBe(before)
         expect(logged.map((l) => l.message).join("\n")).toContain("webhookPublicKey is missing")
+        // Nothing can verify: the admin is told, whoever sent it.
+        expect(await waitFor(async () => (await health()).webhooks_refused, { what: "the alert while no key is configured" })).toMatchObject({ count: 1 })
       } finally {
+        await closeRefusedNotice(s)
         await receiver.close()
       }
       await expect(request(receiver.url, { method: "POST", body: "{}" })).rejects.toThrow(/ECONNREFUSED/)
@@ -323,6 +383,7 @@ pgsStoreSuite("gateway webhooks", (s) => {
           notConfigured: null,
           logger,
           received: async (ids) => void handedOn.push(...ids),
+          refusedByKey: () => undefined,
         }),
       })
       return { receiver, logged, handedOn }

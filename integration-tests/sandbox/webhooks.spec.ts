@@ -48,7 +48,7 @@ describe("sandbox webhooks", () => {
     }
   })
 
-  it("signs each delivery with a JWT whose data.SHA512 is the SHA-512 of the exact raw body", async () => {
+  it("signs each delivery with a JWT issued now, expiring in 10 minutes, whose data.SHA512 is the SHA-512 of the exact raw body", async () => {
     const receiver = await startWebhookReceiver()
     try {
       await h.control("POST", "/_sandbox/webhooks", { url: receiver.url })
@@ -59,6 +59,9 @@ describe("sandbox webhooks", () => {
       const { payload, protectedHeader } = await jwtVerify(token, createPublicKey(h.config.webhook_public_key), { algorithms: ["RS256"] })
       expect(protectedHeader.alg).toBe("RS256")
       expect((payload.data as { SHA512: string }).SHA512).toBe(createHash("sha512").update(hit.raw).digest("hex"))
+      // The store refuses a token without both (src/gateway/webhooks.ts): issued now, ending 10 minutes later.
+      expect(Math.abs(payload.iat! - Date.now() / 1000)).toBeLessThan(60)
+      expect(payload.exp! - payload.iat!).toBe(600)
     } finally {
       await receiver.close()
     }

@@ -11,6 +11,9 @@ import type PgsModuleService from "../../../src/modules/pgs/service"
 import { waitFor as waitForShort } from "../../support/sandbox"
 import type { StoreSuite } from "./store"
 import { sessionFields } from "../../support/session-fields"
+import { generateKeyPairSync } from "node:crypto"
+import { authorizeCard } from "../../sandbox/cards-support"
+import { REFUSED_KEY, refusalTally } from "../../../src/modules/pgs/webhook-intake/refusals"
 
 /** Polls with a deadline; webhook processing runs workflows, so the default deadline is generous (20 s). */
 export const waitFor: typeof waitForShort = (check, opts = {}) => waitForShort(check, { timeoutMs: 20_000, ...opts })
@@ -65,6 +68,31 @@ export async function deliver(s: StoreSuite, body: string | Buffer, headers: Rec
 /** Deliver bytes signed the way the gateway signs them. */
 export async function deliverSigned(s: StoreSuite, body: string, url = s.webhookUrl) {
   return deliver(s, body, { authorization: await generateTestWebhookHeader({ body, privateKey: gatewayWebhookKey(s) }) }, url)
+}
+
+/**
+ * What the gateway sends a store whose PGS_WEBHOOK_PUBLIC_KEY holds another key: its own event for a real
+ * transaction (a Direct API purchase outside Medusa), exactly as it delivered it, signed with a key the store lacks.
+ */
+export async function gatewayEventUnderAnotherKey(s: StoreSuite): Promise<{ body: string; authorization: string; sign(body: string): Promise<string> }> {
+  const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 })
+  const sign = (body: string) => generateTestWebhookHeader({ body, privateKey })
+  const tx = (await authorizeCard(s.sandbox)).body.result
+  const { body } = await sandboxDelivery(s, tx.id)
+  // Its delivery with the right key is recorded first, so nothing the caller counts changes meanwhile.
+  await processedEvent(s, tx.id)
+  return { body, authorization: await sign(body), sign }
+}
+
+/** Closes the "Webhooks refused" item, so that a test counts only its own deliveries. */
+export async function closeRefusedNotice(s: StoreSuite): Promise<void> {
+  await knex(s)("pgs_follow_up").where({ key: REFUSED_KEY }).whereNull("deleted_at").update({ state: "done", resolved_at: new Date() })
+}
+
+/** Once every refused delivery handed to this process is checked against the gateway and its count written. */
+export async function refusalsSettled(s: StoreSuite): Promise<void> {
+  await s.container().resolve<PgsModuleService>(PGS_MODULE).gatewayRecordCheck().idle()
+  await refusalTally(knex(s), s.container().resolve("logger")).flush()
 }
 
 export async function eventRows(s: StoreSuite, where: Partial<Pick<EventRow, "subject_id" | "event" | "delivery_key">> = {}): Promise<EventRow[]> {

@@ -97,6 +97,45 @@ describe("webhook verification", () => {
     expect((await rejection(body, header)).reason).toBe("expired")
   })
 
+  describe("token lifetime (exp required, iat bounded)", () => {
+    const now = () => Math.floor(Date.now() / 1000)
+    /** Signed with the gateway key, with exactly the claims given (no defaults). */
+    const signed = (claims: { iat?: number; exp?: number }) =>
+      new SignJWT({ data: { SHA512: digest(body) }, ...claims }).setProtectedHeader({ alg: "RS256", typ: "JWT" }).sign(gateway.privateKey)
+
+    it("refuses a correctly signed token without exp", async () => {
+      const error = await rejection(body, `Bearer ${await signed({ iat: now() })}`)
+      expect(error.reason).toBe("bad_claims")
+      expect(error.message).toMatch(/exp/)
+    })
+
+    it("refuses a correctly signed token without iat", async () => {
+      expect((await rejection(body, `Bearer ${await signed({ exp: now() + 300 })}`)).reason).toBe("bad_claims")
+    })
+
+    it("refuses a token issued in the future beyond the clock tolerance", async () => {
+      const error = await rejection(body, `Bearer ${await signed({ iat: now() + 120, exp: now() + 600 })}`)
+      expect(error.reason).toBe("bad_claims")
+      expect(error.message).toMatch(/iat/)
+    })
+
+    it("refuses a token issued more than 15 minutes ago, even though its exp is still ahead", async () => {
+      const error = await rejection(body, `Bearer ${await signed({ iat: now() - 16 * 60, exp: now() + 3600 })}`)
+      expect(error.reason).toBe("expired")
+      expect(error.message).toMatch(/iat/)
+    })
+
+    it("accepts a token issued a few seconds in the future (clock skew) or 14 minutes ago", async () => {
+      await expect(verifier.verify(body, `Bearer ${await signed({ iat: now() + 10, exp: now() + 600 })}`)).resolves.toBeTruthy()
+      await expect(verifier.verify(body, `Bearer ${await signed({ iat: now() - 14 * 60, exp: now() + 60 })}`)).resolves.toBeTruthy()
+    })
+
+    it("with several keys, tells a token of one of them without exp as such, not as a signature no key verifies", async () => {
+      const both = new WebhookVerifier({ publicKeys: [publicPem, stranger.publicKey] })
+      await expect(both.verify(body, `Bearer ${await signed({ iat: now() })}`)).rejects.toMatchObject({ reason: "bad_claims" })
+    })
+  })
+
   it("rejects a correctly signed body that is not a known event with 400, not as a forgery", async () => {
     const other = JSON.stringify({ event: "something:else", payload: {} })
     const header = await generateTestWebhookHeader({ body: other, privateKey: gateway.privateKey })

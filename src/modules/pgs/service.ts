@@ -24,6 +24,8 @@ import { closeSharedGatewayClient, moduleGatewayOptions, sharedGatewayClient } f
 import type { IEventBusModuleService, Logger, ConfigModule } from "@medusajs/framework/types"
 import { emitWebhookReceived, type WebhookIntake } from "./webhook-intake/accept"
 import { superviseWebhookReceiver, type SupervisedReceiver } from "./webhook-intake/receiver-supervisor"
+import { GatewayRecordCheck } from "./webhook-intake/refused-by-key"
+import { refusalTally } from "./webhook-intake/refusals"
 import { checkGatewayCredentials, type CredentialsCheck } from "./credentials-check"
 import type { NewWebhookEvent, RecordedWebhookEvent } from "./webhook-event-record"
 import { DEFAULT_CARD_TESTING, type CardTestingOptions } from "./card-testing-options"
@@ -76,6 +78,7 @@ export default class PgsModuleService extends MedusaService({ PgsTerminalSetting
   private receiver_: SupervisedReceiver | null = null
   private stopping_ = false
   private credentials_: { check: Promise<CredentialsCheck>; at: number } | null = null
+  private refusedCheck_: GatewayRecordCheck | null = null
   // The module container's cradle: its entries resolve on access (the event bus from the application's container).
   private readonly deps_: InjectedDependencies
 
@@ -120,7 +123,15 @@ export default class PgsModuleService extends MedusaService({ PgsTerminalSetting
       knex: this.knex_,
       logger: this.deps_.logger,
       received: (id) => this.emitWebhooksReceived([id]),
+      refusedByKey: (claimed) => this.gatewayRecordCheck().check(claimed),
     }
+  }
+
+  /** Refused deliveries checked against the gateway's own record before they tell the admin the key is wrong. */
+  gatewayRecordCheck(): GatewayRecordCheck {
+    const logger = this.deps_.logger
+    this.refusedCheck_ ??= new GatewayRecordCheck(() => this.gateway(), () => refusalTally(this.knex_, logger).refused(), logger)
+    return this.refusedCheck_
   }
 
   private emitWebhooksReceived(ids: string[]): Promise<void> {
@@ -147,7 +158,15 @@ export default class PgsModuleService extends MedusaService({ PgsTerminalSetting
         } catch (error) {
           notConfigured = (error as Error).message
         }
-        return { settings, knex: this.knex_, webhookPublicKeys, notConfigured, logger: this.deps_.logger, received: (ids: string[]) => this.emitWebhooksReceived(ids) }
+        return {
+          settings,
+          knex: this.knex_,
+          webhookPublicKeys,
+          notConfigured,
+          logger: this.deps_.logger,
+          received: (ids: string[]) => this.emitWebhooksReceived(ids),
+          refusedByKey: (claimed) => this.gatewayRecordCheck().check(claimed),
+        }
       },
     })
     await this.receiver_.ready

@@ -18,6 +18,7 @@ import { describeUnsupported, describeVerified } from "./delivery"
 import { recordDelivery } from "./recorder"
 import { startStages, type DeliveryStages } from "./stages"
 import { refusalTally } from "./refusals"
+import { claimedTransaction, type ClaimedTransaction } from "./refused-by-key"
 import { inSpan } from "../../../lib/tracing"
 
 const MAX_BODY_BYTES = 1024 * 1024
@@ -30,6 +31,11 @@ export type WebhookIntake = {
   logger: Pick<Logger, "warn" | "error">
   /** Hand a new verified delivery on to processing (our own event); runs after the answer is sent. */
   received(id: string): Promise<void>
+  /**
+   * A delivery our key refused that looks in every way like the gateway's own: checked against the gateway
+   * (refused-by-key.ts) before it may tell the admin the key is wrong. Not awaited: the 401 does not wait for it.
+   */
+  refusedByKey(claimed: ClaimedTransaction): void
 }
 
 export type WebhookAnswer = {
@@ -79,8 +85,9 @@ async function verifyAndRecord(
   try {
     verifier = intake.verifier()
   } catch (error) {
-    // Misconfigured store: 5xx so the gateway keeps retrying until the key is set.
+    // Misconfigured store: 5xx so the gateway keeps retrying until the key is set; nothing verifies, so the admin is told.
     intake.logger.error(`PGS webhook received but verification is not configured: ${(error as Error).message}`)
+    refusalTally(intake.knex, intake.logger).refused()
     return { status: 503, body: { error: "Webhook verification is not configured" } }
   }
 
@@ -97,8 +104,9 @@ async function verifyAndRecord(
     // Signed and digest-checked, but not an event we know: record it and answer 200 so it is not retried forever.
     if (error.reason !== "invalid_payload") {
       intake.logger.warn(`PGS webhook rejected (${error.reason})`)
-      // A well-formed token that the configured key does not verify: most likely PGS_WEBHOOK_PUBLIC_KEY is wrong.
-      if (error.reason === "bad_signature") refusalTally(intake.knex, intake.logger).refused()
+      // Anyone can sign with a key of their own: only what the gateway confirms as its own tells of a wrong key.
+      const claimed = error.reason === "bad_signature" ? claimedTransaction(raw, authorization) : null
+      if (claimed) intake.refusedByKey(claimed)
       return { status: 401, body: { error: error.message } }
     }
   }

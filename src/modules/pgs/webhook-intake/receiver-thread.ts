@@ -9,6 +9,7 @@ import type { Knex } from "@medusajs/framework/mikro-orm/knex"
 import type { Logger } from "@medusajs/framework/types"
 import type { WebhookReceiverOptions } from "../options"
 import type { ReceiverWorkerData, ToMain, ToWorker } from "./receiver-messages"
+import type { ClaimedTransaction } from "./refused-by-key"
 import { afterBurst } from "./after-burst"
 
 export type WebhookReceiver = {
@@ -28,6 +29,8 @@ export type ReceiverStart = {
   logger: Logger
   /** New deliveries, handed on to processing after a burst; reports its own failures (never rejects). */
   received(ids: string[]): Promise<void>
+  /** A refused delivery that looks like the gateway's own, for the main thread to check (WebhookIntake.refusedByKey). */
+  refusedByKey(claimed: ClaimedTransaction): void
   /** The thread stopped on its own after it was listening (a crash): the caller may start another. */
   stopped?(): void
 }
@@ -85,6 +88,7 @@ export async function startWebhookReceiverThread(start: ReceiverStart): Promise<
         resolve(message.url)
       } else if (message.type === "failed") reject(new Error(message.message))
       else if (message.type === "received") received.add(message.ids)
+      else if (message.type === "refused_by_key") start.refusedByKey(message.claimed)
       else start.logger[message.level](message.message)
     })
     worker.on("error", (error) => {

@@ -49,6 +49,7 @@ async function main() {
     knex,
     logger,
     received: async (id) => received(id),
+    refusedByKey: (claimed) => post({ type: "refused_by_key", claimed }),
   }
   const server = await startWebhookServer({ host: data.host, port: data.port, logger, accept: (req) => acceptWebhookRequest(req, intake) })
   port.on("message", async (message: ToWorker) => {

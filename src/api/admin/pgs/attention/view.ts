@@ -107,7 +107,7 @@ function refusedSentence(row: FollowUpRow): string {
   const last = atMinute(row.updated_at)
   if (row.state !== "needs_person") return `Webhooks verify again; ${row.checks} deliveries had been refused (the last at ${last}).`
   return (
-    `The gateway's webhooks are being refused: their signature does not match PGS_WEBHOOK_PUBLIC_KEY. ${row.checks} ` +
+    `The gateway's webhooks are being refused: their signature does not match PGS_WEBHOOK_PUBLIC_KEY, or it is not set. ${row.checks} ` +
     `${row.checks === 1 ? "delivery" : "deliveries"} refused since ${since}, the last at ${last}. The gateway retries each for 24 hours: ` +
     "set PGS_WEBHOOK_PUBLIC_KEY to the webhook signing key from the gateway dashboard and restart the store. This closes by itself when a delivery verifies."
   )
