@@ -49,9 +49,9 @@ pgsStoreSuite("card checkout with the Direct API", (s) => {
     expect(refused.data).toMatchObject({ browser_info: null, sealed: expect.any(String) })
 
     const { cart, session } = await directCart(s, walletPayment(s.sandbox.testCard("frictionless_approved")))
-    // The storefront's client-info call records the shopper's IP on the session, as a redirect method needs it.
+    // The storefront's client-info call records the shopper's IP on the session (a redirect method needs it), sealed.
     const told = await storePost(s, `/store/pgs/payment-sessions/${session.id}/client-info`, { browser_info: BROWSER_INFO })
-    expect(sessionFields(told.data.payment_session.data)).toMatchObject({ customer_ip: expect.any(String), sealed: expect.any(String) })
+    expect(sessionFields(told.data.payment_session.data)).toMatchObject({ sealed: expect.any(String) })
     expect(JSON.stringify(told.data.payment_session.data)).not.toContain(BROWSER_INFO.user_agent)
     const completed = await s.completeCart(cart.id)
     expect(completed.data.type).toBe("order")
@@ -190,12 +190,16 @@ pgsStoreSuite("card checkout with the Direct API", (s) => {
     expect(created).toHaveLength(1)
   })
 
-  it("records the shopper's browser data (sealed) and IP from the shopper's own request, and sends them to the gateway", async () => {
+  it("records the shopper's browser data and IP (both sealed, out of the cart the store serves) from the shopper's own request, and sends them to the gateway", async () => {
     const { cart, session } = await directCart(s, walletPayment(s.sandbox.testCard("frictionless_approved")))
     const res = await storePost(s, `/store/pgs/payment-sessions/${session.id}/client-info`, { browser_info: { ...BROWSER_INFO, screen_width: 390 } })
     expect(res.status).toBe(200)
     expect(res.data.payment_session.data.browser_info).toBeNull()
-    expect(sessionFields(res.data.payment_session.data).customer_ip).toMatch(/^(127\.0\.0\.1|::1)$/)
+    // Sealed: the IP is not in the session data Medusa serves with the store's cart.
+    for (const data of [res.data.payment_session.data, (await currentSession(s, cart.id)).data]) {
+      expect(sessionFields(data).customer_ip ?? null).toBeNull()
+      expect(JSON.stringify(data)).not.toMatch(/127\.0\.0\.1|::1\b/)
+    }
     expect((await s.completeCart(cart.id)).data.type).toBe("order")
     const [tx] = (await ledger(s.sandbox)).filter((e) => e.reference === sessionFields(session.data).reference && !e.replay)
     const record = (await s.sandbox.control("GET", `/_sandbox/transactions/${tx.transaction_id}`)).body.record

@@ -21,6 +21,11 @@ export const sealedSecrets = z.object({
    * on every checkout (docs/benchmarks.md), and they are the shopper's personal data.
    */
   browser_info: browserInfo.optional(),
+  /**
+   * The shopper's IP as our routes saw it (api/client-address.ts), until the gateway approves: personal data, which
+   * Medusa would otherwise serve in every store cart and order response that carries the session.
+   */
+  customer_ip: z.string().optional(),
 })
 export type SealedSecrets = z.infer<typeof sealedSecrets>
 
@@ -29,8 +34,19 @@ export function browserInfoOf(publicData: { browser_info?: BrowserInfo | null },
   return secrets.browser_info ?? publicData.browser_info ?? undefined
 }
 
-/** Once the browser details are sealed, an earlier version's public copy is cleared (null: Medusa merges session data). */
-export const clearedPublicBrowserInfo = (publicData: { browser_info?: BrowserInfo | null }) => (publicData.browser_info ? { browser_info: null } : {})
+/** A session's shopper IP: sealed in new sessions; in the data of those an earlier version of the plugin made. */
+export function customerIpOf(publicData: { customer_ip?: string | null }, secrets: SealedSecrets): string | undefined {
+  return secrets.customer_ip ?? publicData.customer_ip ?? undefined
+}
+
+/**
+ * Once the browser details and the IP are sealed, an earlier version's public copies are cleared (null: Medusa
+ * merges session data, so a key left out would stay).
+ */
+export const clearedPublicBrowserInfo = (publicData: { browser_info?: BrowserInfo | null; customer_ip?: string | null }) => ({
+  ...(publicData.browser_info ? { browser_info: null } : {}),
+  ...(publicData.customer_ip ? { customer_ip: null } : {}),
+})
 
 export class SealError extends Error {
   override name = "SealError"

@@ -128,9 +128,9 @@ export const pgsSessionData = z
     tokenize_for: z.enum(["CUSTOMER_INITIATED_TRANSACTION", "MERCHANT_INITIATED_TRANSACTION"]).optional(),
     merchant_consent: merchantConsent.optional(),
     /**
-     * Only in sessions an earlier version of the plugin made: the browser details are sealed now (seal.ts,
-     * browserInfoOf). Null where the storefront sent them (storefront-data.ts) and once the gateway approved
-     * (attempt.ts, withoutSingleUseFields), as are customer_ip and sealed.
+     * Only in sessions an earlier version of the plugin made: the browser details and the IP are sealed now (seal.ts,
+     * browserInfoOf, customerIpOf). Null where the storefront sent them (storefront-data.ts), once sealed, and once
+     * the gateway approved (attempt.ts, withoutSingleUseFields), as is sealed.
      */
     browser_info: browserInfo.nullish(),
     customer_ip: z.string().nullish(),

@@ -2,7 +2,8 @@
  * How a PGS session's data is stored in Medusa. The keys a storefront reads (the integration, the next action, the
  * embedded fields' client key and script, the transaction's status and error) stay keys of their own; the fields only
  * the plugin reads (the attempt's reference, terminal, amount and currency with their integrity code, the chosen
- * method, the saved card's customer and consent, the shopper's IP) travel as one JSON string under `internal`.
+ * method, the saved card's customer and consent; an earlier version's shopper IP, sealed now) travel as one JSON
+ * string under `internal`.
  * Why: Medusa copies a session's data key by key into every workflow step and checkpoint of a checkout, at roughly
  * 0.1–0.2 ms per key (docs/benchmarks.md); a string is one key however long.
  *

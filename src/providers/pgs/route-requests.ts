@@ -20,17 +20,21 @@ export async function serveRouteRequest(deps: ProviderDeps, current: PgsSessionD
   // such a payment does not write them back, and a client-info call has nothing left to do.
   const approved = current.gateway_status === "APPROVED"
   if (request.kind === "client_info" && approved) return { data: current }
-  const withIp: PgsSessionData = request.customer_ip && !approved ? { ...current, customer_ip: request.customer_ip } : current
   const integration = integrationOf(current)
+  if (request.kind === "client_info" && !request.payer && !request.browser_info && !request.customer_ip) return { data: current }
+  // The payer's and the browser's details and the IP are personal data: sealed, not public session data (Medusa serves
+  // that in store cart and order responses).
+  const ip = request.customer_ip && !approved ? { customer_ip: request.customer_ip } : {}
+  const told =
+    request.kind === "client_info"
+      ? { ...ip, ...(request.payer ? { payer: definedOnly(request.payer) } : {}), ...(request.browser_info ? { browser_info: request.browser_info } : {}) }
+      : ip
+  const withIp: PgsSessionData = Object.keys(told).length
+    ? { ...current, ...clearedPublicBrowserInfo(current), sealed: deps.sealer.seal({ ...deps.sealer.open(current.sealed, current.session_id), ...told }, current.session_id) }
+    : current
   switch (request.kind) {
-    case "client_info": {
-      // The payer's and the browser's details are personal data: sealed, not public session data.
-      if (!request.payer && !request.browser_info) return { data: withIp }
-      const secrets = deps.sealer.open(current.sealed, current.session_id)
-      const told = { ...(request.payer ? { payer: definedOnly(request.payer) } : {}), ...(request.browser_info ? { browser_info: request.browser_info } : {}) }
-      const clearPublic = request.browser_info ? clearedPublicBrowserInfo(current) : {}
-      return { data: { ...withIp, ...clearPublic, sealed: deps.sealer.seal({ ...secrets, ...told }, current.session_id) } }
-    }
+    case "client_info":
+      return { data: withIp }
     case "attach_transaction":
       return attachTransaction(deps, integration, withIp, request.transaction_id)
     case "record_transaction":

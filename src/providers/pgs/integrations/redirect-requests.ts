@@ -12,6 +12,8 @@ type StartInput = {
   payer: Payer
   methodData: Record<string, string>
   browserInfo: BrowserInfo | undefined
+  /** The shopper's IP the client-info route recorded (sealed). */
+  customerIp: string | undefined
   urls: ReturnUrls
   description: string
   originatorUrl: string | undefined
@@ -30,8 +32,8 @@ export function startRedirectPayment(client: PgsClient, family: MethodFamily, in
   throw new Error("the hosted payment page is not started by startRedirectPayment")
 }
 
-function paymentBody({ identifier }: PaymentEndpointFamily, { current, payer, urls, description, originatorUrl }: StartInput) {
-  if (!current.customer_ip) throw missingClientInfo("IP address", identifier)
+function paymentBody({ identifier }: PaymentEndpointFamily, { current, payer, customerIp, urls, description, originatorUrl }: StartInput) {
+  if (!customerIp) throw missingClientInfo("IP address", identifier)
   const { country } = requirePayer(payer, ["country"], identifier)
   return {
     terminal_id: current.terminal_id,
@@ -41,7 +43,7 @@ function paymentBody({ identifier }: PaymentEndpointFamily, { current, payer, ur
     amount: current.amount_minor,
     method: current.method!.type,
     country,
-    customer_ip: current.customer_ip,
+    customer_ip: customerIp,
     return_url: urls.success,
     error_url: urls.error,
     cancel_url: urls.cancel,
@@ -51,7 +53,7 @@ function paymentBody({ identifier }: PaymentEndpointFamily, { current, payer, ur
   }
 }
 
-function authorizeBody(family: AuthorizeRedirectFamily, { current, payer, methodData, browserInfo, urls, description }: StartInput): AuthorizeRequest {
+function authorizeBody(family: AuthorizeRedirectFamily, { current, payer, methodData, browserInfo, customerIp, urls, description }: StartInput): AuthorizeRequest {
   const who = family.identifier
   const required = requirePayer(payer, family.payerFields, who)
   const common = {
@@ -64,7 +66,7 @@ function authorizeBody(family: AuthorizeRedirectFamily, { current, payer, method
     // Wallet redirects also take error and cancel URLs; the other two have one return URL for every outcome.
     return_url: family.paymentType.startsWith("wallet-") ? urls.success : urls.any,
     metadata: { medusa_payment_session_id: current.session_id },
-    ...(current.customer_ip ? { customer_ip: current.customer_ip } : {}),
+    ...(customerIp ? { customer_ip: customerIp } : {}),
   }
   switch (family.paymentType) {
     case "provider-instant":

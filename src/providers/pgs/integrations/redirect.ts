@@ -8,7 +8,7 @@
 import { MedusaError } from "@medusajs/framework/utils"
 import type { ExecutionResult } from "../../../gateway"
 import { familyOf } from "../../../payments/method-families"
-import { browserInfoOf } from "../../../payments/seal"
+import { browserInfoOf, customerIpOf } from "../../../payments/seal"
 import { applyStep, describe, refusal, returnUrls } from "../attempt"
 import { stepOutcome } from "../next-step"
 import type { Integration } from "./integration"
@@ -33,6 +33,7 @@ export const redirect: Integration = {
         payer: payerOf(secrets.payer, context),
         methodData: secrets.method_data ?? {},
         browserInfo: browserInfoOf(current, secrets),
+        customerIp: customerIpOf(current, secrets),
         urls: returnUrls(deps, current),
         description: describe(current.reference),
         originatorUrl: deps.options.originatorUrl,

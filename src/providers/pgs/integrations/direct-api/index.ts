@@ -6,7 +6,7 @@
 import type { PaymentProviderContext } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
 import { isValidNotificationUrl, type AuthorizeRequest, type ExecutionResult, type PaymentMethodInput } from "../../../../gateway"
-import { browserInfoOf, clearedPublicBrowserInfo, type SealedSecrets } from "../../../../payments/seal"
+import { browserInfoOf, clearedPublicBrowserInfo, customerIpOf, type SealedSecrets } from "../../../../payments/seal"
 import { cardTransactionType, type PgsSessionData } from "../../../../payments/session-data"
 import { applyStep, baseSession, customerOfContext, describe, refusal, returnUrl, trimSlash } from "../../attempt"
 import { stepOutcome } from "../../next-step"
@@ -31,7 +31,12 @@ export const directApi: Integration = {
     if (previous) {
       // The amount changed: the method the shopper chose (and its owner) carries over, checked at the first attempt.
       publicMethod = previous.data.payment_method
-      secrets = { payment_method: previous.secrets.payment_method, ...(input.browser_info ? { browser_info: input.browser_info } : {}) }
+      const customerIp = customerIpOf(previous.data, previous.secrets)
+      secrets = {
+        payment_method: previous.secrets.payment_method,
+        ...(input.browser_info ? { browser_info: input.browser_info } : {}),
+        ...(customerIp ? { customer_ip: customerIp } : {}),
+      }
       gatewayCustomerId = previous.data.gateway_customer_id
     } else {
       if (!input.browser_info)
@@ -52,7 +57,6 @@ export const directApi: Integration = {
       payment_method: publicMethod,
       ...(input.save_card ? { save_card: true } : {}),
       ...consent,
-      ...(previous?.data.customer_ip ? { customer_ip: previous.data.customer_ip } : {}),
       ...(previous ? clearedPublicBrowserInfo(previous.data) : {}),
       ...(gatewayCustomerId ? { gateway_customer_id: gatewayCustomerId } : {}),
       sealed: deps.sealer.seal(secrets, start.sessionId),
@@ -77,7 +81,7 @@ export const directApi: Integration = {
       browser_info: browserInfo,
       return_url: returnUrl(deps, current),
       metadata: { medusa_payment_session_id: current.session_id, ...(current.simulated_flow ? { simulated_flow: current.simulated_flow } : {}) },
-      ...(current.customer_ip ? { customer_ip: current.customer_ip } : {}),
+      ...(customerIpOf(current, secrets) ? { customer_ip: customerIpOf(current, secrets) } : {}),
       ...(current.gateway_customer_id ? { customer: { id: current.gateway_customer_id, ...customer } } : {}),
       ...(current.save_card ? { tokenization: { save_card_for_future_payments: true, tokenize_for: current.tokenize_for ?? "CUSTOMER_INITIATED_TRANSACTION" } } : {}),
       // The gateway honours an override only over https; on plain-http development hosts its own page is used.
