@@ -7,6 +7,8 @@
 import { pgsStoreSuite } from "./support/store"
 import { BROWSER_INFO, payInFrame, storePost } from "./support/checkout"
 import { walletPayment } from "./support/checkout-direct"
+import { capturedOrder, editAddingItem, issueLink, openLink, owedByOrder } from "./support/pay-link"
+import prunePgsHistory from "../../src/jobs/prune-pgs-history"
 
 /** Polls until `check` holds or the deadline passes (webhooks are processed asynchronously). */
 async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, ms = 15_000): Promise<T> {
@@ -115,6 +117,11 @@ pgsStoreSuite("card-testing guard", (s) => {
   })
 
   it("counts the declines of cards posted straight to the gateway on an embedded-fields session against the client that asked for it", async () => {
+    // First as a shopper: an order that owes more, and its pay link (opened from this address at the end).
+    const { orderId } = await capturedOrder(s)
+    await editAddingItem(s, orderId)
+    const link = await issueLink(s, orderId, (await owedByOrder(s, orderId)).owed[0]!.payment_collection_id)
+
     const cart = await s.createCart()
     const collection = await collectionOf(cart.id)
     const first = await openSession(collection)
@@ -125,8 +132,16 @@ pgsStoreSuite("card-testing guard", (s) => {
     expectRefused(await openSession(collection))
     expectRefused(await storePost(s, `/store/pgs/payment-sessions/${session.id}/transaction`, { transaction_id: "trx_anything" }))
     expectRefused(await storePost(s, `/store/pgs/payment-sessions/${session.id}/client-info`, { browser_info: BROWSER_INFO }))
+    expectRefused(await storePost(s, `/store/pgs/payment-sessions/${session.id}/three-ds/request-authentication`, { method_completed: true }))
+    expectRefused(await storePost(s, `/store/pgs/payment-sessions/${session.id}/three-ds/authentication-completed`, { trans_status: "Y" }))
     // Matched as Express routes: another spelling of the path meets the same guard.
     expectRefused(await storePost(s, `/STORE/pgs/Payment-Sessions/${session.id}/transaction/`, { transaction_id: "trx_anything" }))
+
+    // A pay link opened from the same address: a page with the words, never the gateway's hosted page.
+    const page = await openLink(link.url.replace(/^https?:\/\/[^/]+/, s.medusaUrl))
+    expect(page.status).toBe(429)
+    expect(Number(page.headers["retry-after"])).toBeGreaterThan(0)
+    expect(page.body).toMatch(/^Too many payment attempts\. Try again in \d+ minutes?\.$/)
   })
 
   it("lets a shopper whose bank declines two cards pay with the third", async () => {
@@ -143,6 +158,21 @@ pgsStoreSuite("card-testing guard", (s) => {
     expect(paid.data.type).toBe("order")
     expect(await attentionItem()).toBeUndefined()
     expect((await s.api.get("/admin/pgs/health", { headers: await s.adminHeaders() })).data.card_testing).toBeNull()
+  })
+
+  it("forgets which client asked for a session after a week, and what the guard saw with the rest of the plugin's history", async () => {
+    const cart = await s.createCart()
+    const collection = await collectionOf(cart.id)
+    const session = (await openSession(collection)).data.payment_collection.payment_sessions[0]
+    await payInFrame(s.sandbox, session, declined()[0]!)
+    await eventually(countedDeclines, (n) => n >= 1)
+    const knex = s.container().resolve("__pg_connection__")
+    const rows = async () => (await knex.raw(`select (select count(*) from pgs_card_testing_client)::int as clients, (select count(*) from pgs_card_testing_event)::int as events`)).rows[0]
+    expect(await rows()).toEqual({ clients: 1, events: 1 })
+    await prunePgsHistory(s.container(), { scheduledFor: new Date(Date.now() + 8 * 86_400_000) })
+    expect(await rows()).toEqual({ clients: 0, events: 1 })
+    await prunePgsHistory(s.container(), { scheduledFor: new Date(Date.now() + 181 * 86_400_000) })
+    expect(await rows()).toEqual({ clients: 0, events: 0 })
   })
 
   it("keeps cards for logged-in customers while the shop admin's switch is on, and for everyone again once it is off", async () => {

@@ -34,6 +34,14 @@ describe("one order, one charge", () => {
       headers: { "x-client-key": h.config.client_key },
     })
 
+  it("takes at most 10 card attempts on one embedded session, then answers 429 (card testing is the gateway's to stop)", async () => {
+    const s = await session()
+    for (let i = 0; i < 10; i++) expect((await pay(s.id, "frictionless_insufficient_funds")).body.result.status).toBe("DECLINED")
+    const refused = await pay(s.id, "frictionless_approved")
+    expect(refused.status).toBe(429)
+    expect(refused.body).toEqual({ error: "TOO_MANY_ATTEMPTS", message: "at most 10 payment attempts per session" })
+  })
+
   it("declines an attempt that finishes after another attempt of the same session was approved", async () => {
     const s = await session()
     const slow = await pay(s.id, "redirect_interactive")

@@ -16,6 +16,13 @@ import { eligibleBrand, eligibleCardNumber, MAX_INSTALMENTS } from "./instalment
 
 const OPERATION = "POST /embedded/api/sessions/:id/pay"
 
+/**
+ * Assumption: the gateway stops card testing on a session it handed out (the spec shows no limit and gives the merchant
+ * no call to close a session or cap it: "Rate limits: not shown"). The sandbox takes this many card attempts on one
+ * embedded session, as a real gateway's fraud screening would, and answers 429 to the next.
+ */
+export const MAX_ATTEMPTS_PER_SESSION = 10
+
 /** Customer fields of submitPayment, in the API's snake_case (the frame converts them). */
 const shopper = z
   .object({
@@ -98,6 +105,8 @@ export async function pay(ctx: SandboxContext, req: SandboxRequest): Promise<Rep
   const { merchant, session } = requireClientSession(ctx, req)
   const body = validateBody(req, payBody)
   assertSessionOpen(ctx, session)
+  if (session.transaction_ids.length >= MAX_ATTEMPTS_PER_SESSION)
+    return json(429, { error: "TOO_MANY_ATTEMPTS", message: `at most ${MAX_ATTEMPTS_PER_SESSION} payment attempts per session` })
   const feature = session.transaction_type === "PURCHASE" ? "TRX_TYPE_PURCHASE" : "TRX_TYPE_AUTHORIZE"
   const check = checkTerminal(merchant, session.terminal_id, { feature, method: body.type })
   if ("refusal" in check) return json(422, { error: "TERMINAL_REFUSED", processing_code: check.refusal.processing_code, message: check.refusal.message })

@@ -72,7 +72,7 @@ export async function cardTestingSummary(knex: Knex, since: Date): Promise<CardT
   }
 }
 
-/** Events older than this are pruned with the item's own history (retention job). */
-export async function pruneGuardEvents(knex: Knex, before: Date): Promise<number> {
-  return knex(EVENT_TABLE).where("at", "<", before).del()
+/** Deletes up to `limit` events older than `before` (the retention job, every hour): how many it deleted. */
+export async function pruneGuardEvents(knex: Knex, before: Date, limit = 10_000): Promise<number> {
+  return knex(EVENT_TABLE).whereIn("id", knex(EVENT_TABLE).select("id").where("at", "<", before).limit(limit)).del()
 }

@@ -18,3 +18,8 @@ export async function clientAddressOf(knex: Knex, paymentCollectionId: string): 
   const row = await knex(CLIENT_TABLE).where({ payment_collection_id: paymentCollectionId }).first("client_address")
   return (row?.client_address as string | undefined) ?? null
 }
+
+/** Deletes up to `limit` records older than `before` (the gateway's declines come within seconds of the session). */
+export async function pruneClients(knex: Knex, before: Date, limit = 10_000): Promise<number> {
+  return knex(CLIENT_TABLE).whereIn("payment_collection_id", knex(CLIENT_TABLE).select("payment_collection_id").where("updated_at", "<", before).limit(limit)).del()
+}

@@ -18,17 +18,18 @@ async function first(scope: MedusaContainer, entity: string, fields: string[], f
 const str = (value: unknown) => (typeof value === "string" && value ? value : null)
 const payer = (row: Record<string, unknown> | null) => str(row?.customer_id) ? `customer:${row!.customer_id}` : str(row?.email)
 
-export async function whoOfCart(scope: MedusaContainer, cartId: string): Promise<Who> {
+/** `collection`: the cart's payment collection when the caller knows it already (else read). */
+export async function whoOfCart(scope: MedusaContainer, cartId: string, collection?: string): Promise<Who> {
   const cart = await first(scope, "cart", ["id", "email", "customer_id"], { id: cartId })
-  if (!cart) return { ...NOBODY, cart: cartId }
-  const link = await first(scope, "cart_payment_collection", ["payment_collection_id"], { cart_id: cartId })
-  return { ...NOBODY, cart: cartId, collection: str(link?.payment_collection_id), email: payer(cart) }
+  if (!cart) return { ...NOBODY, cart: cartId, collection: collection ?? null }
+  const link = collection ? null : await first(scope, "cart_payment_collection", ["payment_collection_id"], { cart_id: cartId })
+  return { ...NOBODY, cart: cartId, collection: collection ?? str(link?.payment_collection_id), email: payer(cart) }
 }
 
 export async function whoOfCollection(scope: MedusaContainer, collectionId: string): Promise<Who> {
   const cartLink = await first(scope, "cart_payment_collection", ["cart_id"], { payment_collection_id: collectionId })
   const cartId = str(cartLink?.cart_id)
-  if (cartId) return { ...(await whoOfCart(scope, cartId)), collection: collectionId }
+  if (cartId) return whoOfCart(scope, cartId, collectionId)
   const orderLink = await first(scope, "order_payment_collection", ["order_id"], { payment_collection_id: collectionId })
   const orderId = str(orderLink?.order_id)
   const order = orderId ? await first(scope, "order", ["id", "email", "customer_id"], { id: orderId }) : null
