@@ -52,6 +52,9 @@ export default defineConfig({
       adminCors: process.env.ADMIN_CORS || "*",
       authCors: process.env.AUTH_CORS || "*",
     },
+    // Medusa sets SameSite=Lax on the session cookie only in production; the demo's cookie behaves the same, so a
+    // form posted from another site never carries an admin's session (docs/admin.md, CSRF).
+    cookieOptions: { sameSite: "lax" },
   },
   // The dashboard is served only where asked for (the demo): test boots skip its build. storefrontUrl is the host of
   // the dashboard's "Copy payment link" ({storefrontUrl}/payment-collection/{id}?order_id=…; docs/money-after-checkout.md):

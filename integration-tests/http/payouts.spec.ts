@@ -43,6 +43,61 @@ pgsStoreSuite("payouts", (s) => {
     })
   })
 
+  describe("JSON only (a form from another site cannot make a payout)", () => {
+    /** The payout's fields as a form sends them (Medusa's urlencoded parser reads the brackets as nesting). */
+    const formFields = (body: ReturnType<typeof bankPayout>) => ({
+      reference: body.reference,
+      amount: body.amount,
+      currency_code: body.currency_code,
+      description: body.description,
+      "beneficiary[type]": body.beneficiary.type,
+      "beneficiary[account_number]": body.beneficiary.account_number,
+      "beneficiary[account_name]": body.beneficiary.account_name,
+      "beneficiary[ifsc]": body.beneficiary.ifsc,
+    })
+
+    it("refuses a payout posted as a form (urlencoded, multipart, text/plain) with an admin's token: 415 in words, nothing recorded or sent", async () => {
+      const body = bankPayout()
+      const multipart = new FormData()
+      for (const [k, v] of Object.entries(formFields(body))) multipart.append(k, v)
+      const forms: Array<[string, unknown]> = [
+        ["application/x-www-form-urlencoded", new URLSearchParams(formFields(body)).toString()],
+        ["multipart/form-data", multipart],
+        ["text/plain", JSON.stringify(body)],
+      ]
+      for (const [contentType, data] of forms) {
+        const headers = { ...(await s.adminHeaders()), ...(contentType === "multipart/form-data" ? {} : { "content-type": contentType }) }
+        const res = await s.api.post("/admin/pgs/payouts", data, { headers, validateStatus: () => true })
+        expect({ contentType, status: res.status }).toEqual({ contentType, status: 415 })
+        expect(res.data.message).toMatch(new RegExp(`takes a JSON body \\(Content-Type: application/json\\), not ${contentType}`))
+      }
+      expect((await payoutRows(s)).filter((p) => p.reference === body.reference)).toEqual([])
+      expect(await gatewayCalls(s, body.reference)).toEqual([])
+
+      // The same payout as JSON is made.
+      expect((await postPayout(s, body)).status).toBe(201)
+    })
+
+    it("gives an admin's session cookie SameSite=Lax outside production too (the demo), so another site's form does not carry it", async () => {
+      const res = await s.api.post("/auth/session", undefined, { headers: await s.adminHeaders() })
+      const cookie = ([] as string[]).concat(res.headers["set-cookie"] ?? []).find((c) => c.startsWith("connect.sid="))
+      expect(cookie).toMatch(/; SameSite=Lax/i)
+    })
+
+    it("refuses a terminal setting posted as a form, and takes a body-less button press", async () => {
+      const form = await s.api.post("/admin/pgs/settings/terminals", "terminal_id=CSRF-TERM-01&label=Forged", {
+        headers: { ...(await s.adminHeaders()), "content-type": "application/x-www-form-urlencoded" },
+        validateStatus: () => true,
+      })
+      expect(form.status).toBe(415)
+      const terminals = await s.api.get("/admin/pgs/settings/terminals", { headers: await s.adminHeaders() })
+      expect(JSON.stringify(terminals.data)).not.toContain("CSRF-TERM-01")
+      // As the dashboard's Test connection sends it: no body, no Content-Type.
+      const test = await fetch(`${s.api.defaults.baseURL}/admin/pgs/settings/test-connection`, { method: "POST", headers: await s.adminHeaders() })
+      expect(test.status).toBe(200)
+    })
+  })
+
   describe("bank account", () => {
     it("sends a bank payout, records it pending with the masked account, and marks it approved when the webhook says so", async () => {
       const body = bankPayout()
