@@ -9,6 +9,7 @@ import path from "node:path"
 import { chromium, type Browser, type Page } from "playwright-core"
 import { dropDatabase } from "../../scripts/demo/database"
 import { parseFlags } from "../../scripts/demo/flags"
+import { demoRegions } from "../../scripts/demo/seed"
 import { waitFor } from "../support/sandbox"
 import { CHROMIUM, demoStorefrontPayByCard, demoStorefrontToPayment, describeBrowser, hasChromium, screenshot } from "./support"
 import { signIn } from "./admin-support"
@@ -74,6 +75,17 @@ describe("npm run demo's flags", () => {
 
   it.each(["localhost:3000", "ftp://shop.example", "http://localhost:3000/checkout", "*", undefined])("refuses --cors %s, naming the flag", (value) => {
     expect(() => parseFlags(value === undefined ? ["--cors"] : ["--cors", value])).toThrow(/^--cors needs an http\(s\) origin such as http:\/\/localhost:3000, got /)
+  })
+})
+
+describe("the demo's seed", () => {
+  it("offers no pp_system_default in any region (it authorizes any amount without a gateway: a free order shown as paid)", () => {
+    const regions = demoRegions()
+    expect(regions.map((r) => r.currency_code)).toEqual(["eur", "pln", "inr", "usd"])
+    for (const region of regions) {
+      expect(region.payment_providers).not.toContain("pp_system_default")
+      expect(region.payment_providers.every((id) => /^pp_pgs[\w-]*_pgs$/.test(id))).toBe(true)
+    }
   })
 })
 
@@ -170,6 +182,19 @@ describeBrowser("npm run demo", () => {
     expect(await page.locator("[data-payment-status]").textContent()).toBe("authorized")
     await screenshot(page, "demo-card-order")
     await context.close()
+  })
+
+  it("offers no pp_system_default in any seeded region, through the store API", async () => {
+    const key = /store API\s+\S+\s+\(publishable key (\S+)\)/.exec(demo.output())![1]!
+    const store = { "x-publishable-api-key": key }
+    const { regions } = (await (await fetch(`${demo.store}/store/regions?fields=id,name`, { headers: store })).json()) as { regions: Array<{ id: string }> }
+    expect(regions.length).toBe(4)
+    for (const region of regions) {
+      const res = await fetch(`${demo.store}/store/payment-providers?region_id=${region.id}`, { headers: store })
+      const ids = ((await res.json()) as { payment_providers: Array<{ id: string }> }).payment_providers.map((p) => p.id)
+      expect(ids).toContain("pp_pgs_pgs")
+      expect(ids).not.toContain("pp_system_default")
+    }
   })
 
   it("fulfills an order from the seeded warehouse as the dashboard does, so an exchange can take its item back and ask for the difference", async () => {

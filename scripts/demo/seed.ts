@@ -44,6 +44,19 @@ const PRODUCTS = [
   { title: "Webhook Poster (digital print)", handle: "webhook-poster", prices: { eur: 7.99, pln: 34.99, inr: 699, usd: 8.49 } },
 ]
 
+/**
+ * The demo's regions and the payment providers each offers: the plugin's only. Not Medusa's pp_system_default,
+ * which authorizes any amount without a gateway: with it anyone could place an order shown as paid for nothing.
+ */
+export function demoRegions() {
+  return REGIONS.map((r) => ({
+    name: r.name,
+    currency_code: r.currency_code,
+    countries: r.countries,
+    payment_providers: [pgs("pgs"), pgs("pgs-hosted"), ...r.methods.map(pgs)],
+  }))
+}
+
 export default async function seedDemo({ container }: ExecArgs) {
   const { result: channels } = await createSalesChannelsWorkflow(container).run({ input: { salesChannelsData: [{ name: "PGS demo webshop" }] } })
   const salesChannelId = channels[0].id
@@ -59,16 +72,7 @@ export default async function seedDemo({ container }: ExecArgs) {
     },
   })
 
-  await createRegionsWorkflow(container).run({
-    input: {
-      regions: REGIONS.map((r) => ({
-        name: r.name,
-        currency_code: r.currency_code,
-        countries: r.countries,
-        payment_providers: [pgs("pgs"), pgs("pgs-hosted"), ...r.methods.map(pgs), "pp_system_default"],
-      })),
-    },
-  })
+  await createRegionsWorkflow(container).run({ input: { regions: demoRegions() } })
 
   await createProductsWorkflow(container).run({
     input: {
