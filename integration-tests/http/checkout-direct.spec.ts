@@ -12,13 +12,12 @@ import { waitFor } from "../support/sandbox"
 import { processedEvent } from "./support/webhooks"
 import {
   authenticationCompleted,
+  challengedCart,
   currentSession,
   customerIpRecordedFor,
   directCart,
   PLAIN_VISA,
-  requestAuthentication,
   runChallenge,
-  runMethodStep,
   walletPayment,
 } from "./support/checkout-direct"
 import { sessionFields } from "../support/session-fields"
@@ -117,26 +116,8 @@ pgsStoreSuite("card checkout with the Direct API", (s) => {
     expect(await processedEvent(s, data.transaction_id)).toMatchObject({ outcome: "ignored:already_recorded", error: null })
   })
 
-  async function challengedCart() {
-    const { cart, session } = await directCart(s, walletPayment(PLAIN_VISA, "PAN_ONLY"), { simulated_flow: "VERSIONING_FINGERPRINT_Y_CHALLENGE" })
-    const first = await s.completeCart(cart.id)
-    expect(first.status).toBe(200)
-    expect(first.data.type).toBe("cart")
-    expect(first.data.error.type).toBe("payment_requires_more_error")
-    const fingerprint = await currentSession(s, cart.id)
-    expect(fingerprint.status).toBe("requires_more")
-    expect(fingerprint.data.next_action).toMatchObject({ type: "fingerprint", method_url: expect.any(String), three_ds_method_data: expect.any(String) })
-    expect(JSON.stringify(fingerprint.data)).not.toContain("payment_data")
-    await runMethodStep(s.sandbox, fingerprint.data.next_action)
-    const challenge = await requestAuthentication(s, session.id, true)
-    expect(challenge.status).toBe(200)
-    expect(challenge.data.payment_session.status).toBe("requires_more")
-    expect(challenge.data.payment_session.data.next_action).toMatchObject({ type: "challenge", acs_url: expect.any(String), creq: expect.any(String) })
-    return { cart, session, next: challenge.data.payment_session.data.next_action }
-  }
-
   it("runs 3-D Secure fingerprint and challenge, and places the order once the shopper approves", async () => {
-    const { cart, session, next } = await challengedCart()
+    const { cart, session, next } = await challengedCart(s)
     await runChallenge(s.sandbox, next, "approve")
     const completed = await authenticationCompleted(s, session.id, "Y")
     expect(completed.status).toBe(200)
@@ -146,7 +127,7 @@ pgsStoreSuite("card checkout with the Direct API", (s) => {
   })
 
   it("records the decline when the shopper refuses the challenge, and places no order", async () => {
-    const { cart, session, next } = await challengedCart()
+    const { cart, session, next } = await challengedCart(s)
     await runChallenge(s.sandbox, next, "decline")
     const completed = await authenticationCompleted(s, session.id, "N")
     expect(completed.status).toBe(200)
@@ -157,7 +138,7 @@ pgsStoreSuite("card checkout with the Direct API", (s) => {
   })
 
   it("completes authentication from the cres the ACS posts to our notification URL and tells the storefront", async () => {
-    const { cart, session, next } = await challengedCart()
+    const { cart, session, next } = await challengedCart(s)
     const cresForm = await runChallenge(s.sandbox, next, "approve")
     const page = await s.api.post(`/hooks/pgs/three-ds/notification?session_id=${session.id}`, new URLSearchParams({ cres: cresForm.fields.cres }).toString(), {
       headers: { "content-type": "application/x-www-form-urlencoded" },

@@ -75,12 +75,19 @@ export async function customerIpRecordedFor(s: StoreSuite, headers: Record<strin
 export async function challengedCart(s: StoreSuite) {
   const { cart, session } = await directCart(s, walletPayment(PLAIN_VISA, "PAN_ONLY"), { simulated_flow: "VERSIONING_FINGERPRINT_Y_CHALLENGE" })
   const first = await s.completeCart(cart.id)
-  if (first.data.type !== "cart" || first.data.error?.type !== "payment_requires_more_error") throw new Error(`expected requires more, got ${JSON.stringify(first.data)}`)
-  await runMethodStep(s.sandbox, (await currentSession(s, cart.id)).data.next_action)
+  expect(first.status).toBe(200)
+  expect(first.data.type).toBe("cart")
+  expect(first.data.error.type).toBe("payment_requires_more_error")
+  const fingerprint = await currentSession(s, cart.id)
+  expect(fingerprint.status).toBe("requires_more")
+  expect(fingerprint.data.next_action).toMatchObject({ type: "fingerprint", method_url: expect.any(String), three_ds_method_data: expect.any(String) })
+  expect(JSON.stringify(fingerprint.data)).not.toContain("payment_data")
+  await runMethodStep(s.sandbox, fingerprint.data.next_action)
   const challenge = await requestAuthentication(s, session.id, true)
-  const next = challenge.data.payment_session?.data.next_action
-  if (next?.type !== "challenge") throw new Error(`expected a challenge, got ${JSON.stringify(challenge.data)}`)
-  return { cart, session, next }
+  expect(challenge.status).toBe(200)
+  expect(challenge.data.payment_session.status).toBe("requires_more")
+  expect(challenge.data.payment_session.data.next_action).toMatchObject({ type: "challenge", acs_url: expect.any(String), creq: expect.any(String) })
+  return { cart, session, next: challenge.data.payment_session.data.next_action }
 }
 
 /** What the ACS would post to our notification URL (form field cres) and the page we answer. */
