@@ -128,12 +128,16 @@ pgsStoreSuite("card-testing guard", (s) => {
     const session = first.data.payment_collection.payment_sessions.find((p: any) => p.provider_id === "pp_pgs_pgs")
     // The gateway's form, not ours: the store cannot see these posts, only their declines (webhooks).
     for (let card = 0; card < 8; card++) await payInFrame(s.sandbox, session, declined()[card % 2]!)
-    await eventually(countedDeclines, (n) => n >= 4)
+    // All eight, so that none arrives in the next test (the same test cards would count there).
+    expect(await eventually(countedDeclines, (n) => n >= 8)).toBe(8)
     expectRefused(await openSession(collection))
     expectRefused(await storePost(s, `/store/pgs/payment-sessions/${session.id}/transaction`, { transaction_id: "trx_anything" }))
     expectRefused(await storePost(s, `/store/pgs/payment-sessions/${session.id}/client-info`, { browser_info: BROWSER_INFO }))
     expectRefused(await storePost(s, `/store/pgs/payment-sessions/${session.id}/three-ds/request-authentication`, { method_completed: true }))
     expectRefused(await storePost(s, `/store/pgs/payment-sessions/${session.id}/three-ds/authentication-completed`, { trans_status: "Y" }))
+    const notified = await s.api.post("/hooks/pgs/three-ds/notification", "cres=e30", { headers: { "content-type": "application/x-www-form-urlencoded" }, validateStatus: () => true })
+    expect(notified.status).toBe(429)
+    expect(notified.data).toMatch(/^Too many payment attempts\./)
     // Matched as Express routes: another spelling of the path meets the same guard.
     expectRefused(await storePost(s, `/STORE/pgs/Payment-Sessions/${session.id}/transaction/`, { transaction_id: "trx_anything" }))
 

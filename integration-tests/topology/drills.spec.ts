@@ -647,4 +647,14 @@ topologySuite("production topology: 2 servers + 1 worker on one PostgreSQL and R
     expect({ open: res.body.items, needs_person: res.body.needs_person }).toEqual({ open: [], needs_person: 0 })
     for (const p of s.topology.processes) expect((await fetch(`${p.url}/health`)).status).toBe(200)
   })
+  it("shares the card-testing guard's counts between the two servers through Redis: a cart gets 10 gateway sessions in all, not 10 from each", async () => {
+    const cart = await s.readyCart() // its first session
+    const collection = (await s.store().post("/store/payment-collections", { cart_id: cart.cartId })).body.payment_collection.id
+    const statuses: number[] = []
+    for (let i = 0; i < 20; i++) statuses.push((await s.store(s.server(((i % 2) + 1) as 1 | 2).url).post(`/store/payment-collections/${collection}/payment-sessions`, { provider_id: PGS })).status)
+    expect(statuses.slice(0, 9)).toEqual(Array(9).fill(200))
+    expect(statuses.slice(9)).toEqual(Array(11).fill(429))
+    // Counted in Redis, where the store has it: the database's counter table stays empty.
+    expect(await s.sql("select count(*)::int as n from pgs_card_testing_counter")).toEqual([{ n: 0 }])
+  })
 })

@@ -19,6 +19,8 @@ export const cardTestingMiddlewares: MiddlewareRoute[] = [
   ...["transaction", "client-info", "three-ds/request-authentication", "three-ds/authentication-completed"].map(
     (step): MiddlewareRoute => ({ methods: ["POST"], matcher: `${SESSION}/${step}`, middlewares: [cardTestingGuard({ id: "session", newSession: false })] }),
   ),
+  // The 3-D Secure notification the ACS page posts from the shopper's browser (the plugin then asks the gateway).
+  { methods: ["POST"], matcher: "/hooks/pgs/three-ds/notification", middlewares: [cardTestingGuard({ id: "address", newSession: false, page: true })] },
   // The pay link opens a hosted-page session at the gateway (the same one again while it lasts, so a visit is an attempt).
   { methods: ["GET"], matcher: "/pgs/pay/:id", middlewares: [cardTestingGuard({ id: "collection", newSession: false, page: true })] },
 ]

@@ -16,8 +16,8 @@ import type { Refusal } from "../../payments/card-testing/rules"
 import { guardAddress } from "./address"
 import { whoOfCart, whoOfCollection, whoOfSession, type Who } from "../../payments/card-testing/who"
 
-/** What the path's :id names. */
-export type GuardedId = "cart" | "collection" | "session"
+/** What the path's :id names ("address": a route without one, counted by the client's address alone). */
+export type GuardedId = "cart" | "collection" | "session" | "address"
 export type GuardRule = { id: GuardedId; newSession: boolean; /** Card sessions for logged-in customers only while the switch is on. */ lockdown?: boolean; page?: boolean }
 
 /** The card provider's id: the one the switch closes to anonymous shoppers (alternative methods stay open). */
@@ -30,7 +30,12 @@ export function guardDeps(scope: MedusaContainer): GuardDeps {
   return { ...settings, logger: scope.resolve("logger") }
 }
 
-const WHO: Record<GuardedId, (scope: MedusaContainer, id: string) => Promise<Who>> = { cart: whoOfCart, collection: whoOfCollection, session: whoOfSession }
+const WHO: Record<GuardedId, (scope: MedusaContainer, id: string) => Promise<Who>> = {
+  cart: whoOfCart,
+  collection: whoOfCollection,
+  session: whoOfSession,
+  address: async () => ({ cart: null, collection: null, email: null, session: null }),
+}
 
 function refuse(res: MedusaResponse, rule: GuardRule, refusal: Refusal) {
   const words = refusalWords(refusal)

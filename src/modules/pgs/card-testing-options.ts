@@ -21,7 +21,7 @@ export const cardTestingOptionsSchema = z
       /** … per card (the gateway's hash of it, or its masked number and expiry), counted against whoever sent it. */
       declinesPerCard: count("declines").default(3),
       declineWindowMinutes: minutes.default(60),
-      /** Requests that can reach the gateway (new sessions, completions, 3-D Secure steps, pay link), per address. */
+      /** Requests that can reach the gateway (new sessions, completions, 3-D Secure steps, pay link), per address: this many pass in a window. */
       attemptsPerAddress: count("attempts").default(60),
       /** … per cart or payment collection, and per payment session. */
       attemptsPerCart: count("attempts").default(30),

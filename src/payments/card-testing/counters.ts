@@ -19,14 +19,15 @@ export type Counters = Record<CounterName, RateLimiterAbstract>
 type LimiterOptions = { keyPrefix: string; points: number; duration: number; blockDuration: number }
 
 /**
- * Each counter's limiter. A key is refused once it reaches its limit, so the limiter allows one point fewer: the
- * count that reaches the limit is the one it rejects, and that starts the block.
+ * Each counter's limiter. Attempts: the limit is how many pass in a window; the one after is rejected and starts the
+ * block. Declines: a client is refused once its declines reach the limit, so that limiter allows one point fewer (the
+ * decline that reaches it is the one the library rejects, and that starts the block).
  */
 export function limiterOptions(options: CardTestingOptions): Record<CounterName, LimiterOptions> {
   const block = Math.round(options.blockMinutes * 60)
   const of = (name: CounterName, windowMinutes: number): LimiterOptions => ({
     keyPrefix: `pgs_ct_${name}`,
-    points: options[name] - 1,
+    points: name.startsWith("declines") ? options[name] - 1 : options[name],
     duration: Math.max(1, Math.round(windowMinutes * 60)),
     blockDuration: block,
   })

@@ -47,11 +47,11 @@ describe("card-testing counting rules", () => {
     expect(await admitAttempt(counters, { cart: "c9" }, false)).not.toBeNull()
   })
 
-  it("limits new gateway sessions per cart and attempts per address", async () => {
+  it("lets a cart open as many gateway sessions, and an address make as many attempts, as their limits, and refuses the next", async () => {
     const counters = memoryCounters({ ...DEFAULT_CARD_TESTING, sessionsPerCart: 3, attemptsPerAddress: 5 })
-    for (let i = 0; i < 2; i++) expect(await admitAttempt(counters, { address: "a", cart: "c" }, true)).toBeNull()
-    expect(await admitAttempt(counters, { address: "a", cart: "c" }, true)).toMatchObject({ counter: "sessionsPerCart" })
-    expect(await admitAttempt(counters, { address: "a", cart: "other" }, false)).toBeNull()
+    for (let i = 0; i < 3; i++) expect(await admitAttempt(counters, { address: "a", cart: "c" }, true)).toBeNull()
+    expect(await admitAttempt(counters, { address: "a", cart: "c" }, true)).toMatchObject({ counter: "sessionsPerCart", retryAfterSeconds: 20 * 60 })
+    expect(await admitAttempt(counters, { address: "a", cart: "other" }, false)).toBeNull() // the address's fifth
     expect(await admitAttempt(counters, { address: "a", cart: "other2" }, false)).toMatchObject({ counter: "attemptsPerAddress" })
   })
 
