@@ -11,6 +11,7 @@ import {
 } from "../../src/gateway"
 import { BROWSER_INFO, startHarness, uniqueReference, type SandboxHarness } from "../support/sandbox"
 import { cardAuthorize, caught, clientFor, RETURN_URL, stats } from "./support"
+import { decideAtAcs } from "../sandbox/cards-support"
 import type { PgsClient } from "../../src/gateway"
 
 let h: SandboxHarness
@@ -66,8 +67,8 @@ describe("authorize", () => {
       "challenge",
     )
     expect(challenge.token.acs_url).toMatch(/^http/)
-    // The ACS result as it would arrive in a cres on an overridden notification URL.
-    const cres = Buffer.from(JSON.stringify({ threeDSServerTransID: challenge.token.three_ds_server_trans_id, transStatus: "Y" })).toString("base64url")
+    // The shopper approves at the ACS; its cres is what would arrive on an overridden notification URL.
+    const cres = (await decideAtAcs(h, challenge.action, "approve")).fields.cres
     const done = expectKind(await client.threeDS.authenticationCompleted(authenticationCompletedFromCres(cres, challenge.action.payment_data)), "finished")
     expect(done.transaction.status).toBe("APPROVED")
     expect((await client.status.transaction(done.transactionId))?.outcome.name).toBe("approved")
