@@ -5,6 +5,7 @@
  */
 import type { Page } from "playwright-core"
 import { waitFor } from "../support/sandbox"
+import { sessionFields } from "../support/session-fields"
 import { screenshot } from "./support"
 import { widgetSuite } from "./widget-support"
 
@@ -19,10 +20,12 @@ widgetSuite("storefront widget: redirect methods", (s, shop) => {
   // 60 s: the approval comes by webhook, which a loaded 2-core machine may take a while to process.
   const result = (page: Page, state: string) => page.locator(`#result[data-pgs-result="${state}"]`).waitFor({ timeout: 60_000 })
 
-  /** The gateway transaction of the cart's session of `providerId`, as the store recorded it. */
+  /** The gateway transaction of the cart's session of `providerId`, as the store recorded it (its store answers leave it out). */
   async function transactionOf(cartId: string, providerId: string): Promise<string> {
     const res = await s.api.get(`/store/carts/${cartId}?fields=id,*payment_collection.payment_sessions`, { headers: s.storeHeaders })
-    return res.data.cart.payment_collection.payment_sessions.find((p: any) => p.provider_id === providerId).data.transaction_id
+    const { id } = res.data.cart.payment_collection.payment_sessions.find((p: any) => p.provider_id === providerId)
+    const stored = await s.container().resolve<any>("payment").retrievePaymentSession(id)
+    return sessionFields(stored.data).transaction_id
   }
 
   it("lists the PGS methods that can serve the cart, on a phone-sized screen", async () => {

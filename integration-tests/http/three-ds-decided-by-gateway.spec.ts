@@ -5,7 +5,7 @@
  * notification page tells only the storefront's exact origin.
  */
 import { pgsStoreSuite } from "./support/store"
-import { authenticationCompleted, challengedCart, currentSession, madeUpCres, postCres, runChallenge } from "./support/checkout-direct"
+import { authenticationCompleted, challengedCart, currentSession, madeUpCres, postCres, runChallenge, storedTransactionId } from "./support/checkout-direct"
 
 const STORE_ORIGIN = "http://localhost:8000" // PGS_STORE_URL of the test store (support/store.ts)
 
@@ -21,7 +21,7 @@ pgsStoreSuite("3-D Secure decided by the gateway (Direct API)", (s) => {
     const refused = await s.completeCart(cart.id)
     expect(refused.data.type).not.toBe("order")
     expect((await currentSession(s, cart.id)).status).toBe("requires_more")
-    const transactionId = (await currentSession(s, cart.id)).data.transaction_id
+    const transactionId = (await storedTransactionId(s, cart.id))!
     expect(await gatewayRecord(transactionId)).toMatchObject({ status: "CREATED" })
     expect((await gatewayRecord(transactionId)).authentication_status).not.toBe("AUTHENTICATED")
 

@@ -8,6 +8,7 @@ import { threeDsNotificationMiddlewares } from "./hooks/pgs/three-ds/middleware-
 import { savedCardMiddlewares } from "./store/pgs/saved-cards/middleware-routes"
 import { adminPgsMiddlewares } from "./admin/pgs/middleware-routes"
 import { rejectHostileInput, withUndecodablePathsAnswered } from "./hostile-input"
+import { publicPaymentDataMiddlewares } from "./store/public-payment-data"
 import { refuseCardData } from "./card-data-guard"
 import { cardTestingMiddlewares } from "./card-testing/middleware-routes"
 
@@ -18,5 +19,5 @@ export default defineMiddlewares({
   // Medusa's own, plus a 400 for an undecodable path id on our routes. A store whose middlewares file sets its own
   // errorHandler replaces this one (Medusa keeps the last); then such a request is answered as that handler says.
   errorHandler: withUndecodablePathsAnswered(errorHandler()),
-  routes: [...hostileInputGuards, ...cardTestingMiddlewares, ...storePgsMiddlewares, ...webhookMiddlewares, ...threeDsNotificationMiddlewares, ...savedCardMiddlewares, ...adminPgsMiddlewares],
+  routes: [...hostileInputGuards, ...cardTestingMiddlewares, ...storePgsMiddlewares, ...publicPaymentDataMiddlewares, ...webhookMiddlewares, ...threeDsNotificationMiddlewares, ...savedCardMiddlewares, ...adminPgsMiddlewares],
 })

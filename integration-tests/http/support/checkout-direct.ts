@@ -31,6 +31,13 @@ export async function currentSession(s: StoreSuite, cartId: string) {
   return res.data.cart.payment_collection.payment_sessions.find((p: any) => p.provider_id === "pp_pgs_pgs")
 }
 
+/** The gateway transaction of the cart's PGS session, as the store keeps it (its store answers leave the id out). */
+export async function storedTransactionId(s: StoreSuite, cartId: string): Promise<string | undefined> {
+  const { id } = await currentSession(s, cartId)
+  const stored = await s.container().resolve<any>("payment").retrievePaymentSession(id)
+  return sessionFields(stored.data).transaction_id
+}
+
 /** The method iframe: post threeDSMethodData to the ACS, then follow its auto-submitted form to the notification URL. */
 export async function runMethodStep(sandbox: SandboxHarness, next: { method_url: string; three_ds_method_data: string }) {
   const page = await sandbox.raw("POST", next.method_url, { form: { threeDSMethodData: next.three_ds_method_data } })

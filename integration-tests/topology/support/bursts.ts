@@ -14,7 +14,9 @@ export async function shopperWithGatewayCustomer(s: TopologySuite): Promise<Shop
   const cart = await s.readyCart({ customerToken: customer.token, saveCard: true })
   const done = await s.store(undefined, { authorization: `Bearer ${customer.token}` }).post(`/store/carts/${cart.cartId}/complete`)
   if (done.body?.type !== "order") throw new Error(`the saving checkout placed no order: ${JSON.stringify(done.body).slice(0, 300)}`)
-  const gatewayCustomerId = sessionFields(cart.data).gateway_customer_id
+  // As the store keeps it: its store answers leave the gateway's customer id out.
+  const [stored] = await s.sql("select data from payment_session where id = $1", [cart.sessionId])
+  const gatewayCustomerId = sessionFields(stored?.data).gateway_customer_id
   if (!gatewayCustomerId) throw new Error("the payment session names no gateway customer")
   return { gatewayCustomerId, email: customer.email, id: customer.id }
 }

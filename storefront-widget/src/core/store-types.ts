@@ -6,6 +6,7 @@ export const CARD_PROVIDER = "pp_pgs_pgs"
 /** The session data the widget reads (public by design: the provider never puts a secret there). */
 export type SessionData = {
   integration?: string
+  /** Only from a plugin before issue 46: the store now keeps the gateway's transaction id server-side. */
   transaction_id?: string | null
   gateway_status?: string | null
   error?: { code?: string | null } | null
