@@ -753,7 +753,7 @@ pgsStoreSuite("gateway webhooks", (s) => {
           order_id: orderId,
           amount_minor: 2550,
           note: expect.stringMatching(
-            new RegExp(`^Order #\\d+ was canceled while its payment still held 25\\.50 EUR captured, by Medusa's records: .*"Error was thrown trying to cancel payment - ${payment.id}"; if Needs attention also lists its answer as lost, .*\\)\\. Refund what the gateway's dashboard shows is left`),
+            new RegExp(`^Order #\\d+ was canceled while its payment still held 25\\.50 EUR captured, by Medusa's records: .*"Error was thrown trying to cancel payment - ${payment.id}"; if its answer was lost, the gateway may have made it: .*\\)\\. Refund what the gateway's dashboard shows is left`),
           ),
         })
         // The order no longer counts the refund that did not happen.
@@ -793,7 +793,13 @@ pgsStoreSuite("gateway webhooks", (s) => {
       }
       const followUps = (orderId: string) =>
         s.container().resolve(ContainerRegistrationKeys.PG_CONNECTION)("pgs_follow_up").where({ order_id: orderId }).orderBy("kind").select("kind", "state", "amount_minor", "note")
-      afterEach(() => s.sandbox.control("POST", "/_sandbox/settings", { webhooks_held: false }))
+      afterEach(async () => {
+        await s.sandbox.control("DELETE", "/_sandbox/faults")
+        await s.sandbox.control("POST", "/_sandbox/settings", { webhooks_held: false })
+      })
+      /** What Needs attention lists open for a gateway transaction. */
+      const openItemsOf = async (transactionId: string) =>
+        ((await s.api.get("/admin/pgs/attention?show=open&limit=100", { headers: await s.adminHeaders() })).data.items as any[]).filter((i) => i.transaction_id === transactionId)
 
       it("lists the refund a canceled order did not get when its order.canceled event never reached the plugin", async () => {
         const { orderId, payment } = await capturedWithRefundHeld()
@@ -836,9 +842,32 @@ pgsStoreSuite("gateway webhooks", (s) => {
         expect((await runReconcile(s, 3 * MINUTE))?.failed_cancel_refunds).toBe(1)
         expect(await followUps(orderId)).toEqual([
           { kind: "refund_failed", state: "done", amount_minor: "2550", note: expect.stringMatching(/answer was lost .*on Needs attention as "Refund not made"\.$/) },
-          { kind: "refund_not_made", state: "needs_person", amount_minor: "2550", note: expect.stringContaining("if Needs attention also lists its answer as lost, the gateway may have made it: look there first") },
+          { kind: "refund_not_made", state: "needs_person", amount_minor: "2550", note: expect.stringContaining("if its answer was lost, the gateway may have made it: its dashboard shows whether it did") },
         ])
         expect((await adminPayment(s, payment.id)).refunds).toHaveLength(0)
+        // One lost refund, one item a person must act on: its lost answer is watched, not listed a second time.
+        expect((await openItemsOf(transactionId)).map((i) => i.title)).toEqual(["Refund not made"])
+      })
+
+      it("lists a canceled order's refund whose answer was lost once on Needs attention, and closes it when the gateway's message says it was made", async () => {
+        const { session, orderId, transactionId, payment } = await orderPaidByWebhook()
+        const captureId = await manageAtGateway(s, session, transactionId, "CAPTURE", sessionFields(session.data).amount_minor)
+        expect((await processedEvent(s, captureId)).outcome).toBe("applied:external_capture")
+        // The gateway refunds, and its answer is lost; its message waits in the gateway's queue.
+        await s.sandbox.control("POST", "/_sandbox/settings", { webhooks_held: true })
+        await s.sandbox.control("POST", "/_sandbox/faults", { target: "POST /api/transactions/manage", phase: "after", kind: "garble", count: 1 })
+        expect((await adminPost(s, `/admin/orders/${orderId}/cancel`, {})).status).toBe(200)
+        // Listed, then the refund that did not happen taken off the order: what runs after the cancel is done.
+        const transactions = async () => ((await s.api.get(`/admin/orders/${orderId}?fields=id,*transactions`, { headers: await s.adminHeaders() })).data.order.transactions as any[]).map((t) => t.reference)
+        await waitFor(async () => ((await transactions()).join() === "capture" ? true : null), { what: "the refund not made, off the order" })
+        expect((await openItemsOf(transactionId)).map((i) => [i.title, i.amount])).toEqual([["Refund not made", "25.50"]])
+        // The gateway's message comes: the refund is recorded on the order, and nothing is left open.
+        await s.sandbox.control("POST", "/_sandbox/settings", { webhooks_held: false })
+        const [refunded] = await approvedOperations(s.sandbox, transactionId, "REFUND")
+        expect((await processedEvent(s, refunded!.transaction_id)).outcome).toMatch(/^applied:/)
+        expect((await adminPayment(s, payment.id)).refunds.map((r: any) => Number(r.amount))).toEqual([25.5])
+        expect(await openItemsOf(transactionId)).toEqual([])
+        expect(await approvedOperations(s.sandbox, transactionId, "REFUND")).toHaveLength(1)
       })
 
       it("hands a failed refund to a person when looking at it again keeps failing", async () => {

@@ -18,7 +18,9 @@ import { ContainerRegistrationKeys, MathBN, Modules } from "@medusajs/framework/
 import { fromMinorUnits } from "../gateway"
 import { gatewaySums } from "../lib/operation-shares"
 import { looseQuery } from "../lib/loose-query"
-import { followUpByKey, openFollowUp, updateFollowUp, updateFollowUpAmount } from "../modules/pgs/follow-ups"
+import { followUpByKey, handOverOpenItems, keysAbout, openFollowUp, updateFollowUp, updateFollowUpAmount } from "../modules/pgs/follow-ups"
+import { failedRefundKey } from "../payments/refund-failed"
+import { lostAnswerKey } from "../payments/lost-answers"
 import { isPgsProviderId } from "../payments/session-data"
 import { exactAmount, removeOrderTransactions, sumOf, type SummaryKeeper } from "./medusa-operation-rows"
 import { underEventLock } from "./pgs-events/event-lock"
@@ -81,7 +83,7 @@ function noteOf(p: CanceledPayment): string {
   const order = p.displayId === null ? "The order" : `Order #${p.displayId}`
   return (
     `${order} was canceled while its payment still held ${moneyOf(p)} captured, by Medusa's records: Medusa asked the gateway to refund it, and the refund failed ` +
-    `(the store's log gives the reason, on the line "Error was thrown trying to cancel payment - ${p.paymentId}"; if Needs attention also lists its answer as lost, the gateway may have made it: look there first). ` +
+    `(the store's log gives the reason, on the line "Error was thrown trying to cancel payment - ${p.paymentId}"; if its answer was lost, the gateway may have made it: its dashboard shows whether it did, and a refund it made is recorded on the order when its message arrives, which brings this down or closes it). ` +
     "Refund what the gateway's dashboard shows is left: that refund is recorded on the order and brings this down, or closes it. Medusa's order page cannot refund a canceled order."
   )
 }
@@ -108,6 +110,7 @@ export async function settleRefundNotMade(container: MedusaContainer, payment: C
     })
   const row = await followUpByKey(knex, key)
   if (!row) return
+  if (row.state !== "done") await handOverLostRefundAnswers(knex, payment)
   // Also when the item was listed by an earlier run: one that died between removing the transaction and correcting
   // the order's current summary is finished here (the removal changes nothing the second time).
   await removeOrderTransactions(container.resolve<SummaryKeeper>(Modules.ORDER), "refund", payment.paymentId)
@@ -118,6 +121,17 @@ export async function settleRefundNotMade(container: MedusaContainer, payment: C
   }
   const since = refundedBy ? `It has since been refunded at the gateway (transaction ${refundedBy}); it is recorded on the order.` : "Nothing captured is left unrefunded on the order now."
   await updateFollowUp(knex, row.id, { state: "done", resolved_at: new Date(), note: `${row.note ?? ""} ${since}`.trim() })
+}
+
+/**
+ * The cancel's refund whose answer was lost is also an "Answer lost" item (payments/lost-answers.ts): one lost refund,
+ * listed once, as this item, which says the gateway may have made it. The lost answer stays watched, so the gateway's
+ * message still records the refund as Medusa's own call's and closes it (pgs-events/management.ts).
+ */
+async function handOverLostRefundAnswers(knex: Knex, payment: CanceledPayment): Promise<void> {
+  const failed = await keysAbout(knex, "refund_failed", { order_id: payment.orderId, transaction_id: payment.transactionId })
+  const lost = failed.map((key) => lostAnswerKey(key.slice(failedRefundKey("").length)))
+  await handOverOpenItems(knex, "unknown_management", lost, 'Its order is canceled: listed once, as the order\'s "Refund not made", until the gateway says whether it made it.')
 }
 
 /**

@@ -66,6 +66,12 @@ export async function existingKeys(knex: Knex, keys: string[]): Promise<string[]
   return rows.map((r) => r.key)
 }
 
+/** The keys of one kind's items about one order's transaction. */
+export async function keysAbout(knex: Knex, kind: FollowUpKind, about: { order_id: string; transaction_id: string }): Promise<string[]> {
+  const rows: Array<{ key: string }> = await knex(FOLLOW_UP_TABLE).where({ kind, ...about }).whereNull("deleted_at").select("key")
+  return rows.map((r) => r.key)
+}
+
 export async function followUpByKey(knex: Knex, key: string): Promise<FollowUpRow | null> {
   return (await knex(FOLLOW_UP_TABLE).where({ key }).whereNull("deleted_at").first()) ?? null
 }
@@ -95,6 +101,19 @@ export async function updateFollowUpAmount(knex: Knex, id: string, amountMinor: 
 export async function closeOpenFollowUp(knex: Knex, id: string, patch: FollowUpPatch): Promise<boolean> {
   const closed = await knex(FOLLOW_UP_TABLE).where({ id, state: "needs_person" }).whereNull("deleted_at").update({ ...patch, state: "done", updated_at: new Date() })
   return closed > 0
+}
+
+/**
+ * Open items of one kind under these keys handed to another item that says the same: watched (off the open list, so
+ * one thing is listed once) and still open to whatever settles them (a gateway message that confirms the operation).
+ */
+export async function handOverOpenItems(knex: Knex, kind: FollowUpKind, keys: string[], sentence: string): Promise<number> {
+  if (!keys.length) return 0
+  return knex(FOLLOW_UP_TABLE)
+    .whereIn("key", keys)
+    .where({ kind, state: "needs_person" })
+    .whereNull("deleted_at")
+    .update({ state: "watching", next_check_at: null, note: knex.raw(`trim(coalesce("note", '') || ' ' || ?)`, [sentence]), updated_at: new Date() })
 }
 
 /** Opens again an item closed with `closedWith`, unless something wrote to it since (its note changed). */
