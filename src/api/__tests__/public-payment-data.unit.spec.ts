@@ -1,0 +1,28 @@
+import { withPublicPaymentData } from "../store/public-payment-data"
+
+const pgsData = {
+  integration: "embedded_fields",
+  gateway_status: "APPROVED",
+  gateway_session_id: "ses_1",
+  client_key: "ck_1",
+  transaction_id: "trx_1",
+  captures: [{ key: "c1", transaction_id: "trx_2", amount_minor: 100, kind: "applied" }],
+  internal: JSON.stringify({ reference: "payses_1", hosted_page_id: "hpp_1", gateway_customer_id: "cus_1", customer_ip: "203.0.113.9" }),
+}
+
+describe("what a store answer shows of a payment's data", () => {
+  it("leaves out the gateway's transaction, page and customer ids and the IP, and keeps what the widget reads", () => {
+    const body = { cart: { id: "cart_1", payment_collection: { payment_sessions: [{ id: "payses_1", provider_id: "pp_pgs_pgs", data: pgsData }] } } }
+    const shown = withPublicPaymentData(body) as typeof body
+    const data = shown.cart.payment_collection.payment_sessions[0].data as Record<string, unknown>
+    expect(data).toEqual({ integration: "embedded_fields", gateway_status: "APPROVED", gateway_session_id: "ses_1", client_key: "ck_1", internal: JSON.stringify({ reference: "payses_1" }) })
+    // The object Medusa built is not changed: only the answer is.
+    expect(body.cart.payment_collection.payment_sessions[0].data.transaction_id).toBe("trx_1")
+  })
+
+  it("reads the plugin's own session answers (no provider id) by their data's form, and leaves other providers' data alone", () => {
+    expect(withPublicPaymentData({ payment_session: { id: "payses_1", data: pgsData } })).toEqual({ payment_session: { id: "payses_1", data: expect.not.objectContaining({ transaction_id: expect.anything() }) } })
+    const other = { payments: [{ provider_id: "pp_stripe_stripe", data: { id: "pi_1", transaction_id: "x" } }] }
+    expect(withPublicPaymentData(other)).toBe(other)
+  })
+})
