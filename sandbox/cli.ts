@@ -1,5 +1,5 @@
 /**
- * `medusa-payment-pgs sandbox [--write-env FILE [--backend-url URL] [--store-url URL]] [--port N] [--host H] [--realm uat|production] [--keys-dir DIR]
+ * `medusa-payment-pgs sandbox [--write-env FILE [--backend-url URL] [--store-url URL]] [--port N] [--host H] [--realm uat|production] [--keys-dir DIR] [--state-dir DIR]
  *   [--client-id ID] [--client-secret S] [--client-key K] [--token-ttl S] [--webhook-time-scale F]
  *   [--event-names specific|generic] [--tokenization-payload nested|flat] [--settle-payouts-after S] [--webhook URL] [--log]`
  */
@@ -22,6 +22,11 @@ const USAGE = `Usage: medusa-payment-pgs sandbox [options]
   --host H                  interface (default 127.0.0.1)
   --realm R                 uat (300 s tokens, default) or production (60 s tokens)
   --keys-dir DIR            keep the RSA keys and the client id, secret and key in DIR so they survive restarts
+  --state-dir DIR           keep the gateway's state in DIR/sandbox-state.json and load it at start: transactions,
+                            sessions, saved cards, customers, payouts, 3-D Secure records, queued webhooks, endpoints;
+                            a restart on the same DIR answers for payments made before it (a kill -9 loses at most
+                            the last 100 ms); keys and credentials go there too unless --keys-dir or --write-env
+                            places them
   --client-id / --client-secret / --client-key   fixed merchant credentials
   --token-ttl S             token lifetime in seconds
   --webhook-time-scale F    multiply webhook retry delays by F (e.g. 0.01)
@@ -69,6 +74,7 @@ export async function main(argv: string[]): Promise<void> {
       host: { type: "string" },
       realm: { type: "string" },
       "keys-dir": { type: "string" },
+      "state-dir": { type: "string" },
       "write-env": { type: "string" },
       "backend-url": { type: "string" },
       "store-url": { type: "string" },
@@ -105,20 +111,23 @@ export async function main(argv: string[]): Promise<void> {
   const urls = { PGS_BACKEND_URL: httpUrl("backend-url", values["backend-url"]), PGS_STORE_URL: httpUrl("store-url", values["store-url"]) }
   if (!envFile && (urls.PGS_BACKEND_URL || urls.PGS_STORE_URL)) throw new Error("--backend-url and --store-url go with --write-env FILE (they are written into it)")
   const givenUrls = Object.fromEntries(Object.entries(urls).filter((e): e is [string, string] => !!e[1]))
-  const stateDir = values["keys-dir"] ?? (envFile ? path.join(path.dirname(envFile), ".pgs-sandbox") : undefined)
+  const stateDir = values["state-dir"] && path.resolve(values["state-dir"])
+  // Saved payments need the same keys and credentials to be any use: a state dir keeps them unless told otherwise.
+  const keysDir = values["keys-dir"] ?? (envFile ? path.join(path.dirname(envFile), ".pgs-sandbox") : stateDir)
   const given = { clientId: values["client-id"], clientSecret: values["client-secret"], clientKey: values["client-key"] }
   const sandbox = await startSandbox({
     port: number("port", values.port),
     host: values.host,
     realm: oneOf("realm", values.realm, ["uat", "production"] as const),
-    keys: stateDir ? keysFromDir(stateDir) : undefined,
-    ...(stateDir ? credentialsFromDir(stateDir, given) : given),
+    keys: keysDir ? keysFromDir(keysDir) : undefined,
+    ...(keysDir ? credentialsFromDir(keysDir, given) : given),
     tokenTtlSeconds: number("token-ttl", values["token-ttl"]),
     webhookTimeScale: number("webhook-time-scale", values["webhook-time-scale"]),
     eventNames: oneOf("event-names", values["event-names"], ["specific", "generic"] as const),
     tokenizationPayload: oneOf("tokenization-payload", values["tokenization-payload"], ["nested", "flat"] as const),
     payoutSettleAfterMs: seconds(number("settle-payouts-after", values["settle-payouts-after"])),
     log: values.log,
+    stateDir,
   })
   const webhooks = values.webhook ?? []
   if (envFile) {
@@ -135,6 +144,7 @@ export async function main(argv: string[]): Promise<void> {
   console.log(`  dashboard:  ${sandbox.url}/`)
   console.log(`  client_id:  ${sandbox.config.client_id}   realm: ${sandbox.config.realm}   terminal: ${sandbox.config.terminals[0].terminal_id}`)
   for (const url of webhooks) console.log(`  webhooks:   ${url}`)
+  if (stateDir) console.log(`  state:      ${stateDir} (${sandbox.context.store.transactions.size} transactions kept)`)
   const stop = async () => {
     await sandbox.close()
     process.exit(0)

@@ -23,6 +23,9 @@ import { registerMerchantApiRoutes } from "./api/routes"
 import { registerApmRoutes } from "./apm/routes"
 import { registerEmbeddedRoutes } from "./embedded/routes"
 import { registerPages } from "./pages/routes"
+import { readStateFile } from "./state/state-file"
+import { applySnapshot } from "./state/snapshot"
+import { StatePersister } from "./state/persister"
 
 export type RunningSandbox = {
   url: string
@@ -185,9 +188,14 @@ async function applyFault(
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const resolved = resolveOptions(options)
+  // Read first: a damaged state file stops the start before anything listens or is written.
+  const saved = options.stateDir ? readStateFile(options.stateDir) : null
   const ctx = createContext(resolved, options.keys)
   const router = buildRouter(ctx)
-  const server = http.createServer({ keepAliveTimeout: 30_000 }, handler(ctx, router))
+  const persister = options.stateDir ? new StatePersister(options.stateDir, ctx) : null
+  const handle = handler(ctx, router)
+  // Every request may change state (pages and controls too): the persister writes only when it did.
+  const server = http.createServer({ keepAliveTimeout: 30_000 }, (req, res) => void handle(req, res).finally(() => persister?.changed()))
   const sockets = new Set<Socket>()
   server.on("connection", (s) => {
     sockets.add(s)
@@ -203,15 +211,22 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   ctx.urls.auth = `${ctx.urls.base}/auth`
   const merchant = defaultMerchant(resolved, ctx.urls.base)
   ctx.merchants.set(merchant.merchant_id, merchant)
+  if (persister) {
+    if (saved) applySnapshot(ctx, saved)
+    persister.loaded()
+    ctx.store.onStatusChange(() => persister.changed())
+    ctx.webhooks.onChange = () => persister.changed()
+  }
   return {
     url: ctx.urls.base,
     config: sandboxConfig(ctx),
     context: ctx,
     close: async () => {
-      ctx.webhooks.close()
-      ctx.payouts.stop()
       for (const s of sockets) s.destroy()
       await new Promise<void>((resolve) => server.close(() => resolve()))
+      persister?.stop() // before the webhooks' close empties their queue
+      ctx.webhooks.close()
+      ctx.payouts.stop()
     },
   }
 }

@@ -16,6 +16,10 @@ export const HPP_OPERATION = "POST /api/hosted-payment-page"
 /** Pages the shopper canceled before any card was submitted (records vanish with a store reset). */
 const canceledPages = new WeakSet<HostedPageRecord>()
 export const markCanceled = (page: HostedPageRecord) => canceledPages.add(page)
+/** The canceled pages' ids, as --state-dir keeps them (sandbox/state). */
+export const canceledPageIds = (ctx: SandboxContext) => [...ctx.store.hostedPages.values()].filter((p) => canceledPages.has(p)).map((p) => p.id)
+export const restoreCanceledPages = (ctx: SandboxContext, ids: string[]) =>
+  ids.forEach((id) => ctx.store.hostedPages.has(id) && canceledPages.add(ctx.store.hostedPages.get(id)!))
 
 /** Assumption: CREATED until the shopper acts, then COMPLETED (a card was submitted) or CANCELED. */
 export function hostedPageStatus(page: HostedPageRecord): "CREATED" | "COMPLETED" | "CANCELED" {

@@ -126,3 +126,34 @@ export function openPaymentData(ctx: SandboxContext, paymentData: string): { txI
     return null
   }
 }
+
+/**
+ * The side tables above as --state-dir keeps them (sandbox/state): cards waiting to be saved, without their CVV (a
+ * state file never holds one), the 3-D Secure index and the payment_data key, so a flow started before a restart
+ * finishes after it.
+ */
+export type CardFlowState = {
+  plain_cards: Record<string, PlainCard>
+  three_ds_index: Record<string, string>
+  payment_data_secret: string
+}
+export function exportCardFlowState(ctx: SandboxContext): CardFlowState {
+  const plain: Record<string, PlainCard> = {}
+  for (const tx of ctx.store.transactions.values()) {
+    const card = cards.get(tx)
+    if (card) plain[tx.id] = { ...card, cvv: null }
+  }
+  return {
+    plain_cards: plain,
+    three_ds_index: Object.fromEntries(byServerTransId.get(ctx.store) ?? []),
+    payment_data_secret: secretOf(ctx).toString("base64"),
+  }
+}
+export function importCardFlowState(ctx: SandboxContext, state: CardFlowState): void {
+  for (const [id, card] of Object.entries(state.plain_cards)) {
+    const tx = ctx.store.transactions.get(id)
+    if (tx) cards.set(tx, card)
+  }
+  byServerTransId.set(ctx.store, new Map(Object.entries(state.three_ds_index)))
+  secrets.set(ctx, Buffer.from(state.payment_data_secret, "base64"))
+}

@@ -92,9 +92,11 @@ export type SandboxOptions = {
   payoutSettleAfterMs?: number
   /** Log each request to stdout. */
   log?: boolean
+  /** Keep transactions, sessions, saved cards, queued webhooks ... in this directory across restarts (sandbox/state). */
+  stateDir?: string
 }
 
-export type ResolvedOptions = Required<Omit<SandboxOptions, "keys" | "port" | "host">> & { port: number; host: string }
+export type ResolvedOptions = Required<Omit<SandboxOptions, "keys" | "port" | "host" | "stateDir">> & { port: number; host: string }
 
 export function resolveOptions(options: SandboxOptions): ResolvedOptions {
   const realm = options.realm ?? "uat"

@@ -68,6 +68,16 @@ export type NewTransaction = Omit<
     >
   >
 
+/** The store's records (its reference indexes are made from them). */
+export type StoreRecords = {
+  transactions: TransactionRecord[]
+  sessions: PaymentSessionRecord[]
+  customers: CustomerRecord[]
+  storedCards: StoredCardRecord[]
+  hostedPages: HostedPageRecord[]
+  ledger: LedgerEntry[]
+}
+
 export class SandboxStore {
   readonly transactions = new Map<string, TransactionRecord>()
   readonly sessions = new Map<string, PaymentSessionRecord>()
@@ -92,6 +102,32 @@ export class SandboxStore {
     this.ledger.length = 0
     this.byReference.clear()
     this.sessionsByReference.clear()
+  }
+
+  /**
+   * Fill an empty store from saved records (--state-dir, sandbox/state), in the order they were made, so the
+   * reference indexes come out as they were.
+   */
+  restore(saved: StoreRecords): void {
+    this.reset()
+    for (const tx of saved.transactions) this.transactions.set(tx.id, tx)
+    for (const tx of saved.transactions) if (tx.parent_id === null) this.indexReference(tx)
+    for (const session of saved.sessions) this.addSession(session)
+    for (const c of saved.customers) this.customers.set(c.id, c)
+    for (const c of saved.storedCards) this.storedCards.set(c.id, c)
+    for (const p of saved.hostedPages) this.hostedPages.set(p.id, p)
+    this.ledger.push(...saved.ledger)
+  }
+
+  records(): StoreRecords {
+    return {
+      transactions: [...this.transactions.values()],
+      sessions: [...this.sessions.values()],
+      customers: [...this.customers.values()],
+      storedCards: [...this.storedCards.values()],
+      hostedPages: [...this.hostedPages.values()],
+      ledger: this.ledger,
+    }
   }
 
   private refKey = (merchantId: string, terminalId: string, reference: string) => `${merchantId}|${terminalId}|${reference}`

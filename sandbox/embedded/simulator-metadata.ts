@@ -24,3 +24,19 @@ export function attachSimulatorMetadata(ctx: SandboxContext, req: SandboxRequest
   attached.set(session, metadata)
   return json(200, { session_id: session.id, metadata })
 }
+
+/** Attached metadata by session id, as --state-dir keeps it (sandbox/state). */
+export function exportSimulatorMetadata(ctx: SandboxContext): Record<string, Record<string, unknown>> {
+  const out: Record<string, Record<string, unknown>> = {}
+  for (const session of ctx.store.sessions.values()) {
+    const metadata = attached.get(session)
+    if (metadata) out[session.id] = metadata
+  }
+  return out
+}
+export function importSimulatorMetadata(ctx: SandboxContext, saved: Record<string, Record<string, unknown>>): void {
+  for (const [id, metadata] of Object.entries(saved)) {
+    const session = ctx.store.sessions.get(id)
+    if (session) attached.set(session, metadata)
+  }
+}

@@ -52,6 +52,8 @@ export class WebhookDispatcher {
   /** While held (control `webhooks_held`), new deliveries wait here and go out when released. */
   private onHold: Delivery[] | null = null
   private closed = false
+  /** Told after every change to endpoints or deliveries (--state-dir saves then). */
+  onChange: () => void = () => {}
 
   constructor(
     private readonly signingKey: KeyPair,
@@ -64,11 +66,27 @@ export class WebhookDispatcher {
     const list = this.endpoints.get(merchantId) ?? []
     if (!list.includes(url)) list.push(url)
     this.endpoints.set(merchantId, list)
+    this.onChange()
+  }
+
+  /**
+   * Take back saved endpoints and deliveries (--state-dir): one still due goes out at its planned time, or now
+   * when that time passed while the sandbox was down. Deliveries held by the `webhooks_held` control go out too.
+   */
+  restore(endpoints: Record<string, string[]>, deliveries: Delivery[]): void {
+    for (const [merchantId, urls] of Object.entries(endpoints)) this.endpoints.set(merchantId, [...urls])
+    for (const delivery of deliveries) {
+      this.deliveries.push(delivery)
+      if (delivery.state !== "scheduled" && delivery.state !== "retrying") continue
+      const due = Date.parse(delivery.next_attempt_at ?? "") || Date.now()
+      this.schedule(delivery, Math.max(0, due - Date.now()))
+    }
   }
 
   unregisterAll(merchantId?: string): void {
     if (merchantId) this.endpoints.delete(merchantId)
     else this.endpoints.clear()
+    this.onChange()
   }
 
   /** Hold new deliveries (a gateway whose queue runs behind), or release every one held so far. */
@@ -122,6 +140,7 @@ export class WebhookDispatcher {
       if (this.onHold) this.onHold.push(delivery)
       else this.dispatch(delivery)
     }
+    if (urls.length) this.onChange()
   }
 
   private dispatch(delivery: Delivery): void {
@@ -202,12 +221,17 @@ export class WebhookDispatcher {
       this.afterFirstAttempt.delete(delivery.id)
       then()
     }
+    this.settle(delivery, ok, record.attempt)
+    this.onChange()
+  }
+
+  private settle(delivery: Delivery, ok: boolean, attempt: number): void {
     if (ok) {
       delivery.state = "delivered"
       delivery.next_attempt_at = null
       return
     }
-    const delay = Math.min(BASE_DELAY_MS * 2 ** (record.attempt - 1), MAX_DELAY_MS) * this.timeScale
+    const delay = Math.min(BASE_DELAY_MS * 2 ** (attempt - 1), MAX_DELAY_MS) * this.timeScale
     const elapsed = Date.now() - Date.parse(delivery.created_at)
     if (elapsed + delay > RETRY_WINDOW_MS * this.timeScale) {
       delivery.state = "gave_up"
