@@ -15,6 +15,8 @@ export type DemoFlags = {
   workers: number
   /** More storefront origins allowed to call the store API (repeatable --cors ORIGIN). */
   cors: string[]
+  /** A sandbox already running, used instead of the demo's own (--sandbox-url URL). */
+  sandboxUrl: string | null
   total: number
 }
 
@@ -33,7 +35,7 @@ export function parseFlags(argv: string[]): DemoFlags {
     if (!Number.isInteger(n) || n < 0 || n > max) throw new Error(`${name} needs a number of processes from 0 to ${max}`)
     return n
   }
-  const known = new Set(["--reset", "--split", "--quiet", "--port", "--storefront-port", "--sandbox-port", "--db-port", "--webhook-port", "--cors", "--servers", "--workers"])
+  const known = new Set(["--reset", "--split", "--quiet", "--port", "--storefront-port", "--sandbox-port", "--db-port", "--webhook-port", "--cors", "--servers", "--workers", "--sandbox-url"])
   for (const arg of argv) if (arg.startsWith("--") && !known.has(arg)) throw new Error(`unknown flag ${arg} (known: ${[...known].join(", ")})`)
   // --split is --servers 1 --workers 1.
   const split = argv.includes("--split")
@@ -42,6 +44,8 @@ export function parseFlags(argv: string[]): DemoFlags {
   if ((servers || workers) && (!servers || !workers)) throw new Error("--servers and --workers go together: at least one server (HTTP) and one worker (jobs)")
   if (servers && !process.env.REDIS_URL)
     throw new Error("separate server and worker processes share events, workflows, locks and the cache through Redis: set REDIS_URL")
+  const sandboxUrl = argv.includes("--sandbox-url") ? httpBase(argv[argv.indexOf("--sandbox-url") + 1]) : null
+  if (sandboxUrl && argv.includes("--sandbox-port")) throw new Error("--sandbox-url and --sandbox-port do not go together: --sandbox-port is for the demo's own sandbox")
   return {
     reset: argv.includes("--reset"),
     split: servers > 0,
@@ -54,6 +58,7 @@ export function parseFlags(argv: string[]): DemoFlags {
     dbPort: value("--db-port", 54329),
     webhookPort: value("--webhook-port", 9100),
     cors: argv.flatMap((arg, i) => (arg === "--cors" ? [corsOrigin(argv[i + 1])] : [])),
+    sandboxUrl,
     total: 6,
   }
 }
@@ -64,6 +69,14 @@ function corsOrigin(value: string | undefined): string {
   if (!url || !/^https?:$/.test(url.protocol) || url.origin !== value!.replace(/\/$/, "").toLowerCase())
     throw new Error(`--cors needs an http(s) origin such as http://localhost:3000, got ${value === undefined ? "nothing" : `"${value}"`}`)
   return url.origin
+}
+
+/** The base URL of a running sandbox (http(s), no query), without a trailing slash: the value of --sandbox-url. */
+function httpBase(value: string | undefined): string {
+  const url = URL.canParse(value ?? "") ? new URL(value!) : null
+  if (!url || !/^https?:$/.test(url.protocol) || url.search || url.hash)
+    throw new Error(`--sandbox-url needs the sandbox's http(s) URL such as http://localhost:4010, got ${value === undefined ? "nothing" : `"${value}"`}`)
+  return url.href.replace(/\/+$/, "")
 }
 
 /** The port asked for when it is free, else (or for 0) any free port. */

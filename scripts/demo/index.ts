@@ -7,15 +7,17 @@
  * Flags: --reset (start from empty), --servers N --workers M (separate server and worker processes; needs
  * REDIS_URL; --split is --servers 1 --workers 1), --quiet (no Medusa
  * log), ports with --port / --storefront-port / --sandbox-port / --db-port / --webhook-port (0 picks a free one),
- * --cors ORIGIN (another storefront allowed to call the store API; repeatable).
+ * --cors ORIGIN (another storefront allowed to call the store API; repeatable), --sandbox-url URL (a sandbox already
+ * running instead of the demo's own, which keeps its state in .demo/sandbox-state; --reset empties that too).
  */
 import type { ChildProcess } from "node:child_process"
 import path from "node:path"
-import { startSandbox, storeEnvFor, TEST_CARDS, type RunningSandbox } from "../../sandbox"
+import { storeEnvFor, TEST_CARDS } from "../../sandbox"
 import { startDatabase, seededPublishableKey, userExists, type DemoDatabase } from "./database"
 import { runCli, startServer, stopProcess, waitForHealth, type Env } from "./medusa"
 import { startStorefront, type RunningStorefront } from "./storefront"
 import { freePort, parseFlags } from "./flags"
+import { connectToSandbox, startDemoSandbox, type DemoGateway } from "./sandbox"
 import { startTopology } from "../topology/processes"
 
 export const ADMIN = { email: "admin@pgs.demo", password: "pgs-demo-admin" }
@@ -48,13 +50,11 @@ async function main() {
 
     step("PGS sandbox")
     // Payouts settle by themselves after a few seconds, as the gateway's provider would finish them.
-    const sandbox: RunningSandbox = await startSandbox({
-      port: await freePort(flags.sandboxPort),
-      webhookTimeScale: 0.05,
-      fingerprintWaitMs: 1000,
-      payoutSettleAfterMs: PAYOUT_SETTLE_AFTER_MS,
-    })
-    stops.push(() => sandbox.close())
+    const sandbox: DemoGateway = flags.sandboxUrl
+      ? await connectToSandbox(flags.sandboxUrl)
+      : await startDemoSandbox(STATE_DIR, { port: await freePort(flags.sandboxPort), reset: flags.reset, payoutSettleAfterMs: PAYOUT_SETTLE_AFTER_MS })
+    stops.push(() => sandbox.stop())
+    console.log(`       ${sandbox.description}`)
 
     const medusaPort = await freePort(flags.port)
     const storefrontPort = await freePort(flags.storefrontPort)
@@ -108,7 +108,7 @@ async function main() {
     const storefront: RunningStorefront = await startStorefront({ port: storefrontPort, medusaUrl, publishableKey })
     stops.push(() => storefront.close())
 
-    printReady({ storefrontUrl: storefront.url, medusaUrl, sandboxUrl: sandbox.url, webhookUrl, publishableKey, servers: flags.servers })
+    printReady({ storefrontUrl: storefront.url, medusaUrl, sandboxUrl: sandbox.url, webhookUrl, publishableKey, servers: flags.servers, ownSandbox: !flags.sandboxUrl })
   } catch (error) {
     console.error(`\n[demo] could not start: ${(error as Error).message}`)
     await shutdown(1)
@@ -119,7 +119,7 @@ async function main() {
  * The store's environment: the sandbox's credentials as the PGS_* options, our database, CORS for the storefront
  * and the --cors origins, added to a STORE_CORS / AUTH_CORS already set.
  */
-function storeEnv(input: { db: DemoDatabase; sandbox: RunningSandbox; medusaUrl: string; storefrontUrl: string; cors: string[]; split: boolean }): Env {
+function storeEnv(input: { db: DemoDatabase; sandbox: DemoGateway; medusaUrl: string; storefrontUrl: string; cors: string[]; split: boolean }): Env {
   const origins = (set: string | undefined, ...ours: string[]) => [...new Set([...(set?.split(",") ?? []), ...ours, ...input.cors].filter(Boolean))].join(",")
   return {
     DATABASE_URL: input.db.url,
@@ -138,7 +138,7 @@ function storeEnv(input: { db: DemoDatabase; sandbox: RunningSandbox; medusaUrl:
   }
 }
 
-function printReady(u: { storefrontUrl: string; medusaUrl: string; sandboxUrl: string; webhookUrl: string; publishableKey: string; servers: number }) {
+function printReady(u: { storefrontUrl: string; medusaUrl: string; sandboxUrl: string; webhookUrl: string; publishableKey: string; servers: number; ownSandbox: boolean }) {
   const cards = TEST_CARDS.filter((c) => c.brand === "VISA")
     .map((c) => `    ${c.number}  ${c.scenario}`)
     .join("\n")
@@ -146,14 +146,14 @@ function printReady(u: { storefrontUrl: string; medusaUrl: string; sandboxUrl: s
 [demo] ready
   storefront  ${u.storefrontUrl}
   admin       ${u.medusaUrl}/app   (${ADMIN.email} / ${ADMIN.password})
-  sandbox     ${u.sandboxUrl}      (provider pages, hosted page, /_sandbox controls; payouts settle after ${PAYOUT_SETTLE_AFTER_MS / 1000} s)
+  sandbox     ${u.sandboxUrl}      (provider pages, hosted page, /_sandbox controls${u.ownSandbox ? `; payouts settle after ${PAYOUT_SETTLE_AFTER_MS / 1000} s` : ""})
   store API   ${u.medusaUrl}       (publishable key ${u.publishableKey})
   webhooks    ${u.webhookUrl}   (the plugin's dedicated receiver${u.servers > 1 ? `s of ${u.servers} servers, in turn` : ""}, where the gateway's webhooks go)
 
   Test cards (any future expiry, any CVV):
 ${cards}
 
-  Ctrl-C stops everything; \`npm run demo -- --reset\` starts from empty.`)
+  Ctrl-C stops ${u.ownSandbox ? "everything (the gateway keeps its payments in .demo/sandbox-state)" : "everything but the sandbox at --sandbox-url"}; \`npm run demo -- --reset\` starts from empty.`)
 }
 
 function progress(total: number) {
