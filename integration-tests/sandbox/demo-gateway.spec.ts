@@ -7,6 +7,10 @@ import { connectToSandbox, startDemoSandbox, SANDBOX_STATE, type DemoGateway } f
 import { SandboxHarness } from "../support/sandbox"
 import { approved } from "./management-helpers"
 
+const dirs: string[] = []
+const newDir = () => (dirs.push(fs.mkdtempSync(path.join(os.tmpdir(), "pgs-demo-"))), dirs[dirs.length - 1])
+afterAll(() => dirs.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })))
+
 const harnessOn = (gateway: DemoGateway) =>
   new SandboxHarness({ url: gateway.url, config: gateway.config, context: undefined as never, close: gateway.stop })
 
@@ -25,7 +29,7 @@ describe("npm run demo's --sandbox-url", () => {
   })
 
   it("reads the credentials and keys the store needs from the running sandbox, and says when none answers", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pgs-demo-"))
+    const dir = newDir()
     const own = await startDemoSandbox(dir, { port: 0, reset: false, payoutSettleAfterMs: 0 })
     try {
       const connected = await connectToSandbox(own.url)
@@ -40,7 +44,7 @@ describe("npm run demo's --sandbox-url", () => {
 
 describe("the demo's own sandbox", () => {
   it("keeps its payments, keys and credentials in .demo/sandbox-state across restarts, and --reset empties them", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pgs-demo-"))
+    const dir = newDir()
     const start = (reset: boolean) => startDemoSandbox(dir, { port: 0, reset, payoutSettleAfterMs: 0 })
     const first = await start(false)
     const tx = await approved(harnessOn(first), "AUTHORIZE", 2_500).finally(() => first.stop())

@@ -17,7 +17,9 @@ import { approved, manage, recordOf, statusOf } from "./management-helpers"
 import { authorizeCard } from "./cards-support"
 
 const BIN = path.join(__dirname, "../../bin/medusa-payment-pgs.js")
-const newDir = () => fs.mkdtempSync(path.join(os.tmpdir(), "pgs-sandbox-state-"))
+const dirs: string[] = []
+const newDir = () => (dirs.push(fs.mkdtempSync(path.join(os.tmpdir(), "pgs-sandbox-state-"))), dirs[dirs.length - 1])
+afterAll(() => dirs.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })))
 
 /** A sandbox on `dir` with the same keys and credentials every time, as the CLI's --state-dir gives it. */
 const startOn = (dir: string, webhookTimeScale = 0.001) =>
