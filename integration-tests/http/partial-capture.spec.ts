@@ -7,9 +7,10 @@
 import { adminPayment, approvedOperations, paymentOfOrder } from "./support/checkout"
 import { admin, paidOrder } from "./support/admin-pgs"
 import { pgsStoreSuite } from "./support/store"
-import { manageAtGateway, processedEvent } from "./support/webhooks"
+import { manageAtGateway, processedEvent, waitFor } from "./support/webhooks"
 import { adminToken } from "./support/admin"
 import { gatewayRecord, operate, secretKey } from "./support/capture"
+import { listHeldAfterCancel } from "../../src/workflows/held-after-cancel"
 
 pgsStoreSuite("partial capture and refund from the dashboard", (s) => {
   it("captures part of an authorization, refunds part of what was captured, then captures the rest as the final capture", async () => {
@@ -34,6 +35,44 @@ pgsStoreSuite("partial capture and refund from the dashboard", (s) => {
     const view = (await admin(s, "get", `/admin/pgs/orders/${orderId}/gateway`)).data.payments[0]
     expect(view.medusa).toMatchObject({ captured_amount: "25.50", refunded_amount: "4.00" })
     expect(view.operations.map((o: any) => [o.kind, o.amount, o.final_capture])).toEqual([["capture", "10.00", false], ["refund", "4.00", false], ["capture", "15.50", true]])
+  })
+
+  it("lists on Needs attention, in words, the part of a canceled order's authorization never captured, which the gateway cannot void after a capture", async () => {
+    const { orderId, transactionId } = await paidOrder(s) // 25.50 EUR authorized
+    const payment = await paymentOfOrder(s, orderId)
+    expect((await operate(s, payment.id, "capture", 10, 0)).status).toBe(200)
+    // Medusa's cancel refunds the 10.00 captured and voids nothing (its payment has a capture).
+    expect((await admin(s, "post", `/admin/orders/${orderId}/cancel`, {})).status).toBe(200)
+    expect((await approvedOperations(s.sandbox, transactionId, "REFUND")).map((o) => o.amount)).toEqual([1000])
+    const openFor = async () => ((await admin(s, "get", "/admin/pgs/attention?show=open&limit=100")).data.items as any[]).filter((i) => i.transaction_id === transactionId)
+    const [held] = await waitFor(async () => ((await openFor()).length ? openFor() : null), { what: "the held part, listed" })
+    expect(held).toMatchObject({
+      kind: "held_after_cancel",
+      title: "Still held on the card",
+      needs_person: true,
+      order_id: orderId,
+      amount: "15.50",
+      currency_code: "eur",
+      actions: ["resolve"],
+      sentence: expect.stringMatching(
+        /^Order #\d+ was canceled while 15\.50 EUR of its card authorization was never captured \(10\.00 EUR was\)\. The gateway releases an authorization \(a void\) only before any capture, so this part cannot be released: it stays held on the customer's card until their bank lets the authorization lapse\. Nothing more is taken/,
+      ),
+    })
+    // The spec's VOID is "before capture": nothing was asked of the gateway that it would refuse, and nothing is taken.
+    expect(await approvedOperations(s.sandbox, transactionId, "VOID")).toHaveLength(0)
+    expect(await approvedOperations(s.sandbox, transactionId, "CAPTURE")).toHaveLength(1)
+    expect(await openFor()).toHaveLength(1)
+  })
+
+  it("lists nothing held for a canceled order whose authorization was captured in full", async () => {
+    const { orderId, transactionId } = await paidOrder(s)
+    const payment = await paymentOfOrder(s, orderId)
+    expect((await operate(s, payment.id, "capture", 25.5, 0)).status).toBe(200)
+    expect((await admin(s, "post", `/admin/orders/${orderId}/cancel`, {})).status).toBe(200)
+    // Listed after the cancel's event: the refund of all 25.50 recorded is what that run settles first.
+    await waitFor(async () => ((await approvedOperations(s.sandbox, transactionId, "REFUND")).length ? true : null), { what: "the cancel's refund" })
+    await listHeldAfterCancel(s.container(), orderId)
+    expect(((await admin(s, "get", "/admin/pgs/attention?limit=100")).data.items as any[]).filter((i) => i.transaction_id === transactionId)).toEqual([])
   })
 
   it("makes one gateway capture of a double click: the second request finds the payment moved and is refused", async () => {

@@ -290,6 +290,27 @@ pgsStoreSuite("a cart whose tax leaves a fraction of a cent", (s) => {
     expect(await refundRows()).toEqual([5.0045, 5.3405, 20])
   })
 
+  it("lists on Needs attention, in words, that the gateway refunded a cent more than Medusa's refunds round to, and sends nothing for a refund below it", async () => {
+    const { orderId, transactionId, payment } = await driftedRefunds()
+    // Medusa's refunds add up to 25.0045 (25.00); the gateway was sent 25.01. A refund of 0.0001 takes them to 25.0046:
+    // still 25.00, a cent below what the gateway was sent, so its share is below nothing.
+    expect((await operate(s, payment.id, "refund", 0.0001)).status).toBe(200)
+    expect((await approvedOperations(s.sandbox, transactionId, "REFUND")).map((o) => o.amount)).toEqual([2000, 501])
+    const items = ((await s.api.get("/admin/pgs/attention?show=open&limit=100", { headers: await s.adminHeaders() })).data.items as any[]).filter((i) => i.transaction_id === transactionId)
+    expect(items).toEqual([
+      expect.objectContaining({
+        kind: "amount_drift",
+        title: "Amounts differ from the gateway",
+        needs_person: true,
+        order_id: orderId,
+        amount: "0.01",
+        currency_code: "eur",
+        actions: ["resolve"],
+        sentence: expect.stringMatching(/^The gateway refunded 0\.01 EUR more of this payment than Medusa's refunds of it add up to, rounded to the cent: the order shows the customer 0\.01 EUR less refunded than they got back\./),
+      }),
+    ])
+  })
+
   it("records what the gateway had left, refunded in its dashboard after a drift, as Medusa's exact rest", async () => {
     const { session, transactionId, payment, refundRows } = await driftedRefunds()
     const rest = await manageAtGateway(s, session, transactionId, "REFUND", 534)

@@ -34,7 +34,7 @@ type PaymentRow = { id: string; provider_id: string; currency_code: string; data
 type OrderRow = { id: string; display_id: number | null; status: string; payment_collections?: Array<{ payments?: PaymentRow[] }> }
 
 /** A canceled order's PGS payment, with what Medusa's records say it captured, refunded and the order counts. */
-export type CanceledPayment = { paymentId: string; orderId: string; displayId: number | null; transactionId: string; reference: string | null; currency: string; keptMinor: number; refundNotMade: boolean }
+export type CanceledPayment = { paymentId: string; orderId: string; displayId: number | null; transactionId: string; reference: string | null; currency: string; keptMinor: number; refundNotMade: boolean; capturedMinor: number; heldMinor: number }
 
 const sum = (rows: Amount[]) => sumOf(rows.map(exactAmount))
 
@@ -63,6 +63,12 @@ export async function canceledPayments(container: MedusaContainer, orderId: stri
     // What the gateway holds of it: what it captured less what it refunded (each row sent as its share).
     const atGateway = gatewaySums(p, sessionFields(p.data))
     const keptMinor = atGateway.captured - atGateway.refunded
+    // What the card authorization still holds after a capture took part of it: the gateway voids only before any
+    // capture, and a final capture closes it (held-after-cancel.ts).
+    const fields = sessionFields(p.data)
+    const closed = Array.isArray(fields.captures) && fields.captures.some((c: { final_capture?: boolean }) => c?.final_capture)
+    const authorized = fields.transaction_type === "AUTHORIZE" && Number.isInteger(fields.amount_minor) ? (fields.amount_minor as number) : 0
+    const heldMinor = atGateway.captured > 0 && !closed && !fields.void ? Math.max(0, authorized - atGateway.captured) : 0
     return {
       paymentId: p.id,
       orderId: order.id,
@@ -73,6 +79,8 @@ export async function canceledPayments(container: MedusaContainer, orderId: stri
       keptMinor,
       // A refund made leaves nothing kept by Medusa's records; kept money alone is not enough (a capture recorded later).
       refundNotMade: MathBN.gt(asked, 0) && !made && keptMinor > 0,
+      capturedMinor: atGateway.captured,
+      heldMinor,
     }
   })
 }

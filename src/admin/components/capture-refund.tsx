@@ -183,7 +183,7 @@ export function CaptureRefund({ p, orderCanceled, pendingDifference, onDone }: {
           {l.captured === 0
             ? `The order is canceled and ${money(fromMinor(l.toCapture, l.decimals), p.medusa.currency_code)} is still authorized: void it in the gateway's dashboard, and it is recorded here.`
             : // The gateway voids only before a capture (spec: VOID "before capture").
-              `The order is canceled and ${money(fromMinor(l.toCapture, l.decimals), p.medusa.currency_code)} of the authorization was never captured. The gateway voids an authorization only before any capture, so this part stays held on the customer's card until their bank lets the authorization lapse (nothing more is taken). Tell the customer if they ask about it.`}
+              `The order is canceled and ${money(fromMinor(l.toCapture, l.decimals), p.medusa.currency_code)} of the authorization was never captured. The gateway voids an authorization only before any capture, so this part stays held on the customer's card until their bank lets the authorization lapse (nothing more is taken). It is on Needs attention as "Still held on the card": tell the customer if they ask about it.`}
         </Text>
       ) : null}
       {!orderCanceled && (l.toCapture > 0 || l.toRefund > 0) ? (

@@ -12,6 +12,7 @@ import { capturesComplete, externalRefundOf, operationShareMinor, recordedPaymen
 import { rememberLostAnswer } from "../../payments/lost-answers"
 import { rememberFailedRefund } from "../../payments/refund-failed"
 import { rememberVoidNotMade } from "../../payments/void-not-made"
+import { rememberAmountDrift } from "../../payments/amount-drift"
 import { isSingleStep, type PgsSessionData } from "../../payments/session-data"
 import { gatewayTransactionType, isFailedStatus } from "../../payments/status-table"
 import type { ProviderDeps } from "./deps"
@@ -34,7 +35,7 @@ export async function capture(deps: ProviderDeps, current: PgsSessionData, input
   // Medusa passes no amount to capturePayment: it is on the capture row Medusa created just before (id = key).
   const rowShare = await captureRowShare(deps, key, current)
   const amount = rowShare ?? remainingToCapture(current)
-  if (key && rowShare !== null && rowShare <= 0) return { data: { ...current, captures: [...(current.captures ?? []), nothingSent(deps, "capture", key, rowShare)] } }
+  if (key && rowShare !== null && rowShare <= 0) return { data: { ...current, captures: [...(current.captures ?? []), await nothingSent(deps, current, "capture", key, rowShare)] } }
   // The capture that takes what is left is the final one: the gateway then releases nothing and closes captures.
   const final = rowShare === null ? true : await isFinalCapture(deps, key!)
   const result = await manage(deps, "CAPTURE", current, parent, amount, key, final ? { final_capture: true } : undefined)
@@ -57,7 +58,7 @@ export async function refund(deps: ProviderDeps, current: PgsSessionData, input:
       MedusaError.Types.NOT_ALLOWED,
       "This order is canceled, and Medusa cannot record a refund on a canceled order. Refund the payment in the gateway's dashboard instead: that refund is recorded on the order.",
     )
-  if (key && amount <= 0) return { data: { ...current, refunds: [...(current.refunds ?? []), nothingSent(deps, "refund", key, amount)] } }
+  if (key && amount <= 0) return { data: { ...current, refunds: [...(current.refunds ?? []), await nothingSent(deps, current, "refund", key, amount)] } }
   const result = await manage(deps, "REFUND", current, parent, amount, key).catch(async (error: unknown) => {
     // Medusa's order cancel logs this error and cancels all the same (FRAMEWORK-NOTES 68): written down for reconciliation.
     await rememberFailedRefund(deps.knex, deps.logger, current, key, amount, error)
@@ -187,11 +188,14 @@ function record(key: string | undefined, amount: number, result: ManageResult) {
  * A row whose share is nothing: Medusa's part is a fraction of a cent that the rows before it, rounded, already
  * carried (a refund of 0.0018 EUR after one of 7.7451, sent as 7.75). The gateway refuses an amount under one minor
  * unit, so nothing is sent; the record marks the row as made. Below nothing, the gateway was sent more for the rows
- * before it than they round to (a row that counted another's fraction, which was then declined): said in the log.
+ * before it than they round to (a row that counted another's fraction, which was then declined): said in the log
+ * and on Needs attention (payments/amount-drift.ts).
  */
-function nothingSent(deps: ProviderDeps, what: "capture" | "refund", key: string, share: number) {
-  if (share < 0)
+async function nothingSent(deps: ProviderDeps, current: PgsSessionData, what: "capture" | "refund", key: string, share: number) {
+  if (share < 0) {
     deps.logger.warn(`[pgs] ${what} ${key}: the gateway was sent ${-share} minor unit(s) more for this payment's earlier ${what}s than Medusa's records of them round to; nothing sent for this one`)
+    await rememberAmountDrift(deps.knex, deps.logger, current, what, -share)
+  }
   return { key, transaction_id: null, amount_minor: 0, kind: "nothing_sent" as const }
 }
 

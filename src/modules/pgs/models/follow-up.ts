@@ -26,11 +26,15 @@ export const FOLLOW_UP_TABLE = "pgs_follow_up"
  *   a terminal setting that reaches it changes, opened again by the next refusal.
  * - card_testing: clients refused by the card-testing guard (one row, key "card-testing", `checks` counts refused
  *   requests; payments/card-testing/alert.ts), open until a person marks it handled.
+ * - held_after_cancel: the part of a canceled order's card authorization never captured, which the gateway cannot
+ *   release once a capture took from it (key "held-after-cancel:<payment id>"; workflows/held-after-cancel.ts).
+ * - amount_drift: the gateway was sent more for a payment's captures or refunds than Medusa's records of them round
+ *   to (key "drift:<capture|refund>:<transaction id>"; payments/amount-drift.ts).
  */
 /** A failed refund's listing tried this many times in vain (about an hour of reconciliation runs) goes to a person. */
 export const FAILED_REFUND_TRIES_BEFORE_TELLING = 12
 
-export const FOLLOW_UP_KINDS = ["check", "reconciled", "late_refund", "gave_up", "unknown_management", "stuck", "webhooks_refused", "fulfillment_capture", "void_not_made", "refund_not_made", "refund_failed", "terminal_refused", "card_testing"] as const
+export const FOLLOW_UP_KINDS = ["check", "reconciled", "late_refund", "gave_up", "unknown_management", "stuck", "webhooks_refused", "fulfillment_capture", "void_not_made", "refund_not_made", "refund_failed", "terminal_refused", "card_testing", "held_after_cancel", "amount_drift"] as const
 export type FollowUpKind = (typeof FOLLOW_UP_KINDS)[number]
 
 /** watching: the plugin is on it. done: nothing left to do (kept as a record). needs_person: a person must act. */

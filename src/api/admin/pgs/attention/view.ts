@@ -46,6 +46,8 @@ const TITLES: Record<string, string> = {
   fulfillment_capture: "Capture on fulfillment",
   void_not_made: "Void not made",
   refund_not_made: "Refund not made",
+  held_after_cancel: "Still held on the card",
+  amount_drift: "Amounts differ from the gateway",
   refund_failed: "Refund failed",
   terminal_refused: "Terminal refused",
   card_testing: "Card testing suspected",
@@ -65,7 +67,7 @@ function titleOf(row: FollowUpRow, needsPerson: boolean): string {
  * Given back automatically, closed by the gateway's message about a void or refund, or a refund's failure kept for
  * reconciliation: nothing a re-read would find.
  */
-const NOT_REREAD = new Set<string>(["late_refund", "void_not_made", "refund_not_made", "refund_failed"])
+const NOT_REREAD = new Set<string>(["late_refund", "void_not_made", "refund_not_made", "refund_failed", "held_after_cancel", "amount_drift"])
 
 /**
  * A refund the gateway never confirmed can be removed from the order (attention/[id]/remove); re-reading the
