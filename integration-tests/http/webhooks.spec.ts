@@ -895,9 +895,26 @@ pgsStoreSuite("gateway webhooks", (s) => {
           note: expect.stringMatching(/could not list what its order still owes the customer.*the store's log has the reason: ".*Unknown ISO 4217 currency: zzz.*"\)\. If the order is canceled, its page may still count this refund as made/),
         })
         expect(await onNeedsAttention()).toEqual([expect.objectContaining({ kind: "refund_failed", title: "Refund failed", needs_person: true, amount: "25.50" })])
-        // A person's now: later runs leave it as it is.
-        await runReconcile(s, 140 * MINUTE)
+        // A person's now, and tried again on its schedule: not before the hour, then hourly, listed once.
+        await runReconcile(s, 100 * MINUTE)
         expect(await row()).toMatchObject({ state: "needs_person", checks: 12 })
+        await runReconcile(s, 140 * MINUTE)
+        expect(await row()).toMatchObject({ state: "needs_person", checks: 13 })
+        expect(await onNeedsAttention()).toHaveLength(1)
+        // Marked handled while the listing still fails: raised again by the next try.
+        const [item] = await onNeedsAttention()
+        expect((await s.api.post(`/admin/pgs/attention/${item.id}/resolve`, {}, { headers: await s.adminHeaders() })).status).toBe(200)
+        expect((await onNeedsAttention()).filter((i) => i.needs_person)).toEqual([])
+        await runReconcile(s, 210 * MINUTE)
+        expect(await row()).toMatchObject({ state: "needs_person", checks: 14 })
+        expect(await onNeedsAttention()).toEqual([expect.objectContaining({ kind: "refund_failed", needs_person: true })])
+        // Once the listing works, the refund not made is listed and the failed refund closed: nothing tries it again.
+        await knex("payment").where({ id: payment.id }).update({ currency_code: "eur" })
+        expect((await runReconcile(s, 280 * MINUTE))?.failed_cancel_refunds).toBe(1)
+        expect(await row()).toMatchObject({ state: "done", note: expect.stringMatching(/on Needs attention as "Refund not made"\.$/) })
+        expect((await onNeedsAttention()).filter((i) => i.needs_person).map((i) => i.kind)).toEqual(["refund_not_made"])
+        await runReconcile(s, 400 * MINUTE)
+        expect(await row()).toMatchObject({ state: "done", checks: 14 })
       })
 
       it("closes a failed refund a person asked for once it is clear no order cancel asked for it", async () => {

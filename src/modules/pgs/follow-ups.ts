@@ -125,22 +125,32 @@ export async function reopenFollowUp(knex: Knex, id: string, input: { closedWith
  * Claims a due check for one runner: one conditional UPDATE moves its next check a lease ahead, so another process
  * (or a second run in this one) finds it not due. A runner that dies mid-check leaves it to be claimed after the lease.
  */
-export async function claimDueCheck(knex: Knex, id: string, now: Date, leaseMs: number): Promise<FollowUpRow | null> {
+export async function claimDueCheck(knex: Knex, id: string, now: Date, leaseMs: number, handedOver = false): Promise<FollowUpRow | null> {
   const [row] = await knex(FOLLOW_UP_TABLE)
-    .where({ id, state: "watching" })
+    .where({ id })
     .whereNull("deleted_at")
-    .where((q) => q.whereNull("next_check_at").orWhere("next_check_at", "<=", now))
+    .where((q) => dueNow(q, now, handedOver))
     .update({ next_check_at: new Date(now.getTime() + leaseMs), updated_at: new Date() })
     .returning("*")
   return (row as FollowUpRow | undefined) ?? null
 }
 
-/** Follow-ups of a kind still watched whose time has come (by default, transaction checks), oldest first. */
-export async function dueChecks(knex: Knex, now: Date, limit: number, kind: FollowUpKind = "check"): Promise<FollowUpRow[]> {
+/**
+ * Due: a watched item whose time has come (none set: at once). `handedOver`: also one handed to a person, or marked
+ * handled by one, that still has a time set (a failed refund's listing, tried again on its schedule:
+ * reconcile/failed-refunds.ts).
+ */
+function dueNow(q: Knex.QueryBuilder, now: Date, handedOver: boolean): void {
+  q.where((w) => w.where("state", "watching").where((t) => t.whereNull("next_check_at").orWhere("next_check_at", "<=", now)))
+  if (handedOver) q.orWhere((w) => w.whereNot("state", "watching").where("next_check_at", "<=", now))
+}
+
+/** Follow-ups of a kind whose time has come (by default, transaction checks), oldest first. */
+export async function dueChecks(knex: Knex, now: Date, limit: number, kind: FollowUpKind = "check", handedOver = false): Promise<FollowUpRow[]> {
   return knex(FOLLOW_UP_TABLE)
-    .where({ kind, state: "watching" })
+    .where({ kind })
     .whereNull("deleted_at")
-    .where((q) => q.whereNull("next_check_at").orWhere("next_check_at", "<=", now))
+    .where((q) => dueNow(q, now, handedOver))
     .orderBy("next_check_at", "asc")
     .limit(limit)
 }

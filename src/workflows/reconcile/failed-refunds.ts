@@ -3,7 +3,8 @@
  * (payments/refund-failed.ts). An order cancel asked for one if its order is canceled now: the "Refund not made"
  * listing runs for its payment, as after the order.canceled event (safe to run twice), so an event lost with its
  * process, or a subscriber run that failed, still lists it. An order still not canceled a while after was a person's
- * refund: Medusa showed them the error. A listing that keeps failing is handed to a person after an hour of tries.
+ * refund: Medusa showed them the error. A listing that keeps failing is handed to a person after an hour of tries,
+ * and tried again hourly: closed once it works, raised again (also after a person marked it handled) while it fails.
  */
 import { shortened } from "../../lib/shortened"
 import { claimDueCheck, dueChecks, followUpByKey, updateFollowUp, type FollowUpRow } from "../../modules/pgs/follow-ups"
@@ -18,19 +19,19 @@ export async function checkFailedRefunds(deps: CheckDeps, now: Date): Promise<nu
   const started = Date.now()
   // Its own budget: the transaction checks before it may have used the run's.
   while (Date.now() - started < RECONCILE.failedRefundsBudgetMs) {
-    const due = await dueChecks(deps.knex, now, RECONCILE.batch, "refund_failed")
+    const due = await dueChecks(deps.knex, now, RECONCILE.batch, "refund_failed", true)
     let claimed = 0
     for (const candidate of due) {
       // Claimed first, so two workers do not both run it; one that dies leaves it to the next run after the lease,
       // counted from the clock when the run is late (so the next run does not find it due at once).
       const lease = RECONCILE.leaseMs + Math.max(0, Date.now() - now.getTime())
-      const row = await claimDueCheck(deps.knex, candidate.id, now, lease)
+      const row = await claimDueCheck(deps.knex, candidate.id, now, lease, true)
       if (!row) continue
       claimed++
       try {
         if (await settleFailedRefund(deps, row, now)) ofCancels++
       } catch (error) {
-        await tellAfterTries(deps, row, error as Error).catch((cause: Error) =>
+        await tellAfterTries(deps, row, error as Error, now).catch((cause: Error) =>
           deps.logger.error(`PGS reconciliation: the failed refund ${row.key} could not be updated: ${cause.message}`),
         )
       }
@@ -41,22 +42,27 @@ export async function checkFailedRefunds(deps: CheckDeps, now: Date): Promise<nu
   return ofCancels
 }
 
-async function tellAfterTries(deps: CheckDeps, row: FollowUpRow, error: Error): Promise<void> {
+async function tellAfterTries(deps: CheckDeps, row: FollowUpRow, error: Error, now: Date): Promise<void> {
   deps.logger.error(`PGS reconciliation: the failed refund ${row.key} could not be looked at again: ${error.message}`)
   const checks = row.checks + 1
   if (checks < FAILED_REFUND_TRIES_BEFORE_TELLING) return updateFollowUp(deps.knex, row.id, { checks })
+  // A person's already (told once, or marked handled since): tried again on its schedule, and raised again while the
+  // listing still fails, its note as it was.
+  const next_check_at = new Date(now.getTime() + RECONCILE.failedRefundRetryMs)
+  if (row.state !== "watching") return updateFollowUp(deps.knex, row.id, { checks, next_check_at, state: "needs_person", resolved_at: null })
   const reason = shortened(error.message, 200)
   const told =
     `Reconciliation could not list what its order still owes the customer, should an order cancel have asked for this refund (the store's log has the reason: "${reason}"). ` +
     "If the order is canceled, its page may still count this refund as made: refund in the gateway's dashboard what it shows is left (that refund is recorded on the order). Then, or if the order is not canceled, mark this handled."
-  await updateFollowUp(deps.knex, row.id, { checks, state: "needs_person", note: `${row.note ?? ""} ${told}`.trim() })
+  await updateFollowUp(deps.knex, row.id, { checks, next_check_at, state: "needs_person", note: `${row.note ?? ""} ${told}`.trim() })
 }
 
 /** Closes the row once it is known whether an order cancel asked for the refund; true when one did and it failed. */
 async function settleFailedRefund(deps: CheckDeps, row: FollowUpRow, now: Date): Promise<boolean> {
   const payments = row.order_id ? await canceledPayments(deps.container, row.order_id) : []
   const payment = payments.find((p) => p.transactionId === row.transaction_id)
-  const close = (sentence: string) => updateFollowUp(deps.knex, row.id, { state: "done", resolved_at: now, note: `${row.note ?? ""} ${sentence}`.trim() })
+  // Closed with no time left: nothing tries it again.
+  const close = (sentence: string) => updateFollowUp(deps.knex, row.id, { state: "done", resolved_at: now, next_check_at: null, note: `${row.note ?? ""} ${sentence}`.trim() })
   if (!payment) {
     // Not canceled (yet): looked at again after the lease, until it is clearly a person's refund.
     if (now.getTime() - new Date(row.created_at).getTime() < RECONCILE.failedRefundSettledAfterMs) return false

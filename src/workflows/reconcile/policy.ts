@@ -33,6 +33,8 @@ export const RECONCILE = {
   failedRefundSettledAfterMs: 15 * 60_000,
   /** Wall time a run spends on failed refunds at most (each may wait for its payment's event lock). */
   failedRefundsBudgetMs: 60_000,
+  /** A failed refund's listing handed to a person is tried again this often, until it works. */
+  failedRefundRetryMs: 60 * 60_000,
 }
 
 export function nextCheckAt(checks: number, now: Date): Date {
