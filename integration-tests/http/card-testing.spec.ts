@@ -127,9 +127,12 @@ pgsStoreSuite("card-testing guard", (s) => {
     const first = await openSession(collection)
     const session = first.data.payment_collection.payment_sessions.find((p: any) => p.provider_id === "pp_pgs_pgs")
     // The gateway's form, not ours: the store cannot see these posts, only their declines (webhooks).
+    const statusReadsBefore = await gatewayRequests("GET /api/transactions/:id/status")
     for (let card = 0; card < 8; card++) await payInFrame(s.sandbox, session, declined()[card % 2]!)
     // All eight, so that none arrives in the next test (the same test cards would count there).
     expect(await eventually(countedDeclines, (n) => n >= 8)).toBe(8)
+    // Each decline's webhook is recorded; the gateway is asked once, when the session's first decline is recorded on it.
+    expect((await gatewayRequests("GET /api/transactions/:id/status")) - statusReadsBefore).toBeLessThanOrEqual(1)
     expectRefused(await openSession(collection))
     expectRefused(await storePost(s, `/store/pgs/payment-sessions/${session.id}/transaction`, { transaction_id: "trx_anything" }))
     expectRefused(await storePost(s, `/store/pgs/payment-sessions/${session.id}/client-info`, { browser_info: BROWSER_INFO }))

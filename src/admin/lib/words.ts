@@ -50,6 +50,7 @@ const IGNORED: Record<string, string> = {
   unknown_session: "Not applied: the payment no longer exists here",
   unknown_transaction: "Not applied: the gateway does not know it",
   session_already_settled: "Nothing to do: the payment was already settled",
+  session_already_failed: "Nothing to do: the payment had failed already (another card declined on it)",
   late_money_already_handled: "Already given back",
   late_money_given_back: "Money paid late, given back automatically",
   management_declined: "The gateway refused it: nothing changed",

@@ -23,7 +23,7 @@ const failedStatus = (status: TransactionStatus, transactionType: string): Payme
     : undefined
 
 export async function handleFailure(ctx: EventContext, payload: TransactionEventPayload): Promise<EventOutcome> {
-  const found = await declinedAsTold(ctx, payload) ?? (await sessionAndTransaction(ctx, payload))
+  const found = await failureOf(ctx, payload)
   if (typeof found === "string") return found
   const { session, tx } = found
   const status = failedStatus(tx.status, tx.transaction_type)
@@ -45,15 +45,20 @@ export async function handleFailure(ctx: EventContext, payload: TransactionEvent
 /** What applying a failure reads of the transaction. */
 type FailedTransaction = Pick<Transaction, "id" | "status" | "reference" | "amount" | "currency" | "transaction_type">
 
+/** A session whose payment failed already. */
+const FAILED_SESSION_STATUSES = new Set<string>([PaymentSessionStatus.ERROR, PaymentSessionStatus.CANCELED])
+
 /**
- * A verified delivery saying DECLINED is final as told: the transaction is not read again from the gateway, so a
- * card-testing run's hundreds of declines cost the store no gateway call each. (Any other failure is re-read.)
- * Null when the event is not such a decline.
+ * The session and transaction a failure event is about. A decline for a session Medusa has not settled is taken as
+ * the verified delivery tells it (its signature is the gateway's word): a card-testing run's hundreds of declines on
+ * one embedded session cost no gateway call each. Anything else is read back from the gateway first (the event only
+ * names the transaction): a cancel or expiry, and a decline for a session already paid, which the gateway's own
+ * status then shows never moves backwards.
  */
-async function declinedAsTold(ctx: EventContext, payload: TransactionEventPayload): Promise<{ session: SessionView; tx: FailedTransaction } | EventOutcome | null> {
-  if (payload.status !== "DECLINED") return null
+async function failureOf(ctx: EventContext, payload: TransactionEventPayload): Promise<{ session: SessionView; tx: FailedTransaction } | EventOutcome> {
   const session = await sessionOfEvent(ctx, payload)
   if (typeof session === "string") return session
+  if (payload.status !== "DECLINED" || APPROVED_SESSION_STATUSES.has(session.status)) return sessionAndTransaction(ctx, payload, session)
   const { id, reference, amount, currency, transaction_type } = payload
   return { session, tx: { id, status: "DECLINED", reference, amount, currency, transaction_type } }
 }
@@ -85,6 +90,9 @@ async function applyFailure(
   if (APPROVED_SESSION_STATUSES.has(session.status)) return "ignored:session_already_settled"
   if (session.data.reference !== undefined && session.data.reference !== tx.reference) return "ignored:stale_attempt"
   if (!sameMoney(session, tx)) return "ignored:amount_mismatch"
+  // Failed already (an earlier decline on this session): another card declined on it (card testing on an embedded
+  // session) changes nothing the shopper or a person reads, and recording it would ask the gateway about it again.
+  if (FAILED_SESSION_STATUSES.has(session.status)) return "ignored:session_already_failed"
 
   const orderId = await findOrderIdForCollection(ctx.container, session.payment_collection_id)
   const awaiting = !!orderId && session.status === PaymentSessionStatus.PENDING_AUTHORIZATION
