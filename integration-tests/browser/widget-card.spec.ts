@@ -5,12 +5,13 @@
  * consent to later charges by the shop, option savedCardConsent), field validation and switching the language.
  */
 import path from "node:path"
-import type { Locator, Page } from "playwright-core"
+import type { BrowserContext, Locator, Page } from "playwright-core"
 import { waitFor } from "../support/sandbox"
 import { currentSession, PLAIN_VISA, walletPayment } from "../http/support/checkout-direct"
 import { screenshot } from "./support"
 import { cardFrame, chargesFor, fillCardFields, orderOf, payByCard, widgetState, widgetSuite } from "./widget-support"
 import { sessionFields } from "../support/session-fields"
+import { recordViolations, shopHeader, type Violations, widgetPolicy, without } from "./widget-csp"
 
 /** The save checkbox's words in English when the store asks consent to later charges (the test store's name). */
 const CONSENT_WORDS = "Save this card and allow Medusa Store to charge it for amounts I still owe on my orders"
@@ -388,5 +389,78 @@ widgetSuite("storefront widget: cards", (s, shop) => {
     } finally {
       await s.sandbox.control("DELETE", "/_sandbox/faults")
     }
+  })
+
+  describe("under the Content-Security-Policy docs/widget.md gives storefronts", () => {
+    const policy = () => widgetPolicy({ backend: s.medusaUrl, gateway: s.sandbox.url })
+    /** The shop's checkout page under `csp`, recording what Chromium reports from its next load on. */
+    const strictShop = async (csp: Map<string, string[]>) => {
+      const opened = await shop().checkout({ csp: shopHeader(csp) })
+      return { ...opened, violations: await recordViolations(opened.page) }
+    }
+    /** The order placed with nothing refused on the way; a screenshot of the paid state. */
+    const paidWithNothingRefused = async (o: { page: Page; context: BrowserContext; violations: Violations }, shot: string) => {
+      await widgetState(o.page, "done")
+      expect((await orderOf(o.page))?.id).toMatch(/^order_/)
+      expect(await o.violations.events()).toEqual([])
+      expect(o.violations.console).toEqual([])
+      await screenshot(o.page, shot)
+      await o.context.close()
+    }
+
+    it("pays a card in the embedded fields without a challenge, nothing refused", async () => {
+      const shopPage = await strictShop(policy())
+      // The shadow root's own styles apply (the Pay button in the theme's primary colour).
+      expect(await shopPage.page.locator(".pgs-pay").evaluate((b) => getComputedStyle(b).backgroundColor)).toBe("rgb(36, 73, 214)")
+      await payByCard(shopPage.page, s.sandbox.testCard("frictionless_approved"))
+      await paidWithNothingRefused(shopPage, "widget-card-csp-frictionless-paid")
+    })
+
+    it("runs the 3-D Secure challenge in the card frame and places the order, nothing refused", async () => {
+      const shopPage = await strictShop(policy())
+      await payByCard(shopPage.page, s.sandbox.testCard("redirect_interactive"))
+      await press(cardFrame(shopPage.page).frameLocator('iframe[name="pgs-redirect"]').getByRole("button", { name: /Approve/ }))
+      await paidWithNothingRefused(shopPage, "widget-card-csp-3ds-paid")
+    })
+
+    it("runs the Direct API fingerprint and challenge in the widget under the docs' additions, nothing refused; without them, refused", async () => {
+      const direct = async (csp: Map<string, string[]>) => {
+        const cart = await s.createCart()
+        const opened = await shop().open({
+          cartId: cart.id,
+          walletToken: walletPayment(PLAIN_VISA, "PAN_ONLY").token,
+          sessionData: { simulated_flow: "VERSIONING_FINGERPRINT_Y_CHALLENGE" },
+          csp: shopHeader(csp),
+        })
+        const violations = await recordViolations(opened.page)
+        await opened.page.getByLabel("Wallet on this device").check()
+        await opened.page.getByRole("button", { name: "Pay" }).press("Enter")
+        return { ...opened, violations }
+      }
+      const paid = await direct(widgetPolicy({ backend: s.medusaUrl, gateway: s.sandbox.url, directApi: true }))
+      await press(paid.page.frameLocator("iframe.pgs-acs").getByRole("button", { name: /Approve/ }))
+      await paidWithNothingRefused(paid, "widget-card-csp-direct-3ds-paid")
+
+      const refused = await direct(policy()) // the embedded fields' policy alone: the method form to the ACS is refused
+      const seen = await waitFor(async () => (await refused.violations.events()).find((v) => v.directive === "form-action") ?? null, { what: "a form-action violation" })
+      expect(seen.blocked).toContain(new URL(s.sandbox.url).host)
+      await refused.context.close()
+    })
+
+    // Not vacuous: take one source out and Chromium reports it, so a widget change needing more fails the tests above.
+    // `reported`: the effective directive Chromium names for what was refused.
+    const sandboxOrigin = () => new URL(s.sandbox.url).origin
+    it.each([
+      ["script-src", "script-src-elem", "the gateway's embedded-fields.js", () => without(policy(), "script-src", sandboxOrigin())],
+      ["frame-src", "frame-src", "the gateway's card frame", () => without(policy(), "frame-src", sandboxOrigin())],
+      ["connect-src", "connect-src", "the store API", () => without(policy(), "connect-src", new URL(s.medusaUrl).origin)],
+      ["style-src", "style-src-elem", "the shadow root's <style> elements", () => without(policy(), "style-src", "'unsafe-inline'")],
+    ])("reports a violation when %s lacks what the docs put there (%s, %s)", async (directive, reported, _what, stricter) => {
+      const { context, violations } = await strictShop(stricter())
+      const seen = await waitFor(async () => (await violations.events()).find((v) => v.directive === reported) ?? null, { what: `a ${reported} violation` })
+      expect(seen.blocked).toMatch(directive === "style-src" ? /^inline$/ : /^http:\/\/(localhost|127\.0\.0\.1)/)
+      expect(violations.console.some((m) => m.includes(directive))).toBe(true)
+      await context.close()
+    })
   })
 }, { env: { PGS_SAVED_CARD_CONSENT: "true" } })

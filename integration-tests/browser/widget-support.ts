@@ -54,7 +54,15 @@ export type ShopConfig = {
   hostCss?: string
   /** The widget's `labels` option: the storefront's own method names. */
   labels?: Record<string, string>
+  /**
+   * A Content-Security-Policy header on the shop's pages. The shop's own inline script carries the nonce
+   * SHOP_NONCE, which the policy must allow ('nonce-…'); the widget's needs are the rest of the policy.
+   */
+  csp?: string
 }
+
+/** The nonce of the shop page's own inline script (a real shop makes one per response). */
+export const SHOP_NONCE = "c2hvcC1wYWdl"
 
 type Viewport = { width: number; height: number }
 
@@ -92,8 +100,9 @@ export async function startWidgetShop(s: StoreSuite): Promise<WidgetShop> {
       const url = new URL(route.request().url())
       const file = /^\/widget\/([\w-]+\.js)$/.exec(url.pathname)?.[1]
       if (file && existsSync(path.join(dist, file))) return route.fulfill({ body: readFileSync(path.join(dist, file)), contentType: "text/javascript" })
+      const headers = config.csp ? { "content-security-policy": config.csp } : undefined
       if (url.pathname === "/checkout")
-        return route.fulfill({ body: config.react ? reactCheckoutPage(connection, config) : checkoutPage(connection, config), contentType: "text/html" })
+        return route.fulfill({ body: config.react ? reactCheckoutPage(connection, config) : checkoutPage(connection, config), contentType: "text/html", headers })
       if (url.pathname === "/checkout/return") return route.fulfill({ body: returnPage(connection, config), contentType: "text/html" })
       return route.fulfill({ status: 404, body: "not found" })
     })
@@ -127,7 +136,7 @@ function checkoutPage(connection: Record<string, string>, c: ShopConfig): string
     `<h1>Payment</h1>
 <label>Language <select id="shop-locale">${["en-US", "bs-BA", "ro-RO", "sv-SE"].map((l) => `<option${l === (c.locale ?? "en-US") ? " selected" : ""}>${l}</option>`).join("")}</select></label>
 <div id="payment"></div>
-<script type="module">
+<script type="module" nonce="${SHOP_NONCE}">
   import { mountCheckout } from "/widget/index.js"
   const c = ${json(c)}
   const widget = mountCheckout("#payment", {
