@@ -917,6 +917,35 @@ pgsStoreSuite("gateway webhooks", (s) => {
         expect(await row()).toMatchObject({ state: "done", checks: 14 })
       })
 
+      it("raises a Refund not made marked handled again each day while no refund is recorded on the order, and not once it is", async () => {
+        const { session, orderId, transactionId, payment } = await capturedWithRefundHeld()
+        expect((await adminPost(s, `/admin/orders/${orderId}/cancel`, {})).status).toBe(200)
+        const knex = s.container().resolve(ContainerRegistrationKeys.PG_CONNECTION)
+        const item = () => knex("pgs_follow_up").where({ key: `cancel-refund:${payment.id}` }).first("id", "state", "amount_minor", "note")
+        const listed = await waitFor(item, { what: "the refund not made, listed" })
+        // A person marks it handled without refunding anything.
+        expect((await s.api.post(`/admin/pgs/attention/${listed.id}/resolve`, {}, { headers: await s.adminHeaders() })).status).toBe(200)
+        expect((await openItemsOf(transactionId)).filter((i) => i.kind === "refund_not_made")).toEqual([])
+        await runReconcile(s, 3 * MINUTE)
+        expect((await item()).state).toBe("done") // not before its day
+        await runReconcile(s, 25 * 60 * MINUTE)
+        expect(await item()).toMatchObject({
+          state: "needs_person",
+          amount_minor: "2550",
+          note: expect.stringMatching(/still held 25\.50 EUR captured.* Raised again: it was marked handled, but no refund has been recorded on the order since, and by Medusa's records the payment still holds 25\.50 EUR\.$/),
+        })
+        expect((await openItemsOf(transactionId)).map((i) => [i.title, i.amount])).toEqual([["Refund not made", "25.50"]])
+        // The 5.00 refunded in the dashboard is recorded, then the rest: the item closes, and the next day leaves it closed.
+        await s.sandbox.control("POST", "/_sandbox/settings", { webhooks_held: false })
+        await waitFor(async () => (Number((await item()).amount_minor) === 2050 ? true : null), { what: "the 5.00 refund recorded" })
+        const restId = await manageAtGateway(s, session, transactionId, "REFUND", 2050)
+        expect((await processedEvent(s, restId)).outcome).toBe("applied:external_refund")
+        expect((await item()).state).toBe("done")
+        await runReconcile(s, 50 * 60 * MINUTE)
+        expect((await item()).state).toBe("done")
+        expect((await openItemsOf(transactionId)).filter((i) => i.kind === "refund_not_made")).toEqual([])
+      })
+
       it("closes a failed refund a person asked for once it is clear no order cancel asked for it", async () => {
         const { orderId, payment } = await capturedWithRefundHeld()
         const refused = await adminPost(s, `/admin/payments/${payment.id}/refund`, { amount: 25.5 })

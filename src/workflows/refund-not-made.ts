@@ -26,6 +26,7 @@ import { exactAmount, removeOrderTransactions, sumOf, type SummaryKeeper } from 
 import { underEventLock } from "./pgs-events/event-lock"
 import { findOrderIdForCollection } from "./pgs-events/lookup"
 import { sessionFields } from "../payments/stored-session-data"
+import { RECONCILE } from "./reconcile/policy"
 
 export const refundNotMadeKey = (paymentId: string) => `cancel-refund:${paymentId}`
 
@@ -87,7 +88,7 @@ export async function canceledPayments(container: MedusaContainer, orderId: stri
 
 const moneyOf = (p: CanceledPayment) => `${fromMinorUnits(p.keptMinor, p.currency)} ${p.currency.toUpperCase()}`
 
-function noteOf(p: CanceledPayment): string {
+export function refundNotMadeNote(p: CanceledPayment): string {
   const order = p.displayId === null ? "The order" : `Order #${p.displayId}`
   return (
     `${order} was canceled while its payment still held ${moneyOf(p)} captured, by Medusa's records: Medusa asked the gateway to refund it, and the refund failed ` +
@@ -114,7 +115,9 @@ export async function settleRefundNotMade(container: MedusaContainer, payment: C
       order_id: payment.orderId,
       amount_minor: payment.keptMinor,
       currency_code: payment.currency,
-      note: noteOf(payment),
+      note: refundNotMadeNote(payment),
+      // Looked at again by reconciliation, also once marked handled (reconcile/refunds-not-made.ts).
+      next_check_at: new Date(Date.now() + RECONCILE.refundNotMadeRecheckMs),
     })
   const row = await followUpByKey(knex, key)
   if (!row) return
@@ -124,11 +127,11 @@ export async function settleRefundNotMade(container: MedusaContainer, payment: C
   await removeOrderTransactions(container.resolve<SummaryKeeper>(Modules.ORDER), "refund", payment.paymentId)
   if (row.state === "done") return
   if (payment.keptMinor > 0) {
-    if (Number(row.amount_minor) !== payment.keptMinor) await updateFollowUpAmount(knex, row.id, payment.keptMinor, noteOf(payment))
+    if (Number(row.amount_minor) !== payment.keptMinor) await updateFollowUpAmount(knex, row.id, payment.keptMinor, refundNotMadeNote(payment))
     return
   }
   const since = refundedBy ? `It has since been refunded at the gateway (transaction ${refundedBy}); it is recorded on the order.` : "Nothing captured is left unrefunded on the order now."
-  await updateFollowUp(knex, row.id, { state: "done", resolved_at: new Date(), note: `${row.note ?? ""} ${since}`.trim() })
+  await updateFollowUp(knex, row.id, { state: "done", resolved_at: new Date(), next_check_at: null, note: `${row.note ?? ""} ${since}`.trim() })
 }
 
 /**

@@ -10,6 +10,7 @@ import { dueChecks } from "../../modules/pgs/follow-ups"
 import type PgsModuleService from "../../modules/pgs/service"
 import { checkTransaction, type CheckDeps, type CheckResult } from "./check"
 import { checkFailedRefunds } from "./failed-refunds"
+import { recheckRefundsNotMade } from "./refunds-not-made"
 import { giveUpAbandonedOrders } from "./give-up"
 import { isOverload, GatewayPace, runPaced } from "./pace"
 import { RECONCILE } from "./policy"
@@ -72,6 +73,8 @@ export async function reconcileWithGateway(container: MedusaContainer, now: Date
   const captures = await reconcileUnfinishedOperations(deps, "capture", now)
   const refunds = await reconcileUnfinishedOperations(deps, "refund", now)
   const cancelRefunds = await checkFailedRefunds(deps, now)
+  const raisedAgain = await recheckRefundsNotMade(deps, now)
+  if (raisedAgain) deps.logger.warn(`PGS reconciliation: ${raisedAgain} "Refund not made" item(s) marked handled raised again: the refund is still not recorded`)
   const summary: ReconcileSummary = {
     watched,
     checked,

@@ -35,6 +35,8 @@ export const RECONCILE = {
   failedRefundsBudgetMs: 60_000,
   /** A failed refund's listing handed to a person is tried again this often, until it works. */
   failedRefundRetryMs: 60 * 60_000,
+  /** A "Refund not made" is looked at again this often: raised again, once marked handled, while it is not made. */
+  refundNotMadeRecheckMs: 24 * 60 * 60_000,
 }
 
 export function nextCheckAt(checks: number, now: Date): Date {
