@@ -134,7 +134,13 @@ pgsStoreSuite("pay by link", (s) => {
     const first = await openLink(link.url)
     const declinedBack = await payOnHostedPage(first.location!, s.sandbox.testCard("frictionless_insufficient_funds"))
     expect(declinedBack).toContain("pgs_outcome=error")
-    expect((await openLink(here(declinedBack!))).state).toBe("failed")
+    const failed = await openLink(here(declinedBack!))
+    expect(failed.state).toBe("failed")
+    // What to do next, and whom to ask: the shop's storefront. Nothing on the return address takes a payment (no
+    // link to the pay link or the gateway's page, no form), so whoever holds that address cannot pay with it.
+    expect(failed.body).toContain("To try another card, open the payment link from your email or message again.")
+    expect(failed.body).toContain('Questions? Contact the shop: <a href="http://localhost:8000">localhost:8000</a>')
+    expect(failed.body).not.toMatch(/\/pgs\/pay\/|\/hpp\/|<form/)
     // The decline reaches Medusa through the webhook; then the link opens a new page.
     const retry = await waitFor(async () => {
       const opened = await openLink(link.url)

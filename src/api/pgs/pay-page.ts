@@ -6,24 +6,28 @@
  */
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { setPageHeaders } from "../page-headers"
+import { PGS_MODULE } from "../../modules/pgs"
+import { parseOptions } from "../../modules/pgs/options"
+import type PgsModuleService from "../../modules/pgs/service"
 
 export type PageState = "paid" | "processing" | "canceled" | "notPaid" | "failed" | "expired" | "closed" | "replaced" | "settled" | "unknown" | "unavailable"
 
 const LOCALES = ["en-US", "bs-BA", "ro-RO", "sv-SE"] as const
 type Locale = (typeof LOCALES)[number]
 
-type Texts = Record<PageState, [title: string, body: string]> & { heading: string; lang: string; startOver: string }
+type Texts = Record<PageState, [title: string, body: string]> & { heading: string; lang: string; startOver: string; askTheShop: string }
 
 const TEXTS: Record<Locale, Texts> = {
   "en-US": {
     lang: "en-US",
     heading: "Payment",
     startOver: "Start over",
+    askTheShop: "Questions? Contact the shop:",
     paid: ["Paid", "Thank you: this payment has been received. You can close this page."],
     canceled: ["Not paid", "You canceled the payment and nothing was charged. To pay, press Start over, then open the payment link again."],
     processing: ["Confirming your payment…", "Your bank has answered and we are waiting for the confirmation. This page updates by itself."],
     notPaid: ["Not paid", "The payment was canceled and nothing was charged. Open the payment link again to pay."],
-    failed: ["Payment failed", "Your payment was declined or could not be completed, and nothing was charged. Open the payment link again to try another card."],
+    failed: ["Payment failed", "Your payment was declined or could not be completed, and nothing was charged. To try another card, open the payment link from your email or message again."],
     expired: ["Link expired", "This payment link has expired. Ask the shop for a new one."],
     closed: ["Nothing to pay", "This order can no longer be paid through this link. Nothing was charged."],
     replaced: ["This page was replaced", "A newer payment page was made for this order. Open your payment link again to pay."],
@@ -35,11 +39,12 @@ const TEXTS: Record<Locale, Texts> = {
     lang: "bs-BA",
     heading: "Plaćanje",
     startOver: "Počni ispočetka",
+    askTheShop: "Pitanja? Obratite se prodavnici:",
     paid: ["Plaćeno", "Hvala: ovo plaćanje je primljeno. Možete zatvoriti ovu stranicu."],
     canceled: ["Nije plaćeno", "Otkazali ste plaćanje i ništa nije naplaćeno. Da biste platili, pritisnite Počni ispočetka, a zatim ponovo otvorite link za plaćanje."],
     processing: ["Potvrđujemo vaše plaćanje…", "Vaša banka je odgovorila i čekamo potvrdu. Ova stranica se sama osvježava."],
     notPaid: ["Nije plaćeno", "Plaćanje je otkazano i ništa nije naplaćeno. Ponovo otvorite link za plaćanje da biste platili."],
-    failed: ["Plaćanje nije uspjelo", "Vaše plaćanje je odbijeno ili nije završeno i ništa nije naplaćeno. Ponovo otvorite link za plaćanje i pokušajte drugom karticom."],
+    failed: ["Plaćanje nije uspjelo", "Vaše plaćanje je odbijeno ili nije završeno i ništa nije naplaćeno. Da biste pokušali drugom karticom, ponovo otvorite link za plaćanje iz e-pošte ili poruke."],
     expired: ["Link je istekao", "Ovaj link za plaćanje je istekao. Zatražite novi od prodavnice."],
     closed: ["Nema ništa za platiti", "Ova narudžba se više ne može platiti preko ovog linka. Ništa nije naplaćeno."],
     replaced: ["Stranica je zamijenjena", "Za ovu narudžbu napravljena je nova stranica za plaćanje. Ponovo otvorite link za plaćanje da biste platili."],
@@ -51,11 +56,12 @@ const TEXTS: Record<Locale, Texts> = {
     lang: "ro-RO",
     heading: "Plată",
     startOver: "Începeți din nou",
+    askTheShop: "Întrebări? Contactați magazinul:",
     paid: ["Plătit", "Vă mulțumim: plata a fost primită. Puteți închide această pagină."],
     canceled: ["Neplătit", "Ați anulat plata și nu s-a încasat nimic. Pentru a plăti, apăsați Începeți din nou, apoi deschideți din nou linkul de plată."],
     processing: ["Confirmăm plata…", "Banca dvs. a răspuns și așteptăm confirmarea. Pagina se actualizează singură."],
     notPaid: ["Neplătit", "Plata a fost anulată și nu s-a încasat nimic. Deschideți din nou linkul de plată pentru a plăti."],
-    failed: ["Plata nu a reușit", "Plata a fost refuzată sau nu s-a putut finaliza și nu s-a încasat nimic. Deschideți din nou linkul de plată și încercați alt card."],
+    failed: ["Plata nu a reușit", "Plata a fost refuzată sau nu s-a putut finaliza și nu s-a încasat nimic. Pentru a încerca alt card, deschideți din nou linkul de plată din e-mail sau mesaj."],
     expired: ["Link expirat", "Acest link de plată a expirat. Cereți magazinului unul nou."],
     closed: ["Nimic de plătit", "Această comandă nu mai poate fi plătită prin acest link. Nu s-a încasat nimic."],
     replaced: ["Pagina a fost înlocuită", "Pentru această comandă a fost creată o pagină de plată nouă. Deschideți din nou linkul de plată pentru a plăti."],
@@ -67,11 +73,12 @@ const TEXTS: Record<Locale, Texts> = {
     lang: "sv-SE",
     heading: "Betalning",
     startOver: "Börja om",
+    askTheShop: "Frågor? Kontakta butiken:",
     paid: ["Betald", "Tack: betalningen har tagits emot. Du kan stänga den här sidan."],
     canceled: ["Inte betald", "Du avbröt betalningen och inget drogs. Tryck på Börja om för att betala och öppna sedan betalningslänken igen."],
     processing: ["Betalningen bekräftas…", "Din bank har svarat och vi väntar på bekräftelsen. Sidan uppdateras av sig själv."],
     notPaid: ["Inte betald", "Betalningen avbröts och inget drogs. Öppna betalningslänken igen för att betala."],
-    failed: ["Betalningen misslyckades", "Din betalning nekades eller kunde inte slutföras, och inget drogs. Öppna betalningslänken igen och försök med ett annat kort."],
+    failed: ["Betalningen misslyckades", "Din betalning nekades eller kunde inte slutföras, och inget drogs. Öppna betalningslänken i ditt e-postmeddelande eller meddelande igen för att försöka med ett annat kort."],
     expired: ["Länken har gått ut", "Den här betalningslänken har gått ut. Be butiken om en ny."],
     closed: ["Inget att betala", "Den här beställningen kan inte längre betalas via länken. Inget drogs."],
     replaced: ["Sidan har ersatts", "En ny betalningssida har skapats för den här beställningen. Öppna betalningslänken igen för att betala."],
@@ -115,10 +122,15 @@ const TONE: Record<PageState, string> = { paid: "#157f3b", processing: "#8a6100"
 /** The POST the "canceled" page's button makes; the session id is checked (payses_ + a ULID) before it gets here. */
 export type StartOver = { action: string }
 
-export function renderPayPage(state: PageState, locale: Locale, startOver?: StartOver): string {
+/**
+ * `shop`: the storefront (PGS_STORE_URL), offered on "Payment failed" as whom to ask. Never the link itself: the page
+ * is the return address the gateway was given, and whoever holds it must not get a page that takes a payment.
+ */
+export function renderPayPage(state: PageState, locale: Locale, startOver?: StartOver, shop?: string | null): string {
   const t = TEXTS[locale]
   const [title, body] = t[state]
   const button = state === "canceled" && startOver ? `<form method="post" action="${escapeAttribute(startOver.action)}"><button type="submit">${t.startOver}</button></form>` : ""
+  const ask = state === "failed" && shop ? `<p class="shop">${t.askTheShop} <a href="${escapeAttribute(shop)}">${escapeAttribute(new URL(shop).host)}</a></p>` : ""
   const refresh = state === "processing" ? '<meta http-equiv="refresh" content="3">' : ""
   return `<!doctype html>
 <html lang="${t.lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">${refresh}
@@ -130,10 +142,10 @@ main{box-sizing:border-box;width:min(440px,calc(100vw - 32px));background:#fff;b
 .heading{margin:0 0 4px;font-size:13px;letter-spacing:.06em;text-transform:uppercase;color:#667085}
 h1{margin:0 0 12px;font-size:24px;line-height:1.25}
 p{margin:0;color:#475467}
-form{margin:20px 0 0}
+form,.shop{margin:20px 0 0}
 button{font:inherit;padding:10px 20px;border:0;border-radius:8px;background:#1d2939;color:#fff;cursor:pointer}
 </style></head>
-<body><main data-state="${state}"><div class="mark" aria-hidden="true">${MARK[state]}</div><p class="heading">${t.heading}</p><h1>${title}</h1><p>${body}</p>${button}</main></body></html>`
+<body><main data-state="${state}"><div class="mark" aria-hidden="true">${MARK[state]}</div><p class="heading">${t.heading}</p><h1>${title}</h1><p>${body}</p>${ask}${button}</main></body></html>`
 }
 
 const escapeAttribute = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
@@ -142,5 +154,14 @@ export function sendPayPage(req: MedusaRequest, res: MedusaResponse, state: Page
   res.status(HTTP_STATUS[state])
   setPageHeaders(res)
   res.setHeader("x-robots-tag", "noindex")
-  res.send(renderPayPage(state, pageLocale(req), startOver))
+  res.send(renderPayPage(state, pageLocale(req), startOver, state === "failed" ? shopUrl(req) : null))
+}
+
+/** The storefront's URL from the plugin's options; none when they cannot be read (the page still says what to do). */
+function shopUrl(req: MedusaRequest): string | null {
+  try {
+    return parseOptions(req.scope.resolve<PgsModuleService>(PGS_MODULE).rawOptions).storeUrl
+  } catch {
+    return null
+  }
 }
