@@ -7,7 +7,7 @@
 import path from "node:path"
 import type { BrowserContext, Locator, Page } from "playwright-core"
 import { waitFor } from "../support/sandbox"
-import { currentSession, PLAIN_VISA, walletPayment } from "../http/support/checkout-direct"
+import { currentSession, PLAIN_VISA, storedTransactionId, walletPayment } from "../http/support/checkout-direct"
 import { screenshot } from "./support"
 import { cardFrame, chargesFor, fillCardFields, orderOf, payByCard, widgetState, widgetSuite } from "./widget-support"
 import { sessionFields } from "../support/session-fields"
@@ -121,7 +121,8 @@ widgetSuite("storefront widget: cards", (s, shop) => {
       expect(await orderOf(page)).toBeNull()
     }
     const session = await currentSession(s, cart.id)
-    const tx = await s.sandbox.control("GET", `/_sandbox/transactions/${session.data.transaction_id}`)
+    // The gateway's id is the store's own (not in the store API's answers): read it as the store keeps it.
+    const tx = await s.sandbox.control("GET", `/_sandbox/transactions/${await storedTransactionId(s, cart.id)}`)
     expect(tx.body.record.browser_info.user_agent).toMatch(/Chrome/) // the widget's own browser data reached 3-D Secure
     // Never public (sealed, seal.ts), and the sealed copy kept only until the gateway approves (attempt.ts, withoutSingleUseFields).
     expect(session.data.browser_info).toBeNull()

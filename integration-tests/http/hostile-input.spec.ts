@@ -139,6 +139,10 @@ pgsStoreSuite("hostile input on every plugin route", (s) => {
       // The pay link's pages take no publishable key: the shopper opens them from an email.
       { method: "GET", path: `/pgs/pay/${collectionId}`, query: { t: "hostile" }, as: "store" },
       { method: "GET", path: "/pgs/pay-result", query: { pgs_session: session.id, pgs_outcome: "success" }, as: "store" },
+      // Start over on the result page: a POST from the page itself, with the same query.
+      { method: "POST", path: "/pgs/pay-result", query: { pgs_session: session.id, pgs_outcome: "cancel" }, body: {}, as: "store" },
+      { method: "GET", path: "/admin/pgs/settings/card-testing", as: "admin" },
+      { method: "POST", path: "/admin/pgs/settings/card-testing", body: { mode: "logged_in_only", hours: 1 }, as: "admin" },
     ]
   })
 
