@@ -171,7 +171,7 @@ export function mountCheckout(target: Element | string, o: CheckoutOptions): Che
     const current = sessionOf(cart!, CARD_PROVIDER)
     // Reuse the cart's unpaid Embedded Fields session; otherwise start one (Medusa replaces other sessions). A session
     // with a transaction has the gateway's status (the store keeps the transaction's id to itself).
-    const reuse = !fresh && current?.data.integration === "embedded_fields" && current.status === "pending" && !current.data.gateway_status && !current.data.transaction_id
+    const reuse = !fresh && current?.data.integration === "embedded_fields" && current.status === "pending" && !current.data.gateway_status
     try {
       cardSession = reuse ? current : await initiateSession(api, cart!, CARD_PROVIDER)
       const d = cardSession.data
