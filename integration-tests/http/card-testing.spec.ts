@@ -37,6 +37,8 @@ pgsStoreSuite("card-testing guard", (s) => {
     expect(res.status).toBe(429)
     expect(Number(res.headers["retry-after"])).toBeGreaterThan(0)
     expect(res.data.message).toMatch(/^Too many payment attempts\. Try again in \d+ minutes?\.$/)
+    // The minutes the widget tells in the shopper's language: Retry-After's, rounded up.
+    expect(res.data.minutes).toBe(String(Math.ceil(Number(res.headers["retry-after"]) / 60)))
   }
 
   /** Declines the store counted from the gateway's webhooks (they arrive within moments in the sandbox). */

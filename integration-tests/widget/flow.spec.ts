@@ -148,10 +148,13 @@ describe("widget flow: completing the cart", () => {
   })
 
   it("tells the shopper at once that there were too many payment attempts when the store's card-testing guard answers 429, without repeating", async () => {
-    const refused = Object.assign(new Error("Too many payment attempts. Try again in 20 minutes."), { status: 429 })
+    const body = { type: "too_many_payment_attempts", message: "Too many payment attempts. Try again in 20 minutes.", retry_after: 1200, minutes: "20" }
+    const refused = Object.assign(new Error(body.message), { status: 429, body })
     const f = through(completing, { type: "fault", status: 429, note: refusalOf(refused) })
-    expect(f).toMatchObject({ state: "idle", tries: 0, note: { key: "many", alert: true } })
-    expect((await translator("en-US"))("many")).toBe("Too many payment attempts. Please try again later.")
+    expect(f).toMatchObject({ state: "idle", tries: 0, note: { key: "many", alert: true, n: "20" } })
+    // Told in the shopper's language, with the minutes the store gave.
+    expect((await translator("en-US"))("many", f.note!)).toBe("Too many payment attempts. Try again in 20 min.")
+    expect((await translator("sv-SE"))("many", f.note!)).toBe("För många betalningsförsök. Försök igen om 20 min.")
   })
 
   it("waits longer after each repeat, up to a cap", () => {

@@ -9,7 +9,7 @@ import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusaj
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { PGS_MODULE } from "../../modules/pgs"
 import type PgsModuleService from "../../modules/pgs/service"
-import { admitPaymentRequest, refusalWords, type GuardDeps } from "../../payments/card-testing/guard"
+import { admitPaymentRequest, refusalMinutes, refusalWords, type GuardDeps } from "../../payments/card-testing/guard"
 import { rememberClient } from "../../payments/card-testing/client-record"
 import { currentLockdown } from "../../payments/card-testing/lockdown"
 import type { Refusal } from "../../payments/card-testing/rules"
@@ -42,7 +42,8 @@ function refuse(res: MedusaResponse, rule: GuardRule, refusal: Refusal) {
   res.setHeader("retry-after", String(refusal.retryAfterSeconds))
   res.setHeader("cache-control", "no-store")
   if (rule.page) return res.status(429).type("text/plain; charset=utf-8").send(words)
-  return res.status(429).json({ type: "too_many_payment_attempts", message: words, retry_after: refusal.retryAfterSeconds })
+  // `minutes` as a string: the widget puts it into its own words, in the shopper's language.
+  return res.status(429).json({ type: "too_many_payment_attempts", message: words, retry_after: refusal.retryAfterSeconds, minutes: String(refusalMinutes(refusal)) })
 }
 
 const loggedIn = (req: MedusaRequest) => !!(req as MedusaRequest & { auth_context?: { actor_id?: string } }).auth_context?.actor_id

@@ -14,9 +14,12 @@ export type GuardClient = CardTestingClient & { collection?: string | null }
 
 const counters = (deps: GuardDeps) => countersFor({ knex: deps.knex, redisUrl: deps.redisUrl }, deps.options)
 
-/** What the shopper reads (the widget shows it as it comes). */
+/** Whole minutes until the client may try again (at least 1): what the shopper is told to wait. */
+export const refusalMinutes = (refusal: Refusal) => Math.max(1, Math.ceil(refusal.retryAfterSeconds / 60))
+
+/** What the shopper reads in the store's answer (the widget tells the same in the shopper's language, from `minutes`). */
 export function refusalWords(refusal: Refusal): string {
-  const minutes = Math.max(1, Math.ceil(refusal.retryAfterSeconds / 60))
+  const minutes = refusalMinutes(refusal)
   return `Too many payment attempts. Try again in ${minutes} ${minutes === 1 ? "minute" : "minutes"}.`
 }
 

@@ -133,7 +133,7 @@ export function mountCollectionPayment(target: Element | string, o: CollectionOp
     pay.disabled = f.state !== "idle" || !selected
     pay.setAttribute("aria-busy", String(f.state !== "idle" && f.state !== "done"))
     pay.textContent = summary ? t("payAmount", { amount }) : t("pay")
-    error.textContent = closed && closed !== "settled" ? ct(closed) : f.note?.alert ? t(f.note.key) : ""
+    error.textContent = closed && closed !== "settled" ? ct(closed) : f.note?.alert ? t(f.note.key, f.note) : ""
     status.textContent =
       closed === "settled" ? ct("settled") : f.state === "done" ? ct(pending ? "pending" : "received") : f.note && !f.note.alert && !asking ? t(f.note.key) : ""
     acs.paint(asking, t)

@@ -64,7 +64,7 @@ export const statusOf = (e: unknown) => (e as HttpError)?.status
  */
 export const refusalOf = (x?: HttpError): Note | false =>
   x?.status == 429
-    ? { key: "many", alert: true }
+    ? { key: "many", alert: true, n: x.body?.minutes }
     : (x?.status === 503 || x?.body?.code === "pgs_gateway_unavailable" || /unavailable right now/.test(x?.message!)) && { key: "unavailable", alert: true }
 
 export const wait = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))

@@ -95,8 +95,8 @@ export function mountCheckout(target: Element | string, o: CheckoutOptions): Che
     pay.disabled = f.state !== "idle" || !selected
     pay.setAttribute("aria-busy", String(f.state !== "idle" && f.state !== "done"))
     pay.textContent = cart?.total != null && cart.currency_code ? t("payAmount", { amount: money(cart.total, cart.currency_code, locale) }) : t("pay")
-    error.textContent = f.note?.alert ? t(f.note.key) : ""
-    status.textContent = f.note && !f.note.alert && !asking ? t(f.note.key) : ""
+    error.textContent = f.note?.alert ? t(f.note.key, f.note) : ""
+    status.textContent = f.note && !f.note.alert && !asking ? t(f.note.key, f.note) : ""
     acs?.paint(asking, t)
     extra?.paint(t)
     for (const r of rows) paintRow(r, label(r.method), r.method.key === selected, t)

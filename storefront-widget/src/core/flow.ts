@@ -19,7 +19,8 @@ export type State =
   | "leaving" // redirect or form_submit: the browser goes to the gateway or the provider
   | "done"
 
-export type Note = { key: TextKey; alert?: boolean }
+/** `n`: the minutes to wait, for the card-testing guard's refusal ("many"). */
+export type Note = { key: TextKey; alert?: boolean; n?: string }
 
 export type Flow = {
   state: State

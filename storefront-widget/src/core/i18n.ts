@@ -34,11 +34,12 @@ export function resolveLocale(tag?: string | null): Locale {
   return LOCALES.find((l) => l.toLowerCase() === lower) ?? LOCALES.find((l) => l.slice(0, 2) === lower.slice(0, 2)) ?? "en-US"
 }
 
-export type Translate = (key: TextKey, vars?: Record<string, string>) => string
+/** `vars`: the values of the text's `{x}` placeholders, by name (a note passes itself: api.ts refusalOf). */
+export type Translate = (key: TextKey, vars?: object) => string
 
 const translate = (pack: string): Translate => {
   const parts = pack.split("|")
-  return (key, vars = {}) => parts[KEYS.indexOf(key)].replace(/\{(\w+)\}/g, (_, k) => vars[k] ?? "")
+  return (key, vars = {}) => parts[KEYS.indexOf(key)].replace(/\{(\w+)\}/g, (_, k) => (vars as Record<string, string>)[k] ?? "")
 }
 
 /** English's first-paint texts (the others read "" until English's pack has loaded: see loadTexts). */
