@@ -2,7 +2,8 @@
 /**
  * `npm run release:check` (also run by npm test, integration-tests/contract/release.spec.ts): the two packages
  * share one version, the plugin reports that version (src/gateway/version.ts), and CHANGELOG.md has an entry for it
- * that names the commit of the release before it (or, for the first release, the build it is).
+ * that names the commit of the release before it (or, for the first release, the build it is). A prerelease
+ * (0.2.0-dev.0: a build on the way to 0.2.0) is told under "## [Unreleased]".
  */
 const fs = require("node:fs")
 const path = require("node:path")
@@ -18,8 +19,8 @@ function releaseProblems(root) {
   if (reported !== plugin) problems.push(`src/gateway/version.ts reports ${reported}, package.json has ${plugin}`)
   const changelog = read("CHANGELOG.md")
   const entries = [...changelog.matchAll(/^## \[([^\]]+)\]/gm)].map((m) => ({ version: m[1], at: m.index }))
-  const entry = entries.find((e) => e.version === plugin)
-  if (!entry) problems.push(`CHANGELOG.md has no "## [${plugin}]" entry for the version in package.json`)
+  const heading = /^\d+\.\d+\.\d+-/.test(plugin) ? "Unreleased" : plugin
+  if (!entries.some((e) => e.version === heading)) problems.push(`CHANGELOG.md has no "## [${heading}]" entry for the version in package.json (${plugin})`)
   for (const [i, e] of entries.entries()) {
     const text = changelog.slice(e.at, entries[i + 1]?.at ?? changelog.length)
     if (!/commit `[0-9a-f]{7,40}`/.test(text)) problems.push(`CHANGELOG.md's entry ${e.version} names no commit (\`abc1234\`) of the release before it`)

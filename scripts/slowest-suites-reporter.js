@@ -1,5 +1,5 @@
 /**
- * Jest reporter for `npm test`: after the run, the ten slowest suites and the whole run's wall time, so every CI log
+ * Jest reporter for `npm test`: after the run, the ten slowest suites and jest's wall time, so every CI log
  * ends saying where the time went (the budget and how to keep it: docs/contributing.md).
  */
 const fs = require("node:fs")

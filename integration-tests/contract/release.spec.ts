@@ -11,9 +11,13 @@ const ROOT = path.resolve(__dirname, "../..")
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { releaseProblems } = require("../../scripts/release-check.js") as { releaseProblems: (root: string) => string[] }
 
+const made: string[] = []
+afterAll(() => made.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })))
+
 /** A copy of the release files, changed by `edit`, in a folder of its own. */
 function releaseFilesWith(edit: (file: string, text: string) => string): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pgs-release-"))
+  made.push(dir)
   for (const file of ["package.json", "storefront-widget/package.json", "src/gateway/version.ts", "CHANGELOG.md"]) {
     fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true })
     fs.writeFileSync(path.join(dir, file), edit(file, fs.readFileSync(path.join(ROOT, file), "utf8")))
@@ -36,7 +40,7 @@ describe("releases", () => {
   })
 
   it("fails when the version changed without a CHANGELOG entry", () => {
-    expect(releaseProblems(releaseFilesWith(bumped("7.0.0")))).toEqual(['CHANGELOG.md has no "## [7.0.0]" entry for the version in package.json'])
+    expect(releaseProblems(releaseFilesWith(bumped("7.0.0")))).toEqual(['CHANGELOG.md has no "## [7.0.0]" entry for the version in package.json (7.0.0)'])
   })
 
   it("passes a bump whose entry names the release before it, and fails one that names no commit", () => {
@@ -44,6 +48,12 @@ describe("releases", () => {
       file === "CHANGELOG.md" ? text.replace("## [Unreleased]", `## [7.0.0] - 2026-12-01\n\nPrevious release: ${commit}.\n\n## [Unreleased]`) : bumped("7.0.0")(file, text)
     expect(releaseProblems(releaseFilesWith(withEntry("0.1.0, commit `227978f`")))).toEqual([])
     expect(releaseProblems(releaseFilesWith(withEntry("0.1.0")))).toEqual(["CHANGELOG.md's entry 7.0.0 names no commit (`abc1234`) of the release before it"])
+  })
+
+  it("tells a prerelease (a build on the way to the next release) under Unreleased, and fails it without one", () => {
+    expect(releaseProblems(releaseFilesWith(bumped("7.0.0-dev.3")))).toEqual([])
+    const withoutUnreleased = (file: string, text: string) => (file === "CHANGELOG.md" ? text.replace("## [Unreleased]", "## Work in progress") : bumped("7.0.0-dev.3")(file, text))
+    expect(releaseProblems(releaseFilesWith(withoutUnreleased))).toEqual(['CHANGELOG.md has no "## [Unreleased]" entry for the version in package.json (7.0.0-dev.3)'])
   })
 
   it("answers --version with the package's version", () => {

@@ -68,7 +68,8 @@ export function writeStateFile(dir: string, text: string): void {
   const temporary = `${file}.${process.pid}.tmp`
   const fd = fs.openSync(temporary, "w", 0o600)
   try {
-    fs.writeSync(fd, text)
+    // writeFileSync on a descriptor writes until all is out (one writeSync may write part of it, e.g. on a full disk).
+    fs.writeFileSync(fd, text)
     fs.fsyncSync(fd)
   } finally {
     fs.closeSync(fd)
