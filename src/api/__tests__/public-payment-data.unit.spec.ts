@@ -25,4 +25,23 @@ describe("what a store answer shows of a payment's data", () => {
     const other = { payments: [{ provider_id: "pp_stripe_stripe", data: { id: "pi_1", transaction_id: "x" } }] }
     expect(withPublicPaymentData(other)).toBe(other)
   })
+
+  it("leaves out the ids, the IP and the browser details an earlier version's session kept as public keys (an older order's payment)", () => {
+    const older = {
+      integration: "hosted_page",
+      gateway_status: "CAPTURED",
+      transaction_id: "trx_9",
+      reference: "payses_9",
+      amount_minor: 1000,
+      currency_code: "eur",
+      payment_method: "card",
+      hosted_page_id: "hpp_9",
+      gateway_customer_id: "cus_9",
+      customer_ip: "203.0.113.7",
+      browser_info: { user_agent: "Mozilla/5.0", accept_header: "text/html", language: "en" },
+    }
+    const body = { order: { id: "order_1", payment_collections: [{ payments: [{ id: "pay_1", provider_id: "pp_pgs_pgs", data: older }] }] } }
+    const shown = withPublicPaymentData(body) as typeof body
+    expect(shown.order.payment_collections[0].payments[0].data).toEqual({ integration: "hosted_page", gateway_status: "CAPTURED" })
+  })
 })

@@ -8,11 +8,15 @@
  * plugin's own code read them there.
  */
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { INTERNAL_KEY } from "../../payments/stored-session-data"
+import { INTERNAL_FIELDS, INTERNAL_KEY } from "../../payments/stored-session-data"
 import { isPgsProviderId } from "../../payments/session-data"
 
-/** Public keys a store response leaves out. */
-const SERVER_ONLY = ["transaction_id", "captures", "refunds", "void", "customer_ip"]
+/**
+ * Public keys a store response leaves out: the gateway's transaction records, the shopper's browser details, and
+ * every field that now lives inside `internal` (a session or payment an earlier version made has them as public
+ * keys, hosted page and customer ids and the IP among them; the storefront reads none of them).
+ */
+const SERVER_ONLY: ReadonlySet<string> = new Set(["transaction_id", "captures", "refunds", "void", "browser_info", ...INTERNAL_FIELDS])
 /** Fields inside `internal` a store response leaves out. */
 const SERVER_ONLY_INTERNAL = ["hosted_page_id", "gateway_customer_id", "customer_ip"]
 
@@ -22,7 +26,7 @@ const isRecord = (v: unknown): v is Json => !!v && typeof v === "object" && !Arr
 /** A PGS payment's data without what only the server may see; anything else is answered as it is. */
 export function publicPaymentData(data: Json): Json {
   const out: Json = {}
-  for (const [key, value] of Object.entries(data)) if (!SERVER_ONLY.includes(key)) out[key] = value
+  for (const [key, value] of Object.entries(data)) if (!SERVER_ONLY.has(key)) out[key] = value
   const internal = data[INTERNAL_KEY]
   if (typeof internal === "string") {
     try {
