@@ -1,7 +1,7 @@
 /**
- * Card data in what a storefront sends, found by its shape wherever it sits: a card number (12 to 19 digits,
- * spaces or dashes between groups allowed, passing the Luhn check; or any 12 to 19 digits under a card-number
- * name), a security code under its usual names (cvv, cvc, security_code…), a network token's number, or a
+ * Card data in what a storefront sends, found by its shape wherever it sits: a card number (12 to 19 digits, with
+ * runs of spaces, dashes or dots between or around them, passing the Luhn check; or any 12 to 19 digits under a
+ * card-number name), a security code under its usual names (cvv, cvc, security_code…), a network token's number, or a
  * `payment_method` of type "network-token". A store outside PCI DSS scope SAQ D must never hold the first three;
  * a network token comes to a store's own server from a wallet or a token service, never from a browser, unless
  * the store says its storefront passes them on.
@@ -23,12 +23,20 @@ const TOKEN_NUMBER_NAMES = new Set(["tokennumber", "networktokennumber"])
 /** A field name without case, dashes or underscores: "Card-Number", "card_number" and "cardNumber" are one. */
 const nameOf = (key: string) => key.toLowerCase().replace(/[^a-z0-9]/g, "")
 
-/** The digits of a value written as a card number is (groups of digits with single spaces or dashes), or null. */
+/** Longer strings are not read (the check stays cheap): 19 digits with a separator run of 9 between each pair fit. */
+const MAX_CARD_STRING = 200
+/** Digits with spaces (any whitespace), dashes or dots anywhere between or around them, in runs of any length. */
+const CARD_WRITTEN = /^[\s.\-\u2010-\u2015]*\d[\d\s.\-\u2010-\u2015]*$/
+const SEPARATORS = /[\s.\-\u2010-\u2015]+/g
+
+/**
+ * The digits of a value written as a card number may be (digits and separators only), or null. Bounded by its
+ * digits (hasCardLength), not its length: "4111  1111  1111  1111" or a number padded with dashes is one.
+ */
 function cardDigits(value: unknown): string | null {
   if (typeof value === "number") return Number.isSafeInteger(value) && value > 0 ? String(value) : null
-  if (typeof value !== "string" || value.length > 40) return null
-  const trimmed = value.trim()
-  return /^\d+(?:[ -]\d+)*$/.test(trimmed) ? trimmed.replace(/[ -]/g, "") : null
+  if (typeof value !== "string" || value.length > MAX_CARD_STRING || !CARD_WRITTEN.test(value)) return null
+  return value.replace(SEPARATORS, "")
 }
 
 const hasCardLength = (digits: string) => digits.length >= 12 && digits.length <= 19

@@ -15,6 +15,14 @@ describe("card-shaped fields in storefront data", () => {
     expect(fields({ data: { deep: { deeper: [{ x: "378282246310005" }] } } })).toEqual(["data.deep.deeper.0.x"])
   })
 
+  it("finds a card number written with runs of spaces, dashes or dots, or padded with them, by its 12 to 19 digits", () => {
+    const padded = `${"-".repeat(30)}4111111111111111${" ".repeat(30)}`
+    expect(fields({ a: "4111  1111  1111  1111", b: "4111--1111--1111--1111", c: "4111.1111.1111.1111", d: padded, e: " 4111\t1111 - 1111 . 1111 " })).toEqual(["a", "b", "c", "d", "e"])
+    expect(fields({ card_number: "1234 . 5678 . 9012 . 3456" })).toEqual(["card_number"])
+    // Too few or too many digits is no card number, however it is written; a string too long to read is not read.
+    expect(fields({ card_number: "1234  5678  901", other: "4111 1111 1111 1111 1111 1111", long: `${" ".repeat(200)}4111111111111111` })).toEqual([])
+  })
+
   it("finds 12 to 19 digits under a card-number name without a Luhn check, and a security code under any of its names", () => {
     expect(fields({ card_number: "4111111111111112", PAN: "123456789012", CardNumber: "1234 5678 9012 3456" })).toEqual(["card_number", "PAN", "CardNumber"])
     expect(fields({ CVC: "123", security_code: 4567, "card-cvv": "12", cvv2: "999" })).toEqual(["CVC", "security_code", "card-cvv", "cvv2"])
