@@ -197,6 +197,14 @@ pgsStoreSuite("card-testing guard", (s) => {
     const refused = await openSession(await collectionOf(anonymous.id))
     expect(refused.status).toBe(403)
     expect(refused.data.message).toMatch(/signed-in customers only/)
+    // The hosted card page, and the card family under any id a store registers it by, are closed too.
+    for (const provider_id of ["pp_pgs-hosted_pgs", "pp_pgs_eu", "pp_pgs-hosted_eu"]) {
+      const other = await s.api.post(`/store/payment-collections/${await collectionOf(anonymous.id)}/payment-sessions`, { provider_id }, { headers: s.storeHeaders, validateStatus: () => true })
+      expect({ provider_id, status: other.status }).toEqual({ provider_id, status: 403 })
+    }
+    // Alternative methods stay open to everyone.
+    const wallet = await s.api.post(`/store/payment-collections/${await collectionOf(anonymous.id)}/payment-sessions`, { provider_id: "pp_pgs-wallets_pgs" }, { headers: s.storeHeaders, validateStatus: () => true })
+    expect(wallet.status).not.toBe(403)
 
     const customer = await s.registerCustomer()
     const auth = { authorization: `Bearer ${customer.token}` }

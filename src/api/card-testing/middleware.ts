@@ -8,6 +8,7 @@
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { PGS_MODULE } from "../../modules/pgs"
+import { FAMILIES } from "../../payments/method-families"
 import type PgsModuleService from "../../modules/pgs/service"
 import { admitPaymentRequest, refusalMinutes, refusalWords, type GuardDeps } from "../../payments/card-testing/guard"
 import { rememberClient } from "../../payments/card-testing/client-record"
@@ -20,8 +21,12 @@ import { whoOfCart, whoOfCollection, whoOfSession, type Who } from "../../paymen
 export type GuardedId = "cart" | "collection" | "session" | "address"
 export type GuardRule = { id: GuardedId; newSession: boolean; /** Card sessions for logged-in customers only while the switch is on. */ lockdown?: boolean; page?: boolean }
 
-/** The card provider's id: the one the switch closes to anonymous shoppers (alternative methods stay open). */
-const CARD_PROVIDER_ID = "pp_pgs_pgs"
+/**
+ * The providers the switch closes to anonymous shoppers: the card family and the hosted card page, under any id a
+ * store registers them by (Medusa names them pp_{identifier}_{id}). Alternative methods stay open.
+ */
+const CLOSED_IDENTIFIERS = ["pgs", FAMILIES.hosted.identifier]
+const takesCards = (providerId: unknown) => typeof providerId === "string" && CLOSED_IDENTIFIERS.some((identifier) => providerId.startsWith(`pp_${identifier}_`))
 
 export const LOCKDOWN_WORDS = "Card payments are open to signed-in customers only for now. Sign in to pay by card, or choose another payment method."
 
@@ -54,7 +59,7 @@ export function cardTestingGuard(rule: GuardRule) {
       const deps = guardDeps(req.scope)
       if (!deps.options.enabled && !rule.lockdown) return next()
       const id = String(req.params.id ?? "")
-      if (rule.lockdown && (req.body as { provider_id?: unknown } | undefined)?.provider_id === CARD_PROVIDER_ID && !loggedIn(req)) {
+      if (rule.lockdown && takesCards((req.body as { provider_id?: unknown } | undefined)?.provider_id) && !loggedIn(req)) {
         const lockdown = await currentLockdown(deps.knex)
         if (lockdown) return res.status(403).json({ type: "not_allowed", code: "cards_for_customers_only", message: LOCKDOWN_WORDS })
       }
