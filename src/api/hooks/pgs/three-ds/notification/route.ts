@@ -10,11 +10,11 @@ import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { clientAddress } from "../../../../client-address"
 import { setPageHeaders } from "../../../../page-headers"
 import { MedusaError } from "@medusajs/framework/utils"
-import { GATEWAY_UNAVAILABLE } from "../../../../../payments/gateway-unavailable"
 import { retrievePgsSession, runSessionRequest } from "../../../../store/pgs/payment-sessions/session-request"
 import { notificationQuery, type NotificationBody } from "../validators"
 import { completionPage, type Completion } from "./page"
 import { parentOrigin } from "./parent-origin"
+import { refusalStatus } from "./refusal-status"
 
 export async function POST(req: MedusaRequest<NotificationBody>, res: MedusaResponse) {
   const query = notificationQuery.safeParse(req.query)
@@ -35,19 +35,12 @@ export async function POST(req: MedusaRequest<NotificationBody>, res: MedusaResp
     return answer(200, { ok: true, words: "Authentication complete. You can close this window.", parentOrigin: origin })
   } catch (error) {
     const status = refusalStatus(error)
-    const logger = req.scope.resolve("logger") as { warn(m: string): void }
-    logger.warn(`[pgs] 3-D Secure notification for ${sessionId} refused (${status}): ${(error as Error).message}`)
+    const logger = req.scope.resolve("logger") as { warn(m: string): void; error(m: string): void }
+    // A 4xx is the caller's input; a 500 is ours to look at (the database, a seal, a bug).
+    if (status === 500) logger.error(`[pgs] 3-D Secure notification for ${sessionId} failed: ${(error as Error)?.stack ?? String(error)}`)
+    else logger.warn(`[pgs] 3-D Secure notification for ${sessionId} refused (${status}): ${(error as Error).message}`)
     // The provider's reasons name the step, never a secret; anything else is not told to the browser.
     const words = error instanceof MedusaError && status < 500 ? error.message : "Authentication could not be completed."
     return answer(status, { ok: false, words, parentOrigin: origin })
   }
-}
-
-/** Unknown session 404; not waiting for this cres 409; a malformed cres or another provider's session 400. */
-function refusalStatus(error: unknown): number {
-  if (!(error instanceof MedusaError)) return 400
-  if (error.code === GATEWAY_UNAVAILABLE) return 503
-  if (error.type === MedusaError.Types.NOT_FOUND) return 404
-  if (error.type === MedusaError.Types.CONFLICT) return 409
-  return 400
 }
