@@ -264,5 +264,5 @@ pgsStoreSuite("checkout benchmark", (s) => {
   startSandbox: startSandboxHarnessProcess,
   // Every checkout comes from 127.0.0.1: the card-testing guard still counts each (its cost is measured), per address
   // without a limit a benchmark would reach.
-  env: { PGS_WEBHOOK_RECEIVER_PORT: "0", PGS_WEBHOOK_RECEIVER_HOST: "127.0.0.1", PGS_CARD_TESTING_ATTEMPTS_PER_ADDRESS: "1000000", PGS_CARD_TESTING_DECLINES_PER_ADDRESS: "1000000" },
+  env: { PGS_WEBHOOK_RECEIVER_PORT: "0", PGS_WEBHOOK_RECEIVER_HOST: "127.0.0.1", PGS_CARD_TESTING_ATTEMPTS_PER_ADDRESS: "1000000", PGS_CARD_TESTING_DECLINES_PER_ADDRESS: "1000000", PGS_CARD_TESTING_SESSIONS_PER_ADDRESS: "1000000" },
 })

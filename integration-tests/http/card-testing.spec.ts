@@ -118,6 +118,15 @@ pgsStoreSuite("card-testing guard", (s) => {
     expect((await gatewaySessions()) - before).toBeLessThanOrEqual(10)
   })
 
+  it("hands one address at most 5 new gateway sessions, however many carts it opens them on at once", async () => {
+    const collections = await Promise.all(Array.from({ length: 6 }, async () => collectionOf((await s.createCart()).id)))
+    const before = await gatewaySessions()
+    const statuses = (await Promise.all(collections.flatMap((collection) => [openSession(collection), openSession(collection)]))).map((res) => res.status)
+    expect(statuses.filter((status) => status !== 200 && status !== 429)).toEqual([])
+    expect(statuses.filter((status) => status === 200).length).toBeLessThanOrEqual(5)
+    expect((await gatewaySessions()) - before).toBeLessThanOrEqual(5)
+  })
+
   it("counts the declines of cards posted straight to the gateway on an embedded-fields session against the client that asked for it", async () => {
     // First as a shopper: an order that owes more, and its pay link (opened from this address at the end).
     const { orderId } = await capturedOrder(s)

@@ -117,6 +117,7 @@ export function topologySuite(name: string, body: (s: TopologySuite) => void, op
       // The card-testing guard's other counts (per cart, email, session) stay as a store has them.
       PGS_CARD_TESTING_ATTEMPTS_PER_ADDRESS: "1000000",
       PGS_CARD_TESTING_DECLINES_PER_ADDRESS: "1000000",
+      PGS_CARD_TESTING_SESSIONS_PER_ADDRESS: "1000000",
     }
     await runCli(["db:migrate"], s.env)
     // One after the other, as the demo does: each CLI command creates Medusa's default store on a fresh database, and

@@ -28,6 +28,8 @@ export const cardTestingOptionsSchema = z
       attemptsPerSession: count("attempts").default(30),
       /** New gateway sessions per cart (each embedded-fields session is a form a bot can post cards to). */
       sessionsPerCart: count("sessions").default(10),
+      /** … and per address, across carts (a bot with many carts gets no more forms). */
+      sessionsPerAddress: count("sessions").default(5),
       attemptWindowMinutes: minutes.default(10),
       /** How long a client over a limit is refused (Retry-After). */
       blockMinutes: minutes.default(20),
@@ -50,6 +52,7 @@ export const CARD_TESTING_ENV: Record<keyof CardTestingOptions, string> = {
   attemptsPerCart: "PGS_CARD_TESTING_ATTEMPTS_PER_CART",
   attemptsPerSession: "PGS_CARD_TESTING_ATTEMPTS_PER_SESSION",
   sessionsPerCart: "PGS_CARD_TESTING_SESSIONS_PER_CART",
+  sessionsPerAddress: "PGS_CARD_TESTING_SESSIONS_PER_ADDRESS",
   attemptWindowMinutes: "PGS_CARD_TESTING_ATTEMPT_WINDOW_MINUTES",
   blockMinutes: "PGS_CARD_TESTING_BLOCK_MINUTES",
 }

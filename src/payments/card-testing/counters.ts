@@ -12,7 +12,7 @@ import type { CardTestingOptions } from "../../modules/pgs/card-testing-options"
 export const COUNTER_TABLE = "pgs_card_testing_counter"
 
 /** What is counted: declines (the gateway's, per client) and requests that can reach the gateway. */
-export const COUNTERS = ["declinesPerAddress", "declinesPerCart", "declinesPerEmail", "declinesPerCard", "attemptsPerAddress", "attemptsPerCart", "attemptsPerSession", "sessionsPerCart"] as const
+export const COUNTERS = ["declinesPerAddress", "declinesPerCart", "declinesPerEmail", "declinesPerCard", "attemptsPerAddress", "attemptsPerCart", "attemptsPerSession", "sessionsPerCart", "sessionsPerAddress"] as const
 export type CounterName = (typeof COUNTERS)[number]
 export type Counters = Record<CounterName, RateLimiterAbstract>
 
@@ -42,6 +42,7 @@ export function limiterOptions(options: CardTestingOptions): Record<CounterName,
     attemptsPerCart: of("attemptsPerCart", attempts),
     attemptsPerSession: of("attemptsPerSession", attempts),
     sessionsPerCart: of("sessionsPerCart", attempts),
+    sessionsPerAddress: of("sessionsPerAddress", attempts),
   }
 }
 

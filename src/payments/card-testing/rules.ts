@@ -2,7 +2,7 @@
  * The counting rules. A client is who asks (its address), for what (cart or payment collection, payment session)
  * and as whom (email, or the logged-in customer). Before a request that can reach the gateway: refused when any of
  * its keys has too many declines, then its attempt is counted per address, cart and session (and, for a new gateway
- * session, per cart). A decline the gateway reports is counted against the client that asked for the session, and
+ * session, per cart and per address). A decline the gateway reports is counted against the client that asked for the session, and
  * against the card; a card declined too often blocks whoever sent it.
  */
 import { RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible"
@@ -33,7 +33,7 @@ const attemptKeys = (c: CardTestingClient, newSession: boolean): Keyed[] =>
     ["attemptsPerAddress", c.address],
     ["attemptsPerCart", c.cart],
     ["attemptsPerSession", c.session],
-    ...(newSession ? [["sessionsPerCart", c.cart]] : []),
+    ...(newSession ? [["sessionsPerCart", c.cart], ["sessionsPerAddress", c.address]] : []),
   ].filter((k): k is Keyed => !!k[1])
 
 /** A key at its limit: the library's answer holds more points than the limiter allows. */
