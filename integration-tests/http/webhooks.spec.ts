@@ -837,11 +837,11 @@ pgsStoreSuite("gateway webhooks", (s) => {
         await s.container().resolve<any>(Modules.EVENT_BUS).clearGroupedEvents(eventGroupId)
         expect(await approvedOperations(s.sandbox, transactionId, "REFUND")).toHaveLength(0)
         expect(await followUps(orderId)).toEqual([
-          { kind: "refund_failed", state: "watching", amount_minor: "2550", note: 'Medusa asked the gateway to refund 25.50 EUR of this payment, and its answer was lost (Needs attention lists it as "Answer lost").' },
+          { kind: "refund_failed", state: "watching", amount_minor: "2550", note: 'Medusa asked the gateway to refund 25.50 EUR of this payment, and its answer was lost: the gateway may have made it, and its dashboard shows whether it did.' },
         ])
         expect((await runReconcile(s, 3 * MINUTE))?.failed_cancel_refunds).toBe(1)
         expect(await followUps(orderId)).toEqual([
-          { kind: "refund_failed", state: "done", amount_minor: "2550", note: expect.stringMatching(/answer was lost .*on Needs attention as "Refund not made"\.$/) },
+          { kind: "refund_failed", state: "done", amount_minor: "2550", note: expect.stringMatching(/answer was lost: .*on Needs attention as "Refund not made"\.$/) },
           { kind: "refund_not_made", state: "needs_person", amount_minor: "2550", note: expect.stringContaining("if its answer was lost, the gateway may have made it: its dashboard shows whether it did") },
         ])
         expect((await adminPayment(s, payment.id)).refunds).toHaveLength(0)
@@ -861,6 +861,18 @@ pgsStoreSuite("gateway webhooks", (s) => {
         const transactions = async () => ((await s.api.get(`/admin/orders/${orderId}?fields=id,*transactions`, { headers: await s.adminHeaders() })).data.order.transactions as any[]).map((t) => t.reference)
         await waitFor(async () => ((await transactions()).join() === "capture" ? true : null), { what: "the refund not made, off the order" })
         expect((await openItemsOf(transactionId)).map((i) => [i.title, i.amount])).toEqual([["Refund not made", "25.50"]])
+        // Marked handled while the gateway's message is still held: raised again the next day, with the lost refund
+        // named and the dashboard to check first (the gateway may have made it: refunding 25.50 again pays twice).
+        const knex = s.container().resolve(ContainerRegistrationKeys.PG_CONNECTION)
+        const notMade = await knex("pgs_follow_up").where({ order_id: orderId, kind: "refund_not_made" }).first("id")
+        expect((await s.api.post(`/admin/pgs/attention/${notMade.id}/resolve`, {}, { headers: await s.adminHeaders() })).status).toBe(200)
+        await runReconcile(s, 25 * 60 * MINUTE)
+        const raised = await knex("pgs_follow_up").where({ id: notMade.id }).first("state", "note")
+        expect(raised).toEqual({
+          state: "needs_person",
+          note: expect.stringMatching(/ Raised again: .* But a refund of 25\.50 EUR was sent to the gateway and its answer was lost: the gateway may have made it, .*Check the gateway's dashboard first/),
+        })
+        expect(raised.note).not.toMatch(/still holds 25\.50 EUR/)
         // The gateway's message comes: the refund is recorded on the order, and nothing is left open.
         await s.sandbox.control("POST", "/_sandbox/settings", { webhooks_held: false })
         const [refunded] = await approvedOperations(s.sandbox, transactionId, "REFUND")

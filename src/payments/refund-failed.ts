@@ -25,7 +25,8 @@ export const FAILED_REFUND_FIRST_CHECK_MS = 2 * 60_000
 /**
  * Writes the failed refund down for reconciliation, unless the error is not the gateway's answer (a bug of ours,
  * logged by the caller) or the payment has no order (no cancel can have asked for it). A lost answer is written down
- * too: Medusa's cancel treats it as a failure all the same (its "Answer lost" item is lost-answers.ts's). Never
+ * too: Medusa's cancel treats it as a failure all the same (its "Answer lost" item is lost-answers.ts's; a canceled
+ * order's is handed over to its "Refund not made", workflows/refund-not-made.ts). Never
  * throws: the refund's own error is what Medusa must get.
  */
 export async function rememberFailedRefund(
@@ -54,7 +55,7 @@ export async function rememberFailedRefund(
       next_check_at: new Date(Date.now() + FAILED_REFUND_FIRST_CHECK_MS),
       note:
         error instanceof GatewayOutcomeUnknownError
-          ? `Medusa asked the gateway to refund ${money} of this payment, and its answer was lost (Needs attention lists it as "Answer lost").`
+          ? `Medusa asked the gateway to refund ${money} of this payment, and its answer was lost: the gateway may have made it, and its dashboard shows whether it did.`
           : `Medusa asked the gateway to refund ${money} of this payment, and it was not refunded: ${reasonOf(error as MedusaError)}.`,
     })
   } catch (cause) {

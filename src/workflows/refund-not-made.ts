@@ -18,7 +18,7 @@ import { ContainerRegistrationKeys, MathBN, Modules } from "@medusajs/framework/
 import { fromMinorUnits } from "../gateway"
 import { gatewaySums } from "../lib/operation-shares"
 import { looseQuery } from "../lib/loose-query"
-import { followUpByKey, handOverOpenItems, keysAbout, openFollowUp, updateFollowUp, updateFollowUpAmount } from "../modules/pgs/follow-ups"
+import { followUpByKey, handOverOpenItems, keysAbout, openFollowUp, openItemsOf, updateFollowUp, updateFollowUpAmount, type FollowUpRow } from "../modules/pgs/follow-ups"
 import { failedRefundKey } from "../payments/refund-failed"
 import { lostAnswerKey } from "../payments/lost-answers"
 import { isPgsProviderId } from "../payments/session-data"
@@ -140,9 +140,21 @@ export async function settleRefundNotMade(container: MedusaContainer, payment: C
  * message still records the refund as Medusa's own call's and closes it (pgs-events/management.ts).
  */
 async function handOverLostRefundAnswers(knex: Knex, payment: CanceledPayment): Promise<void> {
+  await handOverOpenItems(knex, "unknown_management", await lostRefundAnswerKeys(knex, payment), 'Its order is canceled: listed once, as the order\'s "Refund not made", until the gateway says whether it made it.')
+}
+
+/** The "Answer lost" keys of the refunds asked of this payment that failed (a lost answer is one of those). */
+async function lostRefundAnswerKeys(knex: Knex, payment: CanceledPayment): Promise<string[]> {
   const failed = await keysAbout(knex, "refund_failed", { order_id: payment.orderId, transaction_id: payment.transactionId })
-  const lost = failed.map((key) => lostAnswerKey(key.slice(failedRefundKey("").length)))
-  await handOverOpenItems(knex, "unknown_management", lost, 'Its order is canceled: listed once, as the order\'s "Refund not made", until the gateway says whether it made it.')
+  return failed.map((key) => lostAnswerKey(key.slice(failedRefundKey("").length)))
+}
+
+/**
+ * The payment's refunds whose answer was lost and whose gateway message has not come yet (their "Answer lost" item
+ * still open): the gateway may have made them, so what Medusa's records say the payment holds may be refunded already.
+ */
+export async function unsettledLostRefunds(knex: Knex, payment: CanceledPayment): Promise<FollowUpRow[]> {
+  return openItemsOf(knex, "unknown_management", await lostRefundAnswerKeys(knex, payment))
 }
 
 /**

@@ -116,6 +116,12 @@ export async function handOverOpenItems(knex: Knex, kind: FollowUpKind, keys: st
     .update({ state: "watching", next_check_at: null, note: knex.raw(`trim(coalesce("note", '') || ' ' || ?)`, [sentence]), updated_at: new Date() })
 }
 
+/** The items of this kind under these keys that are not closed (needs a person, or watched). */
+export async function openItemsOf(knex: Knex, kind: FollowUpKind, keys: string[]): Promise<FollowUpRow[]> {
+  if (!keys.length) return []
+  return knex(FOLLOW_UP_TABLE).whereIn("key", keys).where({ kind }).whereNot({ state: "done" }).whereNull("deleted_at").select("*")
+}
+
 /** Opens again an item closed with `closedWith`, unless something wrote to it since (its note changed). */
 export async function reopenFollowUp(knex: Knex, id: string, input: { closedWith: string; note: string | null }): Promise<void> {
   await knex(FOLLOW_UP_TABLE).where({ id, state: "done", note: input.closedWith }).update({ state: "needs_person", resolved_at: null, note: input.note, updated_at: new Date() })
