@@ -3,7 +3,7 @@ import fs from "node:fs"
 import os from "node:os"
 import path from "node:path"
 import { parseFlags, freePort } from "../../scripts/demo/flags"
-import { connectToSandbox, startDemoSandbox, SANDBOX_STATE, type DemoGateway } from "../../scripts/demo/sandbox"
+import { connectToSandbox, pointWebhooksAt, startDemoSandbox, SANDBOX_STATE, type DemoGateway } from "../../scripts/demo/sandbox"
 import { SandboxHarness } from "../support/sandbox"
 import { approved } from "./management-helpers"
 
@@ -67,6 +67,30 @@ describe("the demo's own sandbox", () => {
       expect(reset.config.client_secret).not.toBe(first.config.client_secret)
     } finally {
       await reset.stop()
+    }
+  })
+})
+
+describe("the demo's webhook URL", () => {
+  it("is the only one the gateway sends to after a restart on another port, though the sandbox keeps what was registered", async () => {
+    const dir = newDir()
+    const start = () => startDemoSandbox(dir, { port: 0, reset: false, payoutSettleAfterMs: 0 })
+    const endpoints = async (gateway: DemoGateway) => ((await (await fetch(`${gateway.url}/_sandbox/webhooks`)).json()) as { endpoints: string[] }).endpoints
+    const first = await start()
+    try {
+      await pointWebhooksAt(first, "http://127.0.0.1:9101/hooks/pgs/webhooks")
+      await pointWebhooksAt(first, "http://127.0.0.1:9101/hooks/pgs/webhooks")
+      expect(await endpoints(first)).toEqual(["http://127.0.0.1:9101/hooks/pgs/webhooks"])
+    } finally {
+      await first.stop()
+    }
+    const second = await start()
+    try {
+      expect(await endpoints(second)).toEqual(["http://127.0.0.1:9101/hooks/pgs/webhooks"]) // kept in its state
+      await pointWebhooksAt(second, "http://127.0.0.1:9202/hooks/pgs/webhooks")
+      expect(await endpoints(second)).toEqual(["http://127.0.0.1:9202/hooks/pgs/webhooks"])
+    } finally {
+      await second.stop()
     }
   })
 })

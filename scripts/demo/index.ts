@@ -17,7 +17,7 @@ import { startDatabase, seededPublishableKey, userExists, type DemoDatabase } fr
 import { runCli, startServer, stopProcess, waitForHealth, type Env } from "./medusa"
 import { startStorefront, type RunningStorefront } from "./storefront"
 import { freePort, parseFlags } from "./flags"
-import { connectToSandbox, startDemoSandbox, type DemoGateway } from "./sandbox"
+import { connectToSandbox, pointWebhooksAt, startDemoSandbox, type DemoGateway } from "./sandbox"
 import { startTopology } from "../topology/processes"
 
 export const ADMIN = { email: "admin@pgs.demo", password: "pgs-demo-admin" }
@@ -98,11 +98,7 @@ async function main() {
       })
       webhookUrl = `${receiverOrigin}/hooks/pgs/webhooks`
     }
-    await fetch(`${sandbox.url}/_sandbox/webhooks`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ url: webhookUrl }),
-    })
+    await pointWebhooksAt(sandbox, webhookUrl)
 
     step("storefront")
     const storefront: RunningStorefront = await startStorefront({ port: storefrontPort, medusaUrl, publishableKey })

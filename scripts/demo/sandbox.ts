@@ -56,3 +56,17 @@ export async function connectToSandbox(url: string): Promise<DemoGateway> {
     throw new Error(`--sandbox-url ${url}: ${url}/_sandbox/config is not a PGS sandbox's configuration`)
   return { url, config, description: `${url} (already running; the demo neither starts nor stops it)`, stop: async () => {} }
 }
+
+/**
+ * Points the gateway's webhooks at `url` alone. A sandbox keeping its state (--state-dir, the demo's own) keeps every
+ * URL ever registered, and each start has its own (free ports, --split's balancer): the list is replaced, not added to,
+ * so no webhook goes on to a URL of an earlier run. The sandbox's DELETE clears every merchant's list.
+ */
+export async function pointWebhooksAt(gateway: Pick<DemoGateway, "url">, url: string): Promise<void> {
+  const call = async (method: "DELETE" | "POST", body?: object) => {
+    const res = await fetch(`${gateway.url}/_sandbox/webhooks`, { method, headers: { "content-type": "application/json" }, body: body && JSON.stringify(body) })
+    if (!res.ok) throw new Error(`the sandbox at ${gateway.url} answered ${res.status} to ${method} /_sandbox/webhooks: ${await res.text()}`)
+  }
+  await call("DELETE")
+  await call("POST", { url })
+}
