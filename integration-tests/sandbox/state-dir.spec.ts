@@ -9,6 +9,7 @@ import os from "node:os"
 import path from "node:path"
 import { startSandbox } from "../../sandbox/server"
 import { keysFromDir } from "../../sandbox/core/keys"
+import { credentialsFromDir } from "../../sandbox/core/credentials"
 import { PERSISTED, NOT_PERSISTED, takeSnapshot } from "../../sandbox/state/snapshot"
 import { STATE_FILE } from "../../sandbox/state/state-file"
 import { SandboxHarness, startHarness, waitFor } from "../support/sandbox"
@@ -158,6 +159,30 @@ describe("a damaged state file", () => {
     const dir = newDir()
     fs.writeFileSync(path.join(dir, STATE_FILE), JSON.stringify({ format: "pgs-sandbox-state", version: 1, store: {} }))
     await expect(startSandbox({ port: 0, stateDir: dir })).rejects.toThrow(/is damaged: store\.transactions/)
+  })
+})
+
+describe("the credentials file beside the state", () => {
+  it("is replaced whole (a new file renamed over the old, never written in place), readable by its owner only", () => {
+    const dir = newDir()
+    const file = path.join(dir, "credentials.json")
+    const first = credentialsFromDir(dir)
+    const before = fs.statSync(file).ino
+    const changed = credentialsFromDir(dir, { clientSecret: "given-secret" })
+    expect(changed).toEqual({ ...first, clientSecret: "given-secret" })
+    expect(JSON.parse(fs.readFileSync(file, "utf8"))).toEqual(changed)
+    // Written in place, a kill mid-write would leave half a file: the old one is kept until the new one is whole.
+    expect(fs.statSync(file).ino).not.toBe(before)
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600)
+    expect(fs.readdirSync(dir)).toEqual(["credentials.json"])
+  })
+
+  it("refuses one that is not JSON (a cut-off write), naming the file, and leaves it as it was", () => {
+    const dir = newDir()
+    const file = path.join(dir, "credentials.json")
+    fs.writeFileSync(file, '{"clientId":"state-merch')
+    expect(() => credentialsFromDir(dir)).toThrow(`${file} is not valid JSON`)
+    expect(fs.readFileSync(file, "utf8")).toBe('{"clientId":"state-merch')
   })
 })
 

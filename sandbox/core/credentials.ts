@@ -5,6 +5,7 @@
 import { randomBytes } from "node:crypto"
 import fs from "node:fs"
 import path from "node:path"
+import { replaceFile } from "./replace-file"
 
 export type Credentials = { clientId: string; clientSecret: string; clientKey: string }
 
@@ -20,7 +21,12 @@ export function credentialsFromDir(dir: string, given: Partial<Credentials> = {}
   const file = path.join(dir, FILE)
   let saved: Credentials | undefined
   if (fs.existsSync(file)) {
-    const parsed: unknown = JSON.parse(fs.readFileSync(file, "utf8"))
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(fs.readFileSync(file, "utf8"))
+    } catch (error) {
+      throw new Error(`${file} is not valid JSON (${(error as Error).message}): restore it, or delete it to make new credentials (a store configured with the old ones must then take the new)`)
+    }
     if (!isCredentials(parsed)) throw new Error(`${file} is not a sandbox credentials file: delete it to make new credentials`)
     saved = parsed
   }
@@ -30,7 +36,8 @@ export function credentialsFromDir(dir: string, given: Partial<Credentials> = {}
     clientKey: given.clientKey ?? saved?.clientKey ?? `sbx_ck_${randomBytes(8).toString("hex")}`,
   }
   if (JSON.stringify(credentials) !== JSON.stringify(saved)) {
-    fs.writeFileSync(file, JSON.stringify(credentials, null, 2) + "\n", { mode: 0o600 })
+    // Whole or not at all (it lives beside the state file): a kill mid-write leaves the old credentials.
+    replaceFile(file, JSON.stringify(credentials, null, 2) + "\n")
   }
   return credentials
 }

@@ -6,6 +6,7 @@
 import fs from "node:fs"
 import path from "node:path"
 import { z } from "zod"
+import { replaceFile } from "../core/replace-file"
 import { STATE_FORMAT, STATE_FORMAT_VERSION, type SandboxSnapshot } from "./snapshot"
 
 export const STATE_FILE = "sandbox-state.json"
@@ -64,15 +65,5 @@ export function readStateFile(dir: string): SandboxSnapshot | null {
 /** Replace the state file in one step (temporary file, fsync, rename). */
 export function writeStateFile(dir: string, text: string): void {
   fs.mkdirSync(dir, { recursive: true })
-  const file = path.join(dir, STATE_FILE)
-  const temporary = `${file}.${process.pid}.tmp`
-  const fd = fs.openSync(temporary, "w", 0o600)
-  try {
-    // writeFileSync on a descriptor writes until all is out (one writeSync may write part of it, e.g. on a full disk).
-    fs.writeFileSync(fd, text)
-    fs.fsyncSync(fd)
-  } finally {
-    fs.closeSync(fd)
-  }
-  fs.renameSync(temporary, file)
+  replaceFile(path.join(dir, STATE_FILE), text)
 }
