@@ -43,6 +43,7 @@ pgsStoreSuite("card-testing guard", (s) => {
 
   /** Declines the store counted from the gateway's webhooks (they arrive within moments in the sandbox). */
   const countedDeclines = async () => {
+    console.log(JSON.stringify((await s.container().resolve("__pg_connection__").raw(`select key, points from pgs_card_testing_counter`)).rows))
     const { rows } = await s.container().resolve("__pg_connection__").raw(`select count(*)::int as n from pgs_card_testing_event where kind = 'decline'`)
     return rows[0].n as number
   }
@@ -105,6 +106,12 @@ pgsStoreSuite("card-testing guard", (s) => {
     }
     expectRefused(refused)
     expect((await authorizations()) - before).toBeLessThanOrEqual(6)
+  })
+
+  it("refuses a cart id too long for the guard's counters with 400, before the guard, on cart completion", async () => {
+    const long = await s.api.post(`/store/carts/cart_${"x".repeat(8_000)}/complete`, {}, { headers: s.storeHeaders, validateStatus: () => true })
+    expect(long.status).toBe(400)
+    expect(JSON.stringify(long.data)).toMatch(/at most 200 characters/)
   })
 
   it("hands one cart a limited number of gateway sessions, not 200", async () => {

@@ -95,7 +95,8 @@ export const PLUGIN_ROUTE_PREFIXES: RoutePattern[] = ["/store/pgs", "/admin/pgs"
  * provider (any provider's session would fail the same way).
  */
 export const MEDUSA_SESSION_ROUTE: RoutePattern = { route: "/store/payment-collections/:id/payment-sessions" }
-export const GUARDED_MEDUSA_ROUTES: RoutePattern[] = [MEDUSA_SESSION_ROUTE]
+/** Cart completion authorizes: its id is checked (at most 200 characters) before the card-testing guard counts it. */
+export const GUARDED_MEDUSA_ROUTES: RoutePattern[] = [MEDUSA_SESSION_ROUTE, { route: "/store/carts/:id/complete" }]
 
 /**
  * Medusa's error handler with one case of ours before it: Express could not decode a path parameter of one of our

@@ -4,6 +4,7 @@
  * (table pgs_card_testing_counter, made by the module's migration). rate-limiter-flexible keeps them: each counter
  * is a window that starts at a key's first count and a block that a key over its limit gets.
  */
+import { createHash } from "node:crypto"
 import type { Knex } from "@medusajs/framework/mikro-orm/knex"
 import type Redis from "ioredis"
 import { RateLimiterPostgres, RateLimiterRedis, type RateLimiterAbstract } from "rate-limiter-flexible"
@@ -15,6 +16,12 @@ export const COUNTER_TABLE = "pgs_card_testing_counter"
 export const COUNTERS = ["declinesPerAddress", "declinesPerCart", "declinesPerEmail", "declinesPerCard", "attemptsPerAddress", "attemptsPerCart", "attemptsPerSession", "sessionsPerCart", "sessionsPerAddress"] as const
 export type CounterName = (typeof COUNTERS)[number]
 export type Counters = Record<CounterName, RateLimiterAbstract>
+
+/** Longer keys (a long email, a made-up id) are counted by their SHA-256: the table's key column is varchar(255). */
+const MAX_PLAIN_KEY = 64
+
+/** The key a counter stores. A hashed key is longer than any plain one, so the two can never meet. */
+export const counterKey = (key: string): string => (key.length <= MAX_PLAIN_KEY ? key : `sha256:${createHash("sha256").update(key).digest("hex")}`)
 
 type LimiterOptions = { keyPrefix: string; points: number; duration: number; blockDuration: number }
 

@@ -6,7 +6,7 @@
  * against the card; a card declined too often blocks whoever sent it.
  */
 import { RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible"
-import type { Counters, CounterName } from "./counters"
+import { counterKey, type Counters, type CounterName } from "./counters"
 
 export type CardTestingClient = {
   address?: string | null
@@ -21,20 +21,23 @@ export type Refusal = { retryAfterSeconds: number; counter: CounterName }
 
 type Keyed = [CounterName, string]
 
+/** The keys a client has, each as its counter stores it. */
+const keyed = (keys: ReadonlyArray<readonly [CounterName, string | null | undefined]>): Keyed[] => keys.flatMap(([name, key]): Keyed[] => (key ? [[name, counterKey(key)]] : []))
+
 const declineKeys = (c: CardTestingClient): Keyed[] =>
-  [
+  keyed([
     ["declinesPerAddress", c.address],
     ["declinesPerCart", c.cart],
     ["declinesPerEmail", c.email?.toLowerCase()],
-  ].filter((k): k is Keyed => !!k[1])
+  ])
 
 const attemptKeys = (c: CardTestingClient, newSession: boolean): Keyed[] =>
-  [
+  keyed([
     ["attemptsPerAddress", c.address],
     ["attemptsPerCart", c.cart],
     ["attemptsPerSession", c.session],
-    ...(newSession ? [["sessionsPerCart", c.cart], ["sessionsPerAddress", c.address]] : []),
-  ].filter((k): k is Keyed => !!k[1])
+    ...(newSession ? ([["sessionsPerCart", c.cart], ["sessionsPerAddress", c.address]] as const) : []),
+  ])
 
 /** A key at its limit: the library's answer holds more points than the limiter allows. */
 function refusalOf(counter: CounterName, limiter: RateLimiterAbstract, res: RateLimiterRes | null): Refusal | null {
@@ -76,7 +79,7 @@ export async function admitAttempt(counters: Counters, client: CardTestingClient
 export async function countDecline(counters: Counters, client: CardTestingClient, card: string | null): Promise<Refusal | null> {
   const refusals = await Promise.all(declineKeys(client).map((k) => count(counters, k)))
   if (card) {
-    const cardRefusal = await count(counters, ["declinesPerCard", card])
+    const cardRefusal = await count(counters, ["declinesPerCard", counterKey(card)])
     if (cardRefusal) {
       // One card declined again and again: whoever keeps sending it is blocked, whatever its other counts.
       await Promise.all(declineKeys(client).map(([name, key]) => counters[name].block(key, counters[name].blockDuration)))

@@ -1,6 +1,6 @@
 import { RateLimiterMemory } from "rate-limiter-flexible"
 import { DEFAULT_CARD_TESTING } from "../../../modules/pgs/card-testing-options"
-import { limiterOptions, type Counters } from "../counters"
+import { counterKey, limiterOptions, type Counters } from "../counters"
 import { admitAttempt, cardKey, countDecline } from "../rules"
 
 /** The store's counters with the library's memory store: the same limits, no database. */
@@ -59,5 +59,15 @@ describe("card-testing counting rules", () => {
     expect(cardKey({ payment_method_hash: "h1", payment_method_masked: "411111******1111" })).toBe("hash:h1")
     expect(cardKey({ payment_method_masked: "411111******1111", payment_method_expiry: "2030-12-01" })).toBe("masked:411111******1111:2030-12-01")
     expect(cardKey({})).toBeNull()
+  })
+
+  it("keeps every counter key within the table's 255 characters, and long keys apart", () => {
+    expect(counterKey("203.0.113.7")).toBe("203.0.113.7")
+    const long = `${"a".repeat(240)}@example.com`
+    expect(counterKey(long)).toMatch(/^sha256:[0-9a-f]{64}$/)
+    expect(counterKey(long)).not.toBe(counterKey(`${"a".repeat(241)}@example.com`))
+    // A short key spelled like a hashed one is itself longer than the plain limit: hashed, never taken as another's.
+    expect(counterKey(counterKey(long))).not.toBe(counterKey(long))
+    expect(`pgs_ct_declinesPerEmail:${counterKey(long)}`.length).toBeLessThanOrEqual(255)
   })
 })
