@@ -185,6 +185,24 @@ pgsStoreSuite("card-testing guard", (s) => {
     expect((await s.api.get("/admin/pgs/health", { headers: await s.adminHeaders() })).data.card_testing).toBeNull()
   })
 
+  it("counts a decline once however often its gateway event is processed again", async () => {
+    const cart = await s.createCart()
+    const session = (await openSession(await collectionOf(cart.id))).data.payment_collection.payment_sessions[0]
+    await payInFrame(s.sandbox, session, declined()[0]!)
+    await eventually(countedDeclines, (n) => n >= 1)
+    const knex = s.container().resolve("__pg_connection__")
+    const declinesOfAddress = async () => (await knex.raw(`select points from pgs_card_testing_counter where key = 'pgs_ct_declinesPerAddress:127.0.0.1'`)).rows[0]?.points
+    expect(await declinesOfAddress()).toBe(1)
+    const { rows } = await knex.raw(`select id from pgs_webhook_event where outcome like 'applied:%'`)
+    expect(rows).toHaveLength(1)
+    for (let again = 0; again < 2; again++) {
+      const res = await s.api.post(`/admin/pgs/events/${rows[0].id}/process`, {}, { headers: await s.adminHeaders() })
+      expect(res.data.outcome).toMatch(/^ignored:/)
+    }
+    expect(await countedDeclines()).toBe(1)
+    expect(await declinesOfAddress()).toBe(1)
+  })
+
   it("forgets which client asked for a session after a week, and what the guard saw with the rest of the plugin's history", async () => {
     const cart = await s.createCart()
     const collection = await collectionOf(cart.id)

@@ -47,7 +47,7 @@ async function applyOne(ctx: EventContext, id: string, row: EventToRun): Promise
     return "ignored:unsupported"
   }
   try {
-    const outcome = await dispatchEvent(ctx, parsed.data, row.received_at)
+    const outcome = await dispatchEvent(ctx, parsed.data, row.received_at, id)
     await writeEventOutcome(knex, id, { processed_at: new Date(), outcome, error: null, next_attempt_at: null })
     return outcome
   } catch (error) {

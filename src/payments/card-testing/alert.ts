@@ -14,14 +14,24 @@ const EVENT_TABLE = "pgs_card_testing_event"
 
 export type GuardEventKind = "decline" | "refused"
 
-export async function recordGuardEvent(knex: Knex, kind: GuardEventKind, client: CardTestingClient & { collection?: string | null }): Promise<void> {
-  await knex(EVENT_TABLE).insert({
-    kind,
-    client_address: client.address ?? null,
-    cart_id: client.cart ?? null,
-    payment_collection_id: client.collection ?? null,
-    email: client.email?.toLowerCase() ?? null,
-  })
+/**
+ * `webhookEventId`: the gateway event a decline came from. False when that event's decline is recorded already (the
+ * event processed again): it is not counted a second time.
+ */
+export async function recordGuardEvent(knex: Knex, kind: GuardEventKind, client: CardTestingClient & { collection?: string | null }, webhookEventId?: string): Promise<boolean> {
+  const inserted = await knex(EVENT_TABLE)
+    .insert({
+      kind,
+      client_address: client.address ?? null,
+      cart_id: client.cart ?? null,
+      payment_collection_id: client.collection ?? null,
+      email: client.email?.toLowerCase() ?? null,
+      webhook_event_id: webhookEventId ?? null,
+    })
+    .onConflict(knex.raw(`("webhook_event_id") where "webhook_event_id" is not null`))
+    .ignore()
+    .returning("id")
+  return inserted.length > 0
 }
 
 /** Opens the item (or counts `refused` more refusals on it: 0 when a decline reached a limit). */

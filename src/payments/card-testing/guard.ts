@@ -46,11 +46,14 @@ export async function admitPaymentRequest(deps: GuardDeps, client: GuardClient, 
   return refusal
 }
 
-/** A decline the gateway reported for a session this client asked for; `card` as rules.cardKey names it. */
-export async function countGatewayDecline(deps: GuardDeps, client: GuardClient, card: string | null): Promise<void> {
+/**
+ * A decline the gateway reported for a session this client asked for; `card` as rules.cardKey names it. Counted once
+ * per gateway event (`webhookEventId`, the event log's id), however often that event is processed.
+ */
+export async function countGatewayDecline(deps: GuardDeps, client: GuardClient, card: string | null, webhookEventId: string): Promise<void> {
   if (!deps.options.enabled) return
   try {
-    await recordGuardEvent(deps.knex, "decline", client)
+    if (!(await recordGuardEvent(deps.knex, "decline", client, webhookEventId))) return
     const refusal = await countDecline(counters(deps), client, card)
     if (refusal) await openCardTestingItem(deps.knex, 0)
   } catch (error) {

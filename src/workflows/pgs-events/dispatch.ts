@@ -12,8 +12,8 @@ import { handleManagement } from "./management"
 import { handleTokenization } from "./tokenization"
 import { handlePayoutEvent } from "./payout"
 
-/** `receivedAt`: when the store recorded the delivery. */
-export async function dispatchEvent(ctx: EventContext, event: WebhookEvent, receivedAt: Date): Promise<EventOutcome> {
+/** `receivedAt`: when the store recorded the delivery; `eventId`: its id in the event log. */
+export async function dispatchEvent(ctx: EventContext, event: WebhookEvent, receivedAt: Date, eventId: string): Promise<EventOutcome> {
   if (event.event === TOKENIZATION_EVENT) return handleTokenization(ctx, event.payload)
   const kind = kindOf(event)
   if (kind === "approval" || kind === "failure" || kind === "pending") {
@@ -24,7 +24,7 @@ export async function dispatchEvent(ctx: EventContext, event: WebhookEvent, rece
     case "approval":
       return handleApproval(ctx, event.payload)
     case "failure":
-      return handleFailure(ctx, event.payload)
+      return handleFailure(ctx, event.payload, eventId)
     case "management_approved":
       return handleManagement(ctx, event.event, event.payload, receivedAt)
     case "management_declined":

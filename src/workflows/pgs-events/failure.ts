@@ -22,7 +22,8 @@ const failedStatus = (status: TransactionStatus, transactionType: string): Payme
     ? (medusaStatusFor({ status, transactionType: gatewayTransactionType(transactionType), awaitingShopper: false }) as PaymentSessionStatus)
     : undefined
 
-export async function handleFailure(ctx: EventContext, payload: TransactionEventPayload): Promise<EventOutcome> {
+/** `eventId`: the event log's id (the guard counts each event's decline once, however often it is processed). */
+export async function handleFailure(ctx: EventContext, payload: TransactionEventPayload, eventId: string): Promise<EventOutcome> {
   const found = await failureOf(ctx, payload)
   if (typeof found === "string") return found
   const { session, tx } = found
@@ -38,7 +39,7 @@ export async function handleFailure(ctx: EventContext, payload: TransactionEvent
   } finally {
     // Every decline counts against its client, whether or not Medusa's session still wants it (a bot's is often
     // replaced already). After applying: the count's reads do not stand between the lookup and the write.
-    if (tx.status === "DECLINED") await countDeclineOfSession(ctx, session, payload)
+    if (tx.status === "DECLINED") await countDeclineOfSession(ctx, session, payload, eventId)
   }
 }
 
@@ -64,13 +65,13 @@ async function failureOf(ctx: EventContext, payload: TransactionEventPayload): P
 }
 
 /** The decline counts against the client that asked for the session (card-testing guard). Never throws. */
-async function countDeclineOfSession(ctx: EventContext, session: SessionView, payload: TransactionEventPayload): Promise<void> {
+async function countDeclineOfSession(ctx: EventContext, session: SessionView, payload: TransactionEventPayload, eventId: string): Promise<void> {
   const knex = ctx.container.resolve(ContainerRegistrationKeys.PG_CONNECTION)
   const deps = { ...ctx.pgs.cardTestingSettings(), logger: ctx.logger }
   try {
     const who = await whoOfCollection(ctx.container, session.payment_collection_id)
     const address = await clientAddressOf(knex, session.payment_collection_id)
-    await countGatewayDecline(deps, { ...who, session: session.id, address }, cardKey(payload))
+    await countGatewayDecline(deps, { ...who, session: session.id, address }, cardKey(payload), eventId)
   } catch (error) {
     ctx.logger.warn(`[pgs] card-testing guard: the client of a declined session could not be read: ${(error as Error).message}`)
   }
