@@ -82,7 +82,7 @@ pgsStoreSuite("card-testing guard", (s) => {
 
     const item = await eventually(attentionItem, (i) => !!i)
     expect(item).toMatchObject({ title: "Card testing suspected", needs_person: true })
-    expect(item.sentence).toMatch(/refused \d+ payment requests? and the gateway declined [1-5] attempts? that reached it, from 1 address \(.*127\.0\.0\.1\) on 1 cart/)
+    expect(item.sentence).toMatch(/blocked a client \d+ times? and the gateway declined [1-5] attempts? that reached it, from 1 address \(.*127\.0\.0\.1\) on 1 cart/)
     expect(item.sentence).toContain(cart.id)
 
     const health = await s.api.get("/admin/pgs/health", { headers: await s.adminHeaders() })
@@ -123,6 +123,11 @@ pgsStoreSuite("card-testing guard", (s) => {
     expect(answers.filter((status) => status >= 500)).toEqual([])
     expect(answers.filter((status) => status === 429).length).toBeGreaterThan(15)
     expect((await gatewaySessions()) - before).toBeLessThanOrEqual(10)
+    // The admin is told when a block starts (sessions per address at the 6th, per cart at the 11th), not for each
+    // of the 25 requests refused while they last.
+    const knex = s.container().resolve("__pg_connection__")
+    expect((await knex.raw(`select count(*)::int as n from pgs_card_testing_event where kind = 'refused'`)).rows[0].n).toBe(2)
+    expect((await knex.raw(`select checks from pgs_follow_up where key = 'card-testing'`)).rows).toEqual([{ checks: 2 }])
   })
 
   it("hands one address at most 5 new gateway sessions, however many carts it opens them on at once", async () => {

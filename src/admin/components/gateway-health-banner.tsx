@@ -40,7 +40,7 @@ export function GatewayHealthBanner() {
       ) : null}
       {cardTesting ? (
         <Alert variant="warning" data-testid="pgs-health-card-testing" className="mb-3">
-          <strong>Card testing suspected.</strong> {cardTesting.refused} payment {cardTesting.refused === 1 ? "request" : "requests"} refused
+          <strong>Card testing suspected.</strong> Clients blocked {cardTesting.refused} {cardTesting.refused === 1 ? "time" : "times"}
           since {dateTime(cardTesting.since)}, the last at {dateTime(cardTesting.last_at)}.{" "}
           {cardTesting.lockdown
             ? `Cards are for logged-in customers only until ${dateTime(cardTesting.lockdown.until)}.`

@@ -1,8 +1,8 @@
 /**
- * What the guard saw, for the shop admin: each decline the gateway reported for a client and each request refused,
- * one row each (pgs_card_testing_event), and one "Card testing suspected" item on Needs attention (key
- * `card-testing`, `checks` counting refused requests) opened by the first refusal and open until a person marks it
- * handled; a refusal after that opens it again with a fresh count.
+ * What the guard saw, for the shop admin: each decline the gateway reported for a client and each block a client's
+ * requests started (not each request refused while it lasts), one row each (pgs_card_testing_event), and one "Card
+ * testing suspected" item on Needs attention (key `card-testing`, `checks` counting blocks) opened by the first block
+ * and open until a person marks it handled; a block after that opens it again with a fresh count.
  */
 import type { Knex } from "@medusajs/framework/mikro-orm/knex"
 import { generateEntityId } from "@medusajs/framework/utils"
@@ -34,23 +34,23 @@ export async function recordGuardEvent(knex: Knex, kind: GuardEventKind, client:
   return inserted.length > 0
 }
 
-/** Opens the item (or counts `refused` more refusals on it: 0 when a decline reached a limit). */
-export async function openCardTestingItem(knex: Knex, refused: 0 | 1 = 1): Promise<void> {
+/** Opens the item, or counts one more block on it. */
+export async function openCardTestingItem(knex: Knex): Promise<void> {
   const now = new Date()
   await knex.raw(
     `insert into "${FOLLOW_UP_TABLE}" ("id", "key", "kind", "state", "checks", "note", "created_at", "updated_at")
-     values (?, ?, 'card_testing', 'needs_person', ?, null, ?, ?)
+     values (?, ?, 'card_testing', 'needs_person', 1, null, ?, ?)
      on conflict ("key") where "deleted_at" is null do update set
        "checks" = case when "${FOLLOW_UP_TABLE}"."state" = 'needs_person' then "${FOLLOW_UP_TABLE}"."checks" + excluded."checks" else excluded."checks" end,
        "created_at" = case when "${FOLLOW_UP_TABLE}"."state" = 'needs_person' then "${FOLLOW_UP_TABLE}"."created_at" else excluded."created_at" end,
        "state" = 'needs_person', "resolved_at" = null, "updated_at" = excluded."updated_at"`,
-    [generateEntityId(undefined, "pgsfu"), CARD_TESTING_KEY, refused, now, now],
+    [generateEntityId(undefined, "pgsfu"), CARD_TESTING_KEY, now, now],
   )
 }
 
 export type CardTestingSummary = {
   since: string
-  /** Requests the guard refused (they never reached the gateway). */
+  /** Blocks the guard started (the requests refused while they lasted never reached the gateway). */
   refused: number
   /** Declines the gateway reported: attempts that did reach it. */
   declines: number

@@ -42,7 +42,9 @@ export async function admitPaymentRequest(deps: GuardDeps, client: GuardClient, 
     deps.logger.warn(`[pgs] card-testing guard: counters unavailable, request let through: ${(error as Error).message}`)
     return null
   }
-  if (refusal) await tellAdmin(deps, client)
+  // Recorded when a block starts, not for each request refused while it lasts: a flood costs no more writes than
+  // the counting of the requests it sends.
+  if (refusal?.startsBlock) await tellAdmin(deps, client)
   return refusal
 }
 
@@ -55,7 +57,7 @@ export async function countGatewayDecline(deps: GuardDeps, client: GuardClient, 
   try {
     if (!(await recordGuardEvent(deps.knex, "decline", client, webhookEventId))) return
     const refusal = await countDecline(counters(deps), client, card)
-    if (refusal) await openCardTestingItem(deps.knex, 0)
+    if (refusal?.startsBlock) await tellAdmin(deps, client)
   } catch (error) {
     deps.logger.warn(`[pgs] card-testing guard: a decline could not be counted: ${(error as Error).message}`)
   }

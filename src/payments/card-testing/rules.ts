@@ -17,7 +17,8 @@ export type CardTestingClient = {
   session?: string | null
 }
 
-export type Refusal = { retryAfterSeconds: number; counter: CounterName }
+/** `startsBlock`: this request took a key over its limit (the requests refused after it while blocked do not). */
+export type Refusal = { retryAfterSeconds: number; counter: CounterName; startsBlock?: true }
 
 type Keyed = [CounterName, string]
 
@@ -56,8 +57,10 @@ async function count(counters: Counters, [name, key]: Keyed): Promise<Refusal | 
     await limiter.consume(key)
     return null
   } catch (rejection) {
-    if (rejection instanceof RateLimiterRes) return refusalOf(name, limiter, rejection) ?? { counter: name, retryAfterSeconds: 1 }
-    throw rejection
+    if (!(rejection instanceof RateLimiterRes)) throw rejection
+    const refusal = refusalOf(name, limiter, rejection) ?? { counter: name, retryAfterSeconds: 1 }
+    // One point a request: the one that reaches limit + 1 is the one the library starts the block with.
+    return rejection.consumedPoints === limiter.points + 1 ? { ...refusal, startsBlock: true } : refusal
   }
 }
 
@@ -69,7 +72,13 @@ export async function admitAttempt(counters: Counters, client: CardTestingClient
   const declined = await Promise.all(declineKeys(client).map(async ([name, key]) => refusalOf(name, counters[name], await counters[name].get(key))))
   const blocked = longest(declined)
   if (blocked) return blocked
-  return longest(await Promise.all(attemptKeys(client, newSession).map((k) => count(counters, k))))
+  return worst(await Promise.all(attemptKeys(client, newSession).map((k) => count(counters, k))))
+}
+
+/** The longest refusal, saying a block starts when any of them starts one. */
+function worst(refusals: Array<Refusal | null>): Refusal | null {
+  const refusal = longest(refusals)
+  return refusal && refusals.some((r) => r?.startsBlock) ? { ...refusal, startsBlock: true } : refusal
 }
 
 /**
@@ -86,7 +95,7 @@ export async function countDecline(counters: Counters, client: CardTestingClient
       refusals.push(cardRefusal)
     }
   }
-  return longest(refusals)
+  return worst(refusals)
 }
 
 /** What the gateway tells of a card in a decline: its hash (a card id), else masked number and expiry. */

@@ -23,7 +23,7 @@ describe("card-testing counting rules", () => {
     const counters = memoryCounters()
     for (let i = 0; i < 3; i++) await countDecline(counters, shopper, `card${i}`)
     const refusal = await countDecline(counters, shopper, "card3")
-    expect(refusal).toEqual({ counter: "declinesPerCart", retryAfterSeconds: 20 * 60 })
+    expect(refusal).toEqual({ counter: "declinesPerCart", retryAfterSeconds: 20 * 60, startsBlock: true })
     expect(await admitAttempt(counters, shopper, false)).toMatchObject({ retryAfterSeconds: 20 * 60 })
 
     const other = memoryCounters()
@@ -69,5 +69,13 @@ describe("card-testing counting rules", () => {
     // A short key spelled like a hashed one is itself longer than the plain limit: hashed, never taken as another's.
     expect(counterKey(counterKey(long))).not.toBe(counterKey(long))
     expect(`pgs_ct_declinesPerEmail:${counterKey(long)}`.length).toBeLessThanOrEqual(255)
+  })
+
+  it("says a block starts only on the request that starts it, not on those refused while it lasts", async () => {
+    const counters = memoryCounters()
+    const bot = { address: "198.51.100.9", cart: "cart_bot" }
+    for (let i = 0; i < 5; i++) expect(await admitAttempt(counters, bot, true)).toBeNull()
+    expect(await admitAttempt(counters, bot, true)).toMatchObject({ counter: "sessionsPerAddress", startsBlock: true })
+    for (let i = 0; i < 3; i++) expect((await admitAttempt(counters, bot, true))?.startsBlock).toBeUndefined()
   })
 })

@@ -22,7 +22,7 @@ export async function cardTestingSentence(container: MedusaContainer, row: Follo
     seen.emails ? `with ${plural(seen.emails, "email or customer", "emails or customers")}` : null,
   ].filter(Boolean)
   const what =
-    `Since ${atMinute(from)} (${options.declineWindowMinutes} minutes before this opened) the card-testing guard refused ${plural(seen.refused, "payment request", "payment requests")} ` +
+    `Since ${atMinute(from)} (${options.declineWindowMinutes} minutes before this opened) the card-testing guard blocked a client ${plural(seen.refused, "time", "times")} ` +
     `and the gateway declined ${plural(seen.declines, "attempt", "attempts")} that reached it${who.length ? `, ${who.join(" ")}` : ""}.`
   const rules =
     `Declines are counted per ${options.declineWindowMinutes} minutes, attempts per ${options.attemptWindowMinutes}; ` +
@@ -30,6 +30,6 @@ export async function cardTestingSentence(container: MedusaContainer, row: Follo
   if (row.state !== "needs_person") return `${what} ${rules}`
   return (
     `${what} ${rules} Someone may be testing stolen cards on the checkout. If it goes on, switch on ` +
-    `"Cards for logged-in customers only" in Settings → Payment Gateway. Mark as handled once it has stopped; a new refusal opens this again.`
+    `"Cards for logged-in customers only" in Settings → Payment Gateway. Mark as handled once it has stopped; a new block opens this again.`
   )
 }
