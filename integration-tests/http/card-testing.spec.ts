@@ -9,6 +9,7 @@ import { BROWSER_INFO, payInFrame, storePost } from "./support/checkout"
 import { walletPayment } from "./support/checkout-direct"
 import { capturedOrder, editAddingItem, issueLink, openLink, owedByOrder } from "./support/pay-link"
 import prunePgsHistory from "../../src/jobs/prune-pgs-history"
+import { openCardTestingItem } from "../../src/payments/card-testing/alert"
 
 /** Polls until `check` holds or the deadline passes (webhooks are processed asynchronously). */
 async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, ms = 15_000): Promise<T> {
@@ -88,6 +89,14 @@ pgsStoreSuite("card-testing guard", (s) => {
     const health = await s.api.get("/admin/pgs/health", { headers: await s.adminHeaders() })
     expect(health.data.card_testing).toMatchObject({ refused: expect.any(Number), lockdown: null })
     expect(health.data.card_testing.refused).toBeGreaterThan(0)
+  })
+
+  it("tells the admin how many addresses and carts a bot used in all, beyond the ten it lists", async () => {
+    const knex = s.container().resolve("__pg_connection__")
+    await knex("pgs_card_testing_event").insert(Array.from({ length: 12 }, (_, i) => ({ kind: "decline", client_address: `198.51.100.${i}`, cart_id: `cart_bot_${i}` })))
+    await openCardTestingItem(knex)
+    const item = await attentionItem()
+    expect(item.sentence).toMatch(/from 12 addresses \((198\.51\.100\.\d+, ){9}198\.51\.100\.\d+, …\) on 12 carts \((cart_bot_\d+, ){9}cart_bot_\d+, …\)/)
   })
 
   it("stops a bot that takes a new cart and email for each stolen card, by its address", async () => {

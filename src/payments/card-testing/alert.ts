@@ -54,7 +54,10 @@ export type CardTestingSummary = {
   refused: number
   /** Declines the gateway reported: attempts that did reach it. */
   declines: number
+  /** The addresses and carts involved, all counted, the first ten of each listed (most events first). */
+  addressCount: number
   addresses: string[]
+  cartCount: number
   carts: string[]
   emails: number
 }
@@ -68,6 +71,8 @@ export async function cardTestingSummary(knex: Knex, since: Date): Promise<CardT
     knex.raw(`count(*) filter (where kind = 'refused')::int as refused`),
     knex.raw(`count(*) filter (where kind = 'decline')::int as declines`),
     knex.raw(`count(distinct email)::int as emails`),
+    knex.raw(`count(distinct client_address)::int as addresses`),
+    knex.raw(`count(distinct coalesce(cart_id, payment_collection_id))::int as carts`),
   )
   const distinct = async (column: string) =>
     (await base().whereNotNull(column).groupBy(column).orderByRaw("count(*) desc").limit(LISTED).select(column)).map((r: Record<string, string>) => r[column]!)
@@ -77,7 +82,9 @@ export async function cardTestingSummary(knex: Knex, since: Date): Promise<CardT
     refused: counts?.refused ?? 0,
     declines: counts?.declines ?? 0,
     emails: counts?.emails ?? 0,
+    addressCount: counts?.addresses ?? 0,
     addresses: await distinct("client_address"),
+    cartCount: counts?.carts ?? 0,
     carts: carts.map((r: { cart: string }) => r.cart),
   }
 }

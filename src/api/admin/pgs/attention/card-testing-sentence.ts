@@ -17,8 +17,8 @@ export async function cardTestingSentence(container: MedusaContainer, row: Follo
   const from = new Date(new Date(row.created_at).getTime() - options.declineWindowMinutes * 60_000)
   const seen = await cardTestingSummary(knex, from)
   const who = [
-    seen.addresses.length ? `from ${plural(seen.addresses.length, "address", "addresses")} (${listOf(seen.addresses)})` : null,
-    seen.carts.length ? `on ${plural(seen.carts.length, "cart", "carts")} (${listOf(seen.carts)})` : null,
+    seen.addressCount ? `from ${plural(seen.addressCount, "address", "addresses")} (${listOf(seen.addresses, seen.addressCount)})` : null,
+    seen.cartCount ? `on ${plural(seen.cartCount, "cart", "carts")} (${listOf(seen.carts, seen.cartCount)})` : null,
     seen.emails ? `with ${plural(seen.emails, "email or customer", "emails or customers")}` : null,
   ].filter(Boolean)
   const what =
