@@ -42,6 +42,16 @@ pgsStoreSuite("card-testing guard", (s) => {
     expect(res.data.minutes).toBe(String(Math.ceil(Number(res.headers["retry-after"]) / 60)))
   }
 
+  /** A refused page sends the headers of every page of the plugin (docs/security.md, "The plugin's pages"). */
+  const expectPageHeaders = (headers: Record<string, unknown>) =>
+    expect(headers).toMatchObject({
+      "content-security-policy": expect.stringContaining("frame-ancestors 'none'"),
+      "x-content-type-options": "nosniff",
+      "x-frame-options": "DENY",
+      "referrer-policy": "no-referrer",
+      "cache-control": "no-store",
+    })
+
   /** Declines the store counted from the gateway's webhooks (they arrive within moments in the sandbox). */
   const countedDeclines = async () => {
     console.log(JSON.stringify((await s.container().resolve("__pg_connection__").raw(`select key, points from pgs_card_testing_counter`)).rows))
@@ -173,6 +183,7 @@ pgsStoreSuite("card-testing guard", (s) => {
     const notified = await s.api.post("/hooks/pgs/three-ds/notification", "cres=e30", { headers: { "content-type": "application/x-www-form-urlencoded" }, validateStatus: () => true })
     expect(notified.status).toBe(429)
     expect(notified.data).toMatch(/^Too many payment attempts\./)
+    expectPageHeaders(notified.headers)
     // Matched as Express routes: another spelling of the path meets the same guard.
     expectRefused(await storePost(s, `/STORE/pgs/Payment-Sessions/${session.id}/transaction/`, { transaction_id: "trx_anything" }))
 
@@ -181,6 +192,7 @@ pgsStoreSuite("card-testing guard", (s) => {
     expect(page.status).toBe(429)
     expect(Number(page.headers["retry-after"])).toBeGreaterThan(0)
     expect(page.body).toMatch(/^Too many payment attempts\. Try again in \d+ minutes?\.$/)
+    expectPageHeaders(page.headers)
   })
 
   it("lets a shopper whose bank declines two cards pay with the third", async () => {

@@ -15,6 +15,7 @@ import { rememberClient } from "../../payments/card-testing/client-record"
 import { currentLockdown } from "../../payments/card-testing/lockdown"
 import type { Refusal } from "../../payments/card-testing/rules"
 import { guardAddress } from "./address"
+import { setPageHeaders } from "../page-headers"
 import { whoOfCart, whoOfCollection, whoOfSession, type Who } from "../../payments/card-testing/who"
 
 /** What the path's :id names ("address": a route without one, counted by the client's address alone). */
@@ -46,7 +47,11 @@ function refuse(res: MedusaResponse, rule: GuardRule, refusal: Refusal) {
   const words = refusalWords(refusal)
   res.setHeader("retry-after", String(refusal.retryAfterSeconds))
   res.setHeader("cache-control", "no-store")
-  if (rule.page) return res.status(429).type("text/plain; charset=utf-8").send(words)
+  if (rule.page) {
+    // A page's headers as every page of the plugin sends them (not framed, no Referer with a pay link's token), as text.
+    setPageHeaders(res)
+    return res.status(429).type("text/plain; charset=utf-8").send(words)
+  }
   // `minutes` as a string: the widget puts it into its own words, in the shopper's language.
   return res.status(429).json({ type: "too_many_payment_attempts", message: words, retry_after: refusal.retryAfterSeconds, minutes: String(refusalMinutes(refusal)) })
 }
