@@ -28,8 +28,9 @@ export const cardTestingOptionsSchema = z
       attemptsPerSession: count("attempts").default(30),
       /** New gateway sessions per cart (each embedded-fields session is a form a bot can post cards to). */
       sessionsPerCart: count("sessions").default(10),
-      /** … and per address, across carts (a bot with many carts gets no more forms). */
-      sessionsPerAddress: count("sessions").default(5),
+      /** … and per address, across carts (a bot with many carts gets no more forms); as many as one cart may have, since a
+       * shopper who is declined, or switches methods, gets a new session each time. */
+      sessionsPerAddress: count("sessions").default(10),
       attemptWindowMinutes: minutes.default(10),
       /** How long a client over a limit is refused (Retry-After). */
       blockMinutes: minutes.default(20),

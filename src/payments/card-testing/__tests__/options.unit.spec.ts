@@ -26,7 +26,7 @@ describe("card-testing options", () => {
       attemptsPerCart: 30,
       attemptsPerSession: 30,
       sessionsPerCart: 10,
-      sessionsPerAddress: 5,
+      sessionsPerAddress: 10,
       attemptWindowMinutes: 10,
       blockMinutes: 20,
     })

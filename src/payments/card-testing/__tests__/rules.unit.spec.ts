@@ -73,9 +73,10 @@ describe("card-testing counting rules", () => {
 
   it("says a block starts only on the request that starts it, not on those refused while it lasts", async () => {
     const counters = memoryCounters()
-    const bot = { address: "198.51.100.9", cart: "cart_bot" }
-    for (let i = 0; i < 5; i++) expect(await admitAttempt(counters, bot, true)).toBeNull()
-    expect(await admitAttempt(counters, bot, true)).toMatchObject({ counter: "sessionsPerAddress", startsBlock: true })
-    for (let i = 0; i < 3; i++) expect((await admitAttempt(counters, bot, true))?.startsBlock).toBeUndefined()
+    // A new cart each time: only the address's count of new sessions meets its limit.
+    const bot = (i: number) => ({ address: "198.51.100.9", cart: `cart_bot_${i}` })
+    for (let i = 0; i < 10; i++) expect(await admitAttempt(counters, bot(i), true)).toBeNull()
+    expect(await admitAttempt(counters, bot(10), true)).toMatchObject({ counter: "sessionsPerAddress", startsBlock: true })
+    for (let i = 11; i < 14; i++) expect((await admitAttempt(counters, bot(i), true))?.startsBlock).toBeUndefined()
   })
 })
