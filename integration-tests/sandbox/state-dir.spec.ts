@@ -186,6 +186,25 @@ describe("the credentials file beside the state", () => {
   })
 })
 
+describe("the keys beside the state", () => {
+  it("makes each missing key whole (no temporary file left), readable by its owner only", () => {
+    const dir = newDir()
+    const keys = keysFromDir(dir)
+    expect(Object.keys(keys).sort()).toEqual(["idp", "merchant", "webhook"])
+    expect(fs.readdirSync(dir).sort()).toEqual(["idp.private.pem", "merchant.private.pem", "webhook.private.pem"])
+    expect(fs.statSync(path.join(dir, "merchant.private.pem")).mode & 0o777).toBe(0o600)
+    expect(keysFromDir(dir)).toEqual(keys) // kept across starts
+  })
+
+  it("refuses a key file that is not a private key (a cut-off write), naming the file, and leaves it as it was", () => {
+    const dir = newDir()
+    const file = path.join(dir, "merchant.private.pem")
+    fs.writeFileSync(file, "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC")
+    expect(() => keysFromDir(dir)).toThrow(`${file} is not a private key in PEM`)
+    expect(fs.readFileSync(file, "utf8")).toBe("-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC")
+  })
+})
+
 describe("what --state-dir keeps", () => {
   const fieldsHoldingState = (object: object) =>
     Object.entries(object)

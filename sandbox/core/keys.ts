@@ -2,6 +2,7 @@
 import { generateKeyPairSync, createPrivateKey, createPublicKey, type KeyObject } from "node:crypto"
 import fs from "node:fs"
 import path from "node:path"
+import { replaceFile } from "./replace-file"
 
 export type KeyPair = { privateKey: KeyObject; publicKey: KeyObject; publicPem: string; privatePem: string }
 export type SandboxKeys = { merchant: KeyPair; webhook: KeyPair; idp: KeyPair }
@@ -32,14 +33,23 @@ export function loadKeys(fixed: FixedKeys = {}): SandboxKeys {
   }
 }
 
-/** `--keys-dir`: keep keys across restarts so a store's .env stays valid. Missing files are created. */
+/**
+ * `--keys-dir`: keep keys across restarts so a store's .env stays valid. Missing files are created whole (a kill while
+ * writing leaves no half key); one that is not a private key stops the start, named, and is left as it is.
+ */
 export function keysFromDir(dir: string): FixedKeys {
   fs.mkdirSync(dir, { recursive: true })
   const fixed: FixedKeys = {}
   for (const name of ["merchant", "webhook", "idp"] as const) {
     const file = path.join(dir, `${name}.private.pem`)
-    if (!fs.existsSync(file)) fs.writeFileSync(file, generate().privatePem, { mode: 0o600 })
-    fixed[name] = fs.readFileSync(file, "utf8")
+    if (!fs.existsSync(file)) replaceFile(file, generate().privatePem)
+    const pem = fs.readFileSync(file, "utf8")
+    try {
+      createPrivateKey(pem)
+    } catch {
+      throw new Error(`${file} is not a private key in PEM: restore it, or remove it to make a new key (the store's PGS_* keys must then be written again)`)
+    }
+    fixed[name] = pem
   }
   return fixed
 }
