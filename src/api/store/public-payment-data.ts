@@ -11,12 +11,14 @@ import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusaj
 import { INTERNAL_FIELDS, INTERNAL_KEY } from "../../payments/stored-session-data"
 import { isPgsProviderId } from "../../payments/session-data"
 
+/** Public keys a store response leaves out: the gateway's transaction records. */
+const SERVER_ONLY: ReadonlySet<string> = new Set(["transaction_id", "captures", "refunds", "void"])
 /**
- * Public keys a store response leaves out: the gateway's transaction records, the shopper's browser details, and
- * every field that now lives inside `internal` (a session or payment an earlier version made has them as public
- * keys, hosted page and customer ids and the IP among them; the storefront reads none of them).
+ * Public keys a store response shows as null: the shopper's browser details and every field that now lives inside
+ * `internal`. This version writes them as null (the shape an earlier reader knows); a session or payment an earlier
+ * version made may hold values there (hosted page and customer ids, the IP), which the storefront reads none of.
  */
-const SERVER_ONLY: ReadonlySet<string> = new Set(["transaction_id", "captures", "refunds", "void", "browser_info", ...INTERNAL_FIELDS])
+const CLEARED: ReadonlySet<string> = new Set(["browser_info", ...INTERNAL_FIELDS])
 /** Fields inside `internal` a store response leaves out. */
 const SERVER_ONLY_INTERNAL = ["hosted_page_id", "gateway_customer_id", "customer_ip"]
 
@@ -26,7 +28,7 @@ const isRecord = (v: unknown): v is Json => !!v && typeof v === "object" && !Arr
 /** A PGS payment's data without what only the server may see; anything else is answered as it is. */
 export function publicPaymentData(data: Json): Json {
   const out: Json = {}
-  for (const [key, value] of Object.entries(data)) if (!SERVER_ONLY.has(key)) out[key] = value
+  for (const [key, value] of Object.entries(data)) if (!SERVER_ONLY.has(key)) out[key] = CLEARED.has(key) ? null : value
   const internal = data[INTERNAL_KEY]
   if (typeof internal === "string") {
     try {
