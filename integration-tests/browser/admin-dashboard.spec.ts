@@ -23,6 +23,8 @@ describeBrowser("admin extension in the dashboard", () => {
       await d.page.getByTestId("pgs-connection-result").getByText(/Connected to realm uat in \d+ ms/).waitFor()
       // Which release runs, for the admin comparing it with CHANGELOG.md.
       await d.page.getByTestId("pgs-plugin-version").getByText(`medusa-payment-pgs ${require("../../package.json").version}`).waitFor()
+      await d.page.getByRole("heading", { name: "Card testing" }).scrollIntoViewIfNeeded()
+      await screenshot(d.page, "admin-settings-card-testing")
       // The secret shows masked only.
       await d.page.getByText(`••••••${s.sandbox.config.client_secret.slice(-4)}`).waitFor()
       expect(await d.page.content()).not.toContain(s.sandbox.config.client_secret)
