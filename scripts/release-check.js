@@ -3,7 +3,8 @@
  * `npm run release:check` (also run by npm test, integration-tests/contract/release.spec.ts): the two packages
  * share one version, the plugin reports that version (src/gateway/version.ts), and CHANGELOG.md has an entry for it
  * that names the commit of the release before it (or, for the first release, the build it is). A prerelease
- * (0.2.0-dev.0: a build on the way to 0.2.0) is told under "## [Unreleased]".
+ * (0.2.0-dev.0: a build on the way to 0.2.0) is told under "## [Unreleased]". A release keeps the shape of the
+ * session data its reader accepts in release/stored-shapes/ (rolling upgrades, docs/production.md).
  */
 const fs = require("node:fs")
 const path = require("node:path")
@@ -25,6 +26,9 @@ function releaseProblems(root) {
     const text = changelog.slice(e.at, entries[i + 1]?.at ?? changelog.length)
     if (!/commit `[0-9a-f]{7,40}`/.test(text)) problems.push(`CHANGELOG.md's entry ${e.version} names no commit (\`abc1234\`) of the release before it`)
   }
+  // A release keeps its reader's stored shape, so the release after it can be checked against it (scripts/stored-shapes.ts).
+  if (heading !== "Unreleased" && !fs.existsSync(path.join(root, "release/stored-shapes", `${plugin}.json`)))
+    problems.push(`release/stored-shapes/${plugin}.json is missing: run npm run release:stored-shape when cutting ${plugin}`)
   return problems
 }
 

@@ -40,14 +40,18 @@ describe("releases", () => {
   })
 
   it("fails when the version changed without a CHANGELOG entry", () => {
-    expect(releaseProblems(releaseFilesWith(bumped("7.0.0")))).toEqual(['CHANGELOG.md has no "## [7.0.0]" entry for the version in package.json (7.0.0)'])
+    expect(releaseProblems(releaseFilesWith(bumped("7.0.0")))).toContain('CHANGELOG.md has no "## [7.0.0]" entry for the version in package.json (7.0.0)')
   })
 
-  it("passes a bump whose entry names the release before it, and fails one that names no commit", () => {
+  it("passes a bump whose entry names the release before it and keeps its stored shape, and fails one that names no commit", () => {
     const withEntry = (commit: string) => (file: string, text: string) =>
       file === "CHANGELOG.md" ? text.replace("## [Unreleased]", `## [7.0.0] - 2026-12-01\n\nPrevious release: ${commit}.\n\n## [Unreleased]`) : bumped("7.0.0")(file, text)
-    expect(releaseProblems(releaseFilesWith(withEntry("0.1.0, commit `227978f`")))).toEqual([])
-    expect(releaseProblems(releaseFilesWith(withEntry("0.1.0")))).toEqual(["CHANGELOG.md's entry 7.0.0 names no commit (`abc1234`) of the release before it"])
+    const released = releaseFilesWith(withEntry("0.1.0, commit `227978f`"))
+    expect(releaseProblems(released)).toEqual(["release/stored-shapes/7.0.0.json is missing: run npm run release:stored-shape when cutting 7.0.0"])
+    fs.mkdirSync(path.join(released, "release/stored-shapes"), { recursive: true })
+    fs.writeFileSync(path.join(released, "release/stored-shapes/7.0.0.json"), "{}")
+    expect(releaseProblems(released)).toEqual([])
+    expect(releaseProblems(releaseFilesWith(withEntry("0.1.0")))).toContain("CHANGELOG.md's entry 7.0.0 names no commit (`abc1234`) of the release before it")
   })
 
   it("tells a prerelease (a build on the way to the next release) under Unreleased, and fails it without one", () => {

@@ -43,37 +43,42 @@ export type AttemptCore = {
  */
 export const INTEGRATIONS = ["embedded_fields", "direct_api", "redirect", "hosted_payment_page"] as const
 
+/*
+ * Every object of the stored shape is loose: during a rolling upgrade this release writes back data the next release
+ * made, and a key it does not know must survive that write (docs/production.md, "Rolling upgrades").
+ */
+
 /** The next thing the shopper's browser must do (Direct API), with only what the browser needs. */
 export const nextAction = z.discriminatedUnion("type", [
-  z.object({
+  z.looseObject({
     type: z.literal("fingerprint"),
     three_ds_server_trans_id: z.string(),
     /** Null when the ACS has no method URL: skip the iframe and call request-authentication with submitted=false. */
     method_url: z.string().nullable(),
     three_ds_method_data: z.string().nullable(),
   }),
-  z.object({
+  z.looseObject({
     type: z.literal("challenge"),
     three_ds_server_trans_id: z.string(),
     acs_url: z.string(),
     creq: z.string(),
     challenge_window_size: z.string(),
   }),
-  z.object({ type: z.literal("redirect"), url: z.string() }),
-  z.object({ type: z.literal("form_submit"), url: z.string(), fields: z.record(z.string(), z.string()) }),
+  z.looseObject({ type: z.literal("redirect"), url: z.string() }),
+  z.looseObject({ type: z.literal("form_submit"), url: z.string(), fields: z.record(z.string(), z.string()) }),
 ])
 export type NextAction = z.infer<typeof nextAction>
 
 /** What the storefront chose (Direct API), without credentials: those are sealed. */
 export const publicPaymentMethod = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("saved_card"), saved_card_id: z.string(), brand: z.string().nullish(), last_4: z.string().nullish() }),
-  z.object({ type: z.literal("wallet-one") }),
-  z.object({ type: z.literal("network-token") }),
-  z.object({ type: z.literal("card") }),
+  z.looseObject({ type: z.literal("saved_card"), saved_card_id: z.string(), brand: z.string().nullish(), last_4: z.string().nullish() }),
+  z.looseObject({ type: z.literal("wallet-one") }),
+  z.looseObject({ type: z.literal("network-token") }),
+  z.looseObject({ type: z.literal("card") }),
 ])
 export type PublicPaymentMethod = z.infer<typeof publicPaymentMethod>
 
-const managementRecord = z.object({
+const managementRecord = z.looseObject({
   /** Medusa's idempotency key of the operation (capture id, refund id, payment id). */
   key: z.string(),
   transaction_id: z.string().nullable(),
@@ -102,7 +107,7 @@ export const pgsSessionData = z
     integration: z.enum(INTEGRATIONS),
     integrity: z.string(),
     /** Redirect methods and the hosted page: the method family and the gateway's method/type value. */
-    method: z.object({ family: z.string(), type: z.string() }).optional(),
+    method: z.looseObject({ family: z.string(), type: z.string() }).optional(),
     /** A pay link's session: the shopper returns to the plugin's result page, not the storefront. */
     return_to: z.literal("pay_link").optional(),
     /** Hosted payment page: the page made for this attempt. */
@@ -126,13 +131,15 @@ export const pgsSessionData = z
      * tokenization webhook).
      */
     tokenize_for: z.enum(["CUSTOMER_INITIATED_TRANSACTION", "MERCHANT_INITIATED_TRANSACTION"]).optional(),
-    merchant_consent: merchantConsent.optional(),
+    merchant_consent: merchantConsent.loose().optional(),
+    /** The stored shape that wrote this data (stored-session-data.ts STORED_DATA_VERSION); none before 0.2.0. */
+    data_version: z.int().min(1).optional(),
     /**
      * Only in sessions an earlier version of the plugin made: the browser details and the IP are sealed now (seal.ts,
      * browserInfoOf, customerIpOf). Null where the storefront sent them (storefront-data.ts), once sealed, and once
      * the gateway approved (attempt.ts, withoutSingleUseFields), as is sealed.
      */
-    browser_info: browserInfo.nullish(),
+    browser_info: browserInfo.loose().nullish(),
     customer_ip: z.string().nullish(),
     /** Sandbox only (environment "test"): the 3-D Secure simulator flow forwarded as gateway metadata. */
     simulated_flow: z.string().optional(),
@@ -145,7 +152,7 @@ export const pgsSessionData = z
     transaction_id: z.string().optional(),
     gateway_status: z.enum(TRANSACTION_STATUSES).optional(),
     /** A failure the shopper may see (never the merchant's diagnostics). */
-    error: z.object({ code: z.string().nullable(), message: z.string() }).nullish(),
+    error: z.looseObject({ code: z.string().nullable(), message: z.string() }).nullish(),
     captures: z.array(managementRecord).optional(),
     refunds: z.array(managementRecord).optional(),
     void: managementRecord.nullish(),

@@ -1,5 +1,6 @@
 import { parseSessionData, SessionDataError, type PgsSessionData } from "../session-data"
-import { INTERNAL_KEY, readStoredSessionData, sessionFields, toStoredSessionData } from "../stored-session-data"
+import { INTERNAL_FIELDS, INTERNAL_KEY, PUBLIC_FIELDS, readStoredSessionData, sessionFields, STORED_DATA_VERSION, toStoredSessionData } from "../stored-session-data"
+import { pgsSessionData } from "../session-data"
 
 const SESSION = "payses_01JABCDEFGHJKMNPQRSTVWXYZ0"
 
@@ -34,9 +35,9 @@ describe("the session data Medusa stores", () => {
 
   it("reads back exactly what was stored, through the parse every provider method runs", () => {
     const stored = JSON.parse(JSON.stringify(toStoredSessionData(inMemory)))
-    expect(parseSessionData(stored)).toEqual(inMemory)
+    expect(parseSessionData(stored)).toEqual({ ...inMemory, data_version: STORED_DATA_VERSION })
     // Stored data handed back as it is (a write through Medusa) keeps its fields when stored again.
-    expect(parseSessionData(toStoredSessionData(stored))).toEqual(inMemory)
+    expect(parseSessionData(toStoredSessionData(stored))).toEqual({ ...inMemory, data_version: STORED_DATA_VERSION })
   })
 
   it("reads a session an earlier version stored with public keys, and clears those copies on the next write", () => {
@@ -49,7 +50,7 @@ describe("the session data Medusa stores", () => {
     expect(written).not.toHaveProperty("customer_ip")
     // Medusa merges the write into what it stored: the public copies are null, the internal ones are read.
     const merged = JSON.parse(JSON.stringify({ ...earlier, ...written }))
-    expect(parseSessionData(merged)).toEqual({ ...inMemory, gateway_status: "CANCELED" })
+    expect(parseSessionData(merged)).toEqual({ ...inMemory, gateway_status: "CANCELED", data_version: STORED_DATA_VERSION })
     // Once cleared, later writes add no nulls; data that never had public copies gains none either.
     expect(Object.keys(toStoredSessionData(parseSessionData(merged), merged))).not.toContain("amount_minor")
     const fresh = toStoredSessionData(inMemory)
@@ -75,5 +76,42 @@ describe("the session data Medusa stores", () => {
       expect(() => parseSessionData(stored)).toThrow(/internal/)
       expect(sessionFields(stored)).toEqual({ session_id: SESSION, integration: "direct_api", browser_info: null, sealed: null, transaction_id: "tx_1", gateway_status: "APPROVED", error: null })
     }
+  })
+
+  describe("beside the next release (a rolling upgrade)", () => {
+    /** What the next release might write: a field of its own inside `internal`, and one inside a capture record. */
+    const fromNextRelease = () => {
+      const stored = toStoredSessionData({ ...inMemory, captures: [{ key: "cap_1", transaction_id: "tx_c1", amount_minor: 100, kind: "applied", reason_code: "R1" }] } as PgsSessionData)
+      const internal = JSON.parse(stored[INTERNAL_KEY] as string)
+      return { ...stored, [INTERNAL_KEY]: JSON.stringify({ ...internal, data_version: STORED_DATA_VERSION + 1, wallet_hint: "w-1" }) }
+    }
+
+    it("reads data the next release wrote, and writes back its fields where that release keeps them", () => {
+      const stored = fromNextRelease()
+      const parsed = parseSessionData(stored)
+      expect(parsed).toMatchObject({ reference: SESSION, wallet_hint: "w-1", captures: [{ key: "cap_1", reason_code: "R1" }] })
+      const written = toStoredSessionData({ ...parsed, gateway_status: "CAPTURED" }, stored)
+      expect(JSON.parse(written[INTERNAL_KEY] as string)).toMatchObject({ wallet_hint: "w-1", reference: SESSION })
+      expect(written).not.toHaveProperty("wallet_hint")
+      expect((written.captures as any[])[0]).toMatchObject({ reason_code: "R1" })
+    })
+
+    it("reads a field of `internal` that an earlier write left as a public key", () => {
+      const stored = toStoredSessionData(inMemory)
+      const internal = JSON.parse(stored[INTERNAL_KEY] as string)
+      delete internal.gateway_customer_id
+      expect(readStoredSessionData({ ...stored, [INTERNAL_KEY]: JSON.stringify(internal), gateway_customer_id: "cus_moved" }).gateway_customer_id).toBe("cus_moved")
+    })
+
+    it("refuses data two releases ahead by name, rather than reading it wrongly", () => {
+      const stored = toStoredSessionData(inMemory)
+      const internal = JSON.parse(stored[INTERNAL_KEY] as string)
+      const ahead = { ...stored, [INTERNAL_KEY]: JSON.stringify({ ...internal, data_version: STORED_DATA_VERSION + 2 }) }
+      expect(() => parseSessionData(ahead)).toThrow(/two or more ahead .*roll back one release at a time/)
+    })
+
+    it("knows every key of the schema as either public or internal", () => {
+      expect(new Set(Object.keys(pgsSessionData.shape))).toEqual(new Set([...PUBLIC_FIELDS, ...INTERNAL_FIELDS]))
+    })
   })
 })
