@@ -395,7 +395,7 @@ pgsStoreSuite("gateway webhooks", (s) => {
         await receiver.ready
         const crashed = receiver.current!
         await crashed.terminate()
-        const restarted = await waitFor(() => receiver.current !== crashed && receiver.current, { what: "the restarted receiver" })
+        const restarted = await waitFor(() => receiver.current !== crashed && receiver.current, { timeoutMs: 60_000, what: "the restarted receiver" })
         expect(restarted.url).toBe(crashed.url)
         expect(logged).toContainEqual({ level: "error", message: expect.stringMatching(/webhook receiver stopped \(exit code 1\)/) })
 
@@ -420,10 +420,10 @@ pgsStoreSuite("gateway webhooks", (s) => {
         await waitFor(() => new Promise<boolean>((resolve) => holder.once("error", () => resolve(false)).listen(port, "127.0.0.1", () => resolve(true))), {
           what: "the port taken by another server",
         })
-        await waitFor(() => logged.filter((l) => /port is taken/.test(l.message)).length >= 2, { what: "two restarts refused" })
+        await waitFor(() => logged.filter((l) => /port is taken/.test(l.message)).length >= 2, { timeoutMs: 60_000, what: "two restarts refused" })
         expect(receiver.current).toBeNull()
         await new Promise((resolve) => holder.close(resolve))
-        const back = await waitFor(() => receiver.current, { what: "the receiver back on its port" })
+        const back = await waitFor(() => receiver.current, { timeoutMs: 60_000, what: "the receiver back on its port" })
         const health = await request(new URL("/health", back.url))
         expect(health.statusCode).toBe(200)
         await health.body.dump()
