@@ -1,0 +1,41 @@
+/**
+ * One phase of a shopper's wait (from an action to what it waited for), summarised from the page's requests: time,
+ * requests, the critical path split into store and gateway round trips (integration-tests/support/critical-path.ts),
+ * the widget's bytes, and any request made twice.
+ */
+import { criticalPath, countByKind, type RequestKind } from "../../integration-tests/support/critical-path"
+import type { RecordedRequest } from "./recorder"
+
+export type Origins = { store: string; gateway: string }
+
+export type PhaseResult = {
+  ms: number
+  /** Requests that went to the network (answers from the browser's cache are `from_cache`). */
+  requests: ReturnType<typeof countByKind>
+  from_cache: number
+  critical_path: ReturnType<typeof countByKind> & { chain: string[] }
+  /** The widget's own files fetched in the phase (the storefront's /widget/*.js), bytes on the wire. */
+  widget_bytes: number
+  /** "METHOD url" of every request sent more than once in the phase. */
+  repeated: string[]
+}
+
+export function summarisePhase(all: RecordedRequest[], start: number, end: number, origins: Origins): PhaseResult {
+  // A request sent in the phase; one still unanswered at its end did not hold the shopper up, so it is counted but
+  // is not on the path.
+  const sent = all.filter((r) => r.start >= start && r.start <= end && !r.failed && /^https?:/.test(r.url))
+  const network = sent.filter((r) => !r.fromCache)
+  const kind = (url: string): RequestKind => (url.startsWith(origins.store + "/") ? "store" : url.startsWith(origins.gateway + "/") ? "gateway" : "other")
+  const records = network.map((r) => ({ url: r.url, method: r.method, start: r.start, end: Math.min(r.end ?? end, end), kind: kind(r.url), answered: r.end !== undefined && r.end <= end }))
+  const path = criticalPath(records.filter((r) => r.answered))
+  const seen = new Map<string, number>()
+  for (const r of network) seen.set(`${r.method} ${r.url}`, (seen.get(`${r.method} ${r.url}`) ?? 0) + 1)
+  return {
+    ms: Math.round(end - start),
+    requests: countByKind(records),
+    from_cache: sent.length - network.length,
+    critical_path: { ...path.roundTrips, chain: path.chain.map((r) => `${r.kind} ${(r as (typeof records)[number]).method} ${new URL(r.url).pathname}`) },
+    widget_bytes: network.filter((r) => new URL(r.url).pathname.startsWith("/widget/")).reduce((sum, r) => sum + r.bytes, 0),
+    repeated: [...seen].filter(([, n]) => n > 1).map(([key, n]) => `${key} ×${n}`),
+  }
+}
