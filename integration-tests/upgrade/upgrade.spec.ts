@@ -8,15 +8,19 @@
  * Each build runs from its own tree, as its repository's development store (medusa-config.ts loading src/ through
  * tsx): the previous release from its extracted folder with its own node_modules, medusa-config and migrations, the
  * current one from this checkout. Not from packed tarballs installed into one store folder (issue 47 asks for that;
- * not done yet): the packages' build output is not what runs here. Stop-then-start only: CHANGELOG.md says 0.1.0
- * cannot run beside this version, so no two builds run at once. One boot per build; one database, one sandbox.
+ * not done: two `medusa plugin:build`s and a store install would add minutes to `npm test`), so the packages' build
+ * output is not what runs here. Stop-then-start only: CHANGELOG.md says 0.1.0 cannot run beside this version, so
+ * no two builds run at once. One boot per build; one database, one sandbox. Kept between runs on one machine: the
+ * previous release's installed tree (per commit, in the temp folder) and its fresh store (a PostgreSQL database
+ * named after the commit, copied for each run); the payments and the upgrade itself happen on every run.
  */
 import { storeEnvFor } from "../../sandbox"
-import { dropDatabase, ensureExists, seededPublishableKey } from "../../scripts/demo/database"
+import { dropDatabase, seededPublishableKey } from "../../scripts/demo/database"
 import { freePort } from "../../scripts/demo/flags"
 import { runCli, startServer, stopProcess, waitForHealth, type Env } from "../../scripts/demo/medusa"
 import { startHarness, waitFor, type SandboxHarness } from "../support/sandbox"
 import { previousRelease, type PreviousRelease } from "./support/previous-release"
+import { ADMIN, previousStore } from "./support/previous-store"
 import { atBankPage, ok, shop, type Client, type Shop } from "./support/shop"
 import { gatewayAndMedusa } from "./support/agreement"
 import type { ChildProcess } from "node:child_process"
@@ -28,7 +32,6 @@ const { Client: Pg } = require("pg") as { Client: new (options: { connectionStri
 
 jest.setTimeout(20 * 60_000)
 
-const ADMIN = { email: "admin@pgs.upgrade", password: "upgrade-suite" }
 const PRICE = 2500 // the demo's gift card, 25 EUR, in cents
 const PART = 1000
 
@@ -62,7 +65,6 @@ describe("upgrading from the previous release with payments in every in-flight s
     previous = await previousRelease()
     sandbox = await startHarness()
     await dropDatabase(dbUrl)
-    await ensureExists(dbUrl)
     const port = await freePort(0)
     base = `http://127.0.0.1:${port}`
     env = {
@@ -87,9 +89,7 @@ describe("upgrading from the previous release with payments in every in-flight s
       PGS_CARD_TESTING_SESSIONS_PER_ADDRESS: "1000000",
     }
     // The store as the previous release made it: its migrations, the demo catalogue of its seed, its dashboard user.
-    await previous.cli.runCli(["db:migrate"], env)
-    await previous.cli.runCli(["exec", "./scripts/demo/seed.ts"], env)
-    await previous.cli.runCli(["user", "-e", ADMIN.email, "-p", ADMIN.password], env)
+    await previousStore(previous, dbUrl, env)
     db = new Pg({ connectionString: dbUrl })
     await db.connect()
     // The gateway's webhook address is the store's, whichever build answers there.
