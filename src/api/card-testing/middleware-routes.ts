@@ -13,6 +13,8 @@ export const cardTestingMiddlewares: MiddlewareRoute[] = [
   // Medusa's own: a new payment session (a gateway session for every method), and cart completion (authorize).
   { methods: ["POST"], matcher: "/store/payment-collections/:id/payment-sessions", middlewares: [maybeCustomer, cardTestingGuard({ id: "collection", newSession: true, lockdown: true })] },
   { methods: ["POST"], matcher: "/store/carts/:id/complete", middlewares: [cardTestingGuard({ id: "cart", newSession: false })] },
+  // The plugin's one call for a cart's collection and session (what the two Medusa calls above and before it do).
+  { methods: ["POST"], matcher: "/store/pgs/carts/:id/payment-sessions", middlewares: [maybeCustomer, cardTestingGuard({ id: "cart", newSession: true, lockdown: true })] },
   // The plugin's: an order's collection paid from the storefront, the 3-D Secure steps, the widget's transaction and client info.
   { methods: ["POST"], matcher: "/store/pgs/payment-collections/:id/payment-sessions", middlewares: [maybeCustomer, cardTestingGuard({ id: "collection", newSession: true, lockdown: true })] },
   { methods: ["POST"], matcher: "/store/pgs/payment-collections/:id/apply", middlewares: [cardTestingGuard({ id: "collection", newSession: false })] },

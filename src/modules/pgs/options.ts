@@ -121,6 +121,13 @@ export const pgsOptionsSchema = z.object({
 })
 export type PgsProviderOptions = z.infer<typeof pgsOptionsSchema>
 
+/**
+ * The gateway's card-fields script: every Embedded Fields session names it, and so does the store's method list (the
+ * widget asks for it while the session is made).
+ */
+export const cardFieldsScriptUrl = (o: Pick<PgsProviderOptions, "embeddedFieldsScriptUrl" | "apiUrl">): string =>
+  o.embeddedFieldsScriptUrl ?? `${o.apiUrl.replace(/\/+$/, "")}/embedded-fields.js`
+
 /** How to fix each option, in the words a store developer needs. */
 const FIX: Record<keyof PgsProviderOptions, string> = {
   apiUrl: `set ${ENV.apiUrl} (the gateway base URL, e.g. https://api.uat.pgs.example)`,

@@ -18,7 +18,7 @@ import {
 import type { Knex } from "@medusajs/framework/mikro-orm/knex"
 import type { InferTypeOf } from "@medusajs/framework/types"
 import { toMinorUnits, type PgsClient } from "../../gateway"
-import { payoutTerminalFrom, webhookReceiverFrom, type PgsProviderOptions } from "./options"
+import { cardFieldsScriptUrl, payoutTerminalFrom, webhookReceiverFrom, type PgsProviderOptions } from "./options"
 import { insertDeliveries } from "./webhook-queue"
 import { closeSharedGatewayClient, moduleGatewayOptions, sharedGatewayClient } from "./gateway"
 import type { IEventBusModuleService, Logger, ConfigModule } from "@medusajs/framework/types"
@@ -204,6 +204,12 @@ export default class PgsModuleService extends MedusaService({ PgsTerminalSetting
     this.gateway()
     const { backendUrl, clientSecret, payLinkValidDays, savedCardConsent } = this.options_!
     return { backendUrl, secret: clientSecret, validDays: payLinkValidDays, savedCardConsent }
+  }
+
+  /** The gateway's card-fields script (options embeddedFieldsScriptUrl, apiUrl): the store's method list names it. */
+  cardFieldsScriptUrl(): string {
+    this.gateway()
+    return cardFieldsScriptUrl(this.options_!)
   }
 
   /**

@@ -1,6 +1,8 @@
 import { authenticate, type MiddlewareRoute } from "@medusajs/framework/http"
 import { applyBody, collectionSessionBody } from "./payment-collections/validators"
-import { attachTransactionBody, authenticationCompletedBody, clientInfoBody, requestAuthenticationBody } from "./payment-sessions/validators"
+import { attachTransactionBody, authenticationCompletedBody, clientInfoBody, completionBody, requestAuthenticationBody } from "./payment-sessions/validators"
+import { attachOnCompletion } from "./payment-sessions/attach-on-completion"
+import { validated } from "../../admin/pgs/validate"
 import { validateBody } from "./validate-body"
 
 const SESSION = "/store/pgs/payment-sessions/:id"
@@ -13,6 +15,9 @@ export const storePgsMiddlewares: MiddlewareRoute[] = [
   { methods: ["POST"], matcher: `${SESSION}/client-info`, middlewares: [validateBody(clientInfoBody)] },
   { methods: ["POST"], matcher: `${SESSION}/three-ds/request-authentication`, middlewares: [validateBody(requestAuthenticationBody)] },
   { methods: ["POST"], matcher: `${SESSION}/three-ds/authentication-completed`, middlewares: [validateBody(authenticationCompletedBody)] },
+  // The widget's payment step: the cart's collection and session in one call; its Pay: attach and complete in one.
+  { methods: ["POST"], matcher: "/store/pgs/carts/:id/payment-sessions", middlewares: [maybeCustomer, validateBody(collectionSessionBody)] },
+  { methods: ["POST"], matcher: "/store/carts/:id/complete", middlewares: [validated("body", completionBody), attachOnCompletion] },
   { methods: ["GET"], matcher: COLLECTION, middlewares: [maybeCustomer] },
   { methods: ["POST"], matcher: `${COLLECTION}/payment-sessions`, middlewares: [maybeCustomer, validateBody(collectionSessionBody)] },
   { methods: ["POST"], matcher: `${COLLECTION}/apply`, middlewares: [maybeCustomer, validateBody(applyBody)] },

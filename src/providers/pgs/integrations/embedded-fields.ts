@@ -4,7 +4,8 @@
  * which is checked with the gateway before it is attached. Until then cart completion has nothing to authorize.
  */
 import { MedusaError, PaymentSessionStatus } from "@medusajs/framework/utils"
-import { baseSession, customerOfContext, describe, returnUrl, trimSlash } from "../attempt"
+import { cardFieldsScriptUrl } from "../../../modules/pgs/options"
+import { baseSession, customerOfContext, describe, returnUrl } from "../attempt"
 import type { Integration } from "./integration"
 
 export const embeddedFields: Integration = {
@@ -37,7 +38,7 @@ export const embeddedFields: Integration = {
       // The client key is public by design: it only opens this session.
       client_key: deps.options.clientKey,
       environment: deps.options.environment,
-      script_url: deps.options.embeddedFieldsScriptUrl ?? `${trimSlash(deps.options.apiUrl)}/embedded-fields.js`,
+      script_url: cardFieldsScriptUrl(deps.options),
       ...(terminal.locale ? { locale: terminal.locale } : {}),
       instalments: terminal.instalments,
       ...(terminal.css_variables ? { css_variables: terminal.css_variables } : {}),

@@ -16,6 +16,8 @@ export type ServableMethod = {
   names?: Record<string, string>
   voucher_codes?: readonly string[]
   saved_card_consent?: { store_name: string | null }
+  /** Card only: the gateway's card-fields script, for the widget to ask for early (route.ts). */
+  script_url?: string
 }
 
 /** pp_{identifier}_{registration id}: identifier `pgs` for cards, `pgs-{family}` for the others. */

@@ -75,14 +75,19 @@ export async function respondWithSession(req: MedusaRequest, res: MedusaResponse
     const payment_session = await runSessionRequest(req.scope, req.params.id, request)
     res.status(200).json({ payment_session })
   } catch (error) {
-    if (error instanceof MedusaError && error.type === MedusaError.Types.CONFLICT) {
-      res.status(409).json({ type: "conflict", message: error.message })
-      return
-    }
-    if (error instanceof MedusaError && error.code === GATEWAY_UNAVAILABLE) {
-      res.status(503).json({ type: "unavailable", code: GATEWAY_UNAVAILABLE, message: error.message })
-      return
-    }
-    throw error
+    if (!answeredSessionError(res, error)) throw error
   }
+}
+
+/** A conflict (409, with the provider's reason) or the gateway away (503) answered as what it is; false for anything else. */
+export function answeredSessionError(res: MedusaResponse, error: unknown): boolean {
+  if (error instanceof MedusaError && error.type === MedusaError.Types.CONFLICT) {
+    res.status(409).json({ type: "conflict", message: error.message })
+    return true
+  }
+  if (error instanceof MedusaError && error.code === GATEWAY_UNAVAILABLE) {
+    res.status(503).json({ type: "unavailable", code: GATEWAY_UNAVAILABLE, message: error.message })
+    return true
+  }
+  return false
 }

@@ -2,8 +2,23 @@
 import { z } from "zod"
 import { browserInfo, TRANS_STATUSES } from "../../../../gateway/schemas"
 
-export const attachTransactionBody = z.object({ transaction_id: z.string().min(1).max(100) })
+const TRANSACTION_ID = z.string().min(1).max(100)
+export const attachTransactionBody = z.object({ transaction_id: TRANSACTION_ID })
 export type AttachTransactionBody = z.infer<typeof attachTransactionBody>
+
+/**
+ * Medusa's cart completion may name the transaction the card fields made, attached before the cart is completed
+ * (attach-on-completion.ts); other keys are Medusa's (it reads none) and pass untouched.
+ */
+export const completionBody = z.object({
+  pgs_transaction: z
+    .strictObject({
+      payment_session_id: z.string().regex(/^payses_[0-9A-Za-z]{1,64}$/, "must be a payment session id such as payses_01J…"),
+      transaction_id: TRANSACTION_ID,
+    })
+    .optional(),
+})
+export type CompletionBody = z.infer<typeof completionBody>
 
 export const clientInfoBody = z.object({ browser_info: browserInfo.optional() })
 export type ClientInfoBody = z.infer<typeof clientInfoBody>

@@ -8,6 +8,7 @@ import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/frame
 import { collectionForLink, methodsFor, NOT_FOUND_BODY, ownsOrder, refuse, summaryOf } from "../payable"
 import { whyNotPayable } from "../../../../../payments/order-collection"
 import { collectionQuery } from "../validators"
+import { withCardScript } from "../../payment-methods/cart-methods"
 
 export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) {
   // A malformed order id is as unknown as a wrong one.
@@ -18,7 +19,7 @@ export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) 
   if (reason && reason !== "paid") return refuse(res, reason)
   res.json({
     payment_collection: summaryOf(view),
-    payment_methods: reason ? [] : await methodsFor(req, view),
+    payment_methods: reason ? [] : withCardScript(req.scope, await methodsFor(req, view)),
     saved_cards: ownsOrder(req, view),
   })
 }

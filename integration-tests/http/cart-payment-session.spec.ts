@@ -1,0 +1,122 @@
+/**
+ * The widget's store calls in as few round trips as Medusa allows (issue 48): POST /store/pgs/carts/:id/payment-sessions
+ * makes the cart's payment collection and session in one call (Medusa's own workflows), and Medusa's cart completion
+ * takes the card fields' transaction (`pgs_transaction`), attached and checked with the gateway before Medusa
+ * completes. Both are routes an attacker can call too: anonymous, repeated, with bodies of any shape.
+ */
+import { payInFrame, storePost } from "./support/checkout"
+import { pgsStoreSuite, SYSTEM_PROVIDER_ID } from "./support/store"
+
+pgsStoreSuite("store: a cart's session in one call, and completion with the card's transaction", (s) => {
+  const startSession = (cartId: string, body: unknown) => storePost(s, `/store/pgs/carts/${cartId}/payment-sessions`, body)
+  const complete = (cartId: string, body?: unknown) => storePost(s, `/store/carts/${cartId}/complete`, body)
+  const sessionsOf = async (cartId: string) =>
+    (await s.api.get(`/store/carts/${cartId}?fields=id,*payment_collection.payment_sessions`, { headers: s.storeHeaders })).data.cart.payment_collection
+      .payment_sessions as { id: string; provider_id: string }[]
+
+  it("makes the cart's payment collection and card session in one call; the next call uses that collection and replaces the session", async () => {
+    const cart = await s.createCart()
+    const first = await startSession(cart.id, { provider_id: "pp_pgs_pgs" })
+    expect(first.status).toBe(200)
+    expect(first.data.payment_session).toMatchObject({ provider_id: "pp_pgs_pgs", status: "pending", payment_collection_id: expect.stringMatching(/^pay_col_/) })
+    expect(first.data.payment_session.data).toMatchObject({ integration: "embedded_fields", gateway_session_id: expect.any(String), client_key: expect.any(String) })
+    // The methods' list names the same script the session does, so the widget asks for it while the session is made.
+    const methods = await s.api.get(`/store/pgs/payment-methods?cart_id=${cart.id}`, { headers: s.storeHeaders })
+    const card = methods.data.payment_methods.find((m: { identifier: string }) => m.identifier === "pgs")
+    expect(card.script_url).toBe(first.data.payment_session.data.script_url)
+    expect(card.script_url).toMatch(/\/embedded-fields\.js$/)
+
+    const second = await startSession(cart.id, { provider_id: "pp_pgs_pgs" })
+    expect(second.status).toBe(200)
+    expect(second.data.payment_session.payment_collection_id).toBe(first.data.payment_session.payment_collection_id)
+    expect((await sessionsOf(cart.id)).map((p) => p.id)).toEqual([second.data.payment_session.id]) // Medusa keeps the newest
+  })
+
+  it("gives two calls at once on a cart without a collection one collection between them", async () => {
+    const cart = await s.createCart()
+    const both = await Promise.all([startSession(cart.id, { provider_id: "pp_pgs_pgs" }), startSession(cart.id, { provider_id: "pp_pgs_pgs" })])
+    expect(both.map((res) => res.status)).toEqual([200, 200])
+    expect(new Set(both.map((res) => res.data.payment_session.payment_collection_id)).size).toBe(1)
+  })
+
+  it("refuses in words what cannot start, before any collection is made: an unknown cart, a bad body, a method the cart cannot use", async () => {
+    const unknown = await startSession("cart_01JZZZZZZZZZZZZZZZZZZZZZZZ", { provider_id: "pp_pgs_pgs" })
+    expect(unknown.status).toBe(404)
+    expect(unknown.data.message).toBe("Cart cart_01JZZZZZZZZZZZZZZZZZZZZZZZ was not found")
+
+    const cart = await s.createCart({ currency_code: "eur" })
+    const missing = await startSession(cart.id, {})
+    expect(missing.status).toBe(400)
+    expect(missing.data.message).toMatch(/provider_id/)
+    const notAProvider = await startSession(cart.id, { provider_id: "pp_pgs_pgs'; drop table cart;--" })
+    expect(notAProvider.status).toBe(400)
+    expect(notAProvider.data.message).toMatch(/provider_id/)
+    const dataNotAnObject = await startSession(cart.id, { provider_id: "pp_pgs_pgs", data: ["x"] })
+    expect(dataNotAnObject.status).toBe(400)
+    expect(dataNotAnObject.data.message).toMatch(/data/)
+    const upi = await startSession(cart.id, { provider_id: "pp_pgs-upi_pgs" }) // INR only
+    expect(upi.status).toBe(400)
+    expect(upi.data.message).toBe("provider_id pp_pgs-upi_pgs cannot serve this cart")
+    const notPgs = await startSession(cart.id, { provider_id: SYSTEM_PROVIDER_ID })
+    expect(notPgs.status).toBe(400)
+    const read = await s.api.get(`/store/carts/${cart.id}?fields=id,*payment_collection`, { headers: s.storeHeaders })
+    expect(read.data.cart.payment_collection ?? null).toBeNull()
+  })
+
+  it("completes the cart with the card's transaction named in the completion: attached, checked with the gateway, one order however often it is asked", async () => {
+    const cart = await s.createCart()
+    const session = (await startSession(cart.id, { provider_id: "pp_pgs_pgs" })).data.payment_session
+    const { transactionId } = await payInFrame(s.sandbox, session, s.sandbox.testCard("frictionless_approved"))
+    const named = { pgs_transaction: { payment_session_id: session.id, transaction_id: transactionId } }
+    const done = await complete(cart.id, named)
+    expect(done.status).toBe(200)
+    expect(done.data.type).toBe("order")
+    const again = await complete(cart.id, named)
+    expect(again.status).toBe(200)
+    expect(again.data.order.id).toBe(done.data.order.id)
+  })
+
+  it("answers a declined card in the completion as Medusa answers a refused authorization (200, the cart, the error), with the session saying why", async () => {
+    const cart = await s.createCart()
+    const session = (await startSession(cart.id, { provider_id: "pp_pgs_pgs" })).data.payment_session
+    const { transactionId } = await payInFrame(s.sandbox, session, s.sandbox.testCard("frictionless_insufficient_funds"))
+    const done = await complete(cart.id, { pgs_transaction: { payment_session_id: session.id, transaction_id: transactionId } })
+    expect(done.status).toBe(200)
+    expect(done.data).toMatchObject({ type: "cart", cart: { id: cart.id, completed_at: null }, error: { type: "payment_authorization_error" } })
+    const declined = done.data.cart.payment_collection.payment_sessions.find((p: { id: string }) => p.id === session.id)
+    expect(declined.status).toBe("error")
+    expect(declined.data.error.message).toMatch(/declined/i)
+    expect(JSON.stringify(done.data)).not.toContain(transactionId) // the store keeps the gateway's id to itself
+  })
+
+  it("refuses in the completion what the transaction route refuses: another cart's session, another session's transaction, a malformed body; without the key the completion is Medusa's alone", async () => {
+    const paidCart = await s.createCart()
+    const paidSession = (await startSession(paidCart.id, { provider_id: "pp_pgs_pgs" })).data.payment_session
+    const { transactionId } = await payInFrame(s.sandbox, paidSession, s.sandbox.testCard("frictionless_approved"))
+    const cart = await s.createCart()
+    const session = (await startSession(cart.id, { provider_id: "pp_pgs_pgs" })).data.payment_session
+
+    const othersSession = await complete(cart.id, { pgs_transaction: { payment_session_id: paidSession.id, transaction_id: transactionId } })
+    expect(othersSession.status).toBe(404)
+    expect(othersSession.data.message).toBe(`Payment session ${paidSession.id} is not a payment session of cart ${cart.id}`)
+    const stolen = await complete(cart.id, { pgs_transaction: { payment_session_id: session.id, transaction_id: transactionId } })
+    expect(stolen.status).toBe(409)
+    expect(stolen.data.message).toMatch(/does not belong to this payment session/)
+    for (const [body, field] of [
+      [{ pgs_transaction: { payment_session_id: "not-a-session", transaction_id: transactionId } }, "pgs_transaction.payment_session_id"],
+      [{ pgs_transaction: { payment_session_id: session.id, transaction_id: "" } }, "pgs_transaction.transaction_id"],
+      [{ pgs_transaction: { payment_session_id: session.id, transaction_id: transactionId, amount: 1 } }, "pgs_transaction"],
+      [{ pgs_transaction: "trx" }, "pgs_transaction"],
+    ] as const) {
+      const res = await complete(cart.id, body)
+      expect({ field, status: res.status }).toEqual({ field, status: 400 })
+      expect(res.data.errors.map((e: { field: string }) => e.field)).toContain(field)
+    }
+    // Nothing attached: Medusa's own completion finds the card unpaid, and the paid cart still completes with its own.
+    const plain = await complete(cart.id)
+    expect(plain.status).toBe(200)
+    expect(plain.data.type).toBe("cart")
+    expect(plain.data.error.type).toBe("payment_requires_more_error")
+    expect((await complete(paidCart.id, { pgs_transaction: { payment_session_id: paidSession.id, transaction_id: transactionId } })).data.type).toBe("order")
+  })
+})

@@ -1,0 +1,38 @@
+/**
+ * The PGS methods that can serve a cart (servable.ts): read for the widget's list (payment-methods/route.ts) and
+ * checked again before a session is made for it (carts/[id]/payment-sessions), so no route starts a method the
+ * list would not offer.
+ */
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { looseQuery } from "../../../../lib/loose-query"
+import { PGS_MODULE } from "../../../../modules/pgs"
+import { resolveTerminal } from "../../../../modules/pgs/queries"
+import type PgsModuleService from "../../../../modules/pgs/service"
+import { servableMethods, type ServableMethod } from "./servable"
+
+export const CART_ID = /^[\w-]{1,100}$/
+
+type CartView = { id: string; currency_code: string; region?: { payment_providers?: Array<{ id: string; is_enabled?: boolean }> | null } | null }
+
+/** The cart's currency and servable methods; null for an unknown cart. */
+export async function cartMethods(scope: MedusaContainer, cartId: string): Promise<{ currency_code: string; methods: ServableMethod[] } | null> {
+  const { data } = await looseQuery(scope).graph({
+    entity: "cart",
+    fields: ["id", "currency_code", "region.payment_providers.id", "region.payment_providers.is_enabled"],
+    filters: { id: cartId },
+  })
+  const cart = data[0] as CartView | undefined
+  if (!cart) return null
+  const providers = (cart.region?.payment_providers ?? []).filter((p) => p.is_enabled !== false).map((p) => p.id)
+  // Before the module's migrations ran the table is missing: the provider options then serve, taking every method.
+  const terminal = await resolveTerminal(scope.resolve(ContainerRegistrationKeys.PG_CONNECTION), { currency_code: cart.currency_code }).catch(() => null)
+  return { currency_code: cart.currency_code, methods: servableMethods(providers, cart.currency_code, terminal?.enabled_methods ?? null, terminal?.method_names) }
+}
+
+/** The card's entry names the gateway's card-fields script, so the widget asks for it while the session is made, not after. */
+export function withCardScript<M extends ServableMethod>(scope: MedusaContainer, methods: M[]): M[] {
+  const card = methods.find((m) => m.identifier === "pgs")
+  if (card) card.script_url = scope.resolve<PgsModuleService>(PGS_MODULE).cardFieldsScriptUrl()
+  return methods
+}
