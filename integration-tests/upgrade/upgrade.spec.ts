@@ -24,6 +24,8 @@ import { ADMIN, previousStore } from "./support/previous-store"
 import { atBankPage, ok, shop, type Client, type Shop } from "./support/shop"
 import { gatewayAndMedusa } from "./support/agreement"
 import type { ChildProcess } from "node:child_process"
+import fs from "node:fs"
+import path from "node:path"
 
 // pg ships no types here; the calls we make, typed narrowly.
 type PgClient = { connect(): Promise<void>; query(sql: string, params?: unknown[]): Promise<{ rows: any[] }>; end(): Promise<void> }
@@ -177,6 +179,7 @@ describe("upgrading from the previous release with payments in every in-flight s
       "approved while held: no order before its webhook": await orderOfCart(held.cartId),
       "answer lost: the capture is refused to the admin": lostCapture.status >= 500,
       "answer lost: an open Needs attention item": (await lostAnswerItem(lostPayment.transaction_id))?.state,
+      "answer lost: listed open on the dashboard": (ok(await admin.get("/admin/pgs/attention?limit=100&show=open"), "Needs attention").items as any[]).filter((i) => i.transaction_id === lostPayment.transaction_id).length,
       "answer lost: Medusa recorded no capture": (await sql("select 1 from capture where payment_id = $1 and deleted_at is null", [lostPayment.id])).length,
       "held webhooks: queued at the gateway": (await deliveries()).some((d) => d.state !== "delivered"),
     }
@@ -186,6 +189,7 @@ describe("upgrading from the previous release with payments in every in-flight s
       "approved while held: no order before its webhook": undefined,
       "answer lost: the capture is refused to the admin": true,
       "answer lost: an open Needs attention item": "needs_person",
+      "answer lost: listed open on the dashboard": 1,
       "answer lost: Medusa recorded no capture": 0,
       "held webhooks: queued at the gateway": true,
     })
@@ -194,7 +198,15 @@ describe("upgrading from the previous release with payments in every in-flight s
 
   it("the current build, started on the same database with the gateway running on, finishes each payment and agrees with the gateway amount for amount", async () => {
     expect(inFlight.answerLost).toBeDefined() // the previous release's part ran
+    const applied = async () => (await sql("select name from mikro_orm_migrations where name like 'Migration%'")).map((r) => r.name as string)
+    const appliedBefore = new Set(await applied())
     await runCli(["db:migrate"], env)
+    // Exactly the plugin migrations this tree has and the previous release had not, applied by this one `db:migrate`.
+    const pluginMigrations = (dir: string) => fs.readdirSync(path.join(dir, "src/modules/pgs/migrations")).filter((f) => /^Migration\d+\.ts$/.test(f)).map((f) => f.replace(/\.ts$/, ""))
+    const [previousOnes, currentOnes] = [pluginMigrations(previous.dir), pluginMigrations(path.resolve(__dirname, "../.."))]
+    expect({ "plugin migrations applied by the switch": (await applied()).filter((n) => !appliedBefore.has(n) && currentOnes.includes(n)).sort() }).toEqual({
+      "plugin migrations applied by the switch": currentOnes.filter((n) => !previousOnes.includes(n)).sort(),
+    })
     await boot(startServer, waitForHealth, "current")
     const admin = await shopper.admin(ADMIN)
 
