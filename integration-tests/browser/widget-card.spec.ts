@@ -278,9 +278,13 @@ widgetSuite("storefront widget: cards", (s, shop) => {
         })
         const before = { row: (await page.locator(".pgs-row.pgs-open").boundingBox())!, pay: (await page.locator(".pgs-pay").boundingBox())! }
         expect(await placeholder.getAttribute("aria-busy")).toBe("true")
+        // Ready means ready: Pay cannot be pressed until the card number takes typing.
+        expect(await page.locator(".pgs-pay").isDisabled()).toBe(true)
         await page.screenshot({ path: path.join(SHOTS, `widget-card-loading-${width}-${theme}.png`) })
         await cardFrame(page).locator("input").first().waitFor({ timeout: 30_000 })
         await page.locator('.pgs-card:not([aria-busy="true"]) iframe').waitFor({ timeout: 30_000 })
+        await page.locator(".pgs-pay:not([disabled])").waitFor({ timeout: 30_000 })
+        expect(await cardFrame(page).locator("#in-cardNumber").isEditable()).toBe(true)
         const after = { row: (await page.locator(".pgs-row.pgs-open").boundingBox())!, pay: (await page.locator(".pgs-pay").boundingBox())! }
         const shift = await page.evaluate(() => {
           const w = window as any

@@ -38,6 +38,17 @@ describe("widget flow: choosing and paying", () => {
     expect(through(submitting, { type: "submitted", transaction_id: "tx_1" })).toMatchObject({ state: "attaching", tx: "tx_1" })
   })
 
+  it("goes straight on to completing when the transaction is to be attached by the cart's completion (one store call), and never pays that session again", () => {
+    const submitting = through(idle, { type: "pay", card: true })
+    const session = { id: "payses_1", provider_id: "pp_pgs_pgs", status: "pending", data: {} }
+    const completing = through(submitting, { type: "submitted", transaction_id: "tx_1", session })
+    expect(completing).toMatchObject({ state: "completing", paid: true, unsettled: session, note: { key: "processing" } })
+    // A lost answer: the next Pay completes again (the same transaction goes with it), never a second payment.
+    const lostAnswers = Array.from({ length: MAX_TRIES }).reduce<Flow>((f) => through(f, { type: "fault" }), completing)
+    expect(lostAnswers).toMatchObject({ state: "idle", unsettled: session })
+    expect(through(lostAnswers, { type: "pay", card: true })).toMatchObject({ state: "completing" })
+  })
+
   it("goes back to idle with a message when the fields give no transaction (busy, or a failure)", () => {
     const submitting = through(idle, { type: "pay", card: true })
     expect(through(submitting, { type: "submitted", busy: true })).toMatchObject({ state: "idle", note: { key: "processing", alert: true } })

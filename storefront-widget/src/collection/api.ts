@@ -2,7 +2,7 @@
 import type { Api } from "../core/api"
 import type { PaymentSession } from "../core/cart"
 
-export type Served = { provider_id: string; identifier: string; voucher_codes?: string[] }
+export type Served = { provider_id: string; identifier: string; voucher_codes?: string[]; script_url?: string }
 
 export type CollectionSummary = {
   id: string

@@ -11,7 +11,7 @@
  */
 import { connect, statusOf, wait, type Connection } from "../core/api"
 import { sessionRoute, type PaymentSession } from "../core/cart"
-import { mountCardFields, type CardFields } from "../core/card-fields"
+import { mountCardFields, preloadCardFields, type CardFields } from "../core/card-fields"
 import { h, resolveTarget, shell, type ShellOptions } from "../core/dom"
 import { delayOf, initialFlow, next, type Event, type Flow, type State } from "../core/flow"
 import { english, loadTexts, resolveLocale, type Locale, type Translate } from "../core/i18n"
@@ -23,7 +23,7 @@ import type { CheckoutOptions } from "../core/options"
 import { panel as methodPanel, type Panel, type Start } from "../core/panels"
 import { CARD_PROVIDER } from "../core/store-types"
 import { dialog, postForm, secureCall } from "../core/three-ds"
-import { applyPayment, readCollection, startSession, type CollectionSummary, type Served } from "./api"
+import { applyPayment, readCollection, startSession, type CollectionSummary, type CollectionView, type Served } from "./api"
 import { collectionText, type CollectionText } from "./texts"
 
 const RETURN_KEY = "pgs:return-collection"
@@ -71,6 +71,8 @@ export function mountCollectionPayment(target: Element | string, o: CollectionOp
   let locale: Locale = resolveLocale(o.locale ?? navigator.language)
   let t: Translate = english
   let summary: CollectionSummary | undefined
+  /** The collection as the server answered it (the card's entry names the gateway's script). */
+  let view: CollectionView | undefined
   let methods: Method[] = []
   let rows: Row[] = []
   let selected = ""
@@ -130,7 +132,8 @@ export function mountCollectionPayment(target: Element | string, o: CollectionOp
     fieldset.hidden = done
     fieldset.disabled = f.state !== "idle"
     pay.hidden = done
-    pay.disabled = f.state !== "idle" || !selected
+    // Never before the card fields can take the card (as at checkout).
+    pay.disabled = f.state !== "idle" || !selected || (selected === "card" && !fields)
     pay.setAttribute("aria-busy", String(f.state !== "idle" && f.state !== "done"))
     pay.textContent = summary ? t("payAmount", { amount }) : t("pay")
     error.textContent = closed && closed !== "settled" ? ct(closed) : f.note?.alert ? t(f.note.key, f.note) : ""
@@ -185,10 +188,13 @@ export function mountCollectionPayment(target: Element | string, o: CollectionOp
     // The card row keeps its height while the session and the gateway's fields load, as at checkout.
     const slot = h("div", { className: "pgs-card", "aria-busy": "true" })
     panel.replaceChildren(slot)
+    // The gateway's script is asked for while the session is made, not after.
+    preloadCardFields(view?.payment_methods.find((m) => m.identifier === "pgs")?.script_url)
     try {
       cardSession = await startSession(api, o.collectionId, CARD_PROVIDER)
       const d = cardSession.data
       fields = await mountCardFields(slot, d, locale, cardVars(o.appearance, d.css_variables, o.cssVariables), o.customerConfig)
+      render() // Pay is clickable now
     } catch (e) {
       panel.replaceChildren()
       throw e
@@ -289,9 +295,10 @@ export function mountCollectionPayment(target: Element | string, o: CollectionOp
   let returning = o.returnSession ?? new URLSearchParams(location.search).get("pgs_session") ?? ""
 
   async function load() {
-    let view
+    let cards
     try {
-      view = await readCollection(api, o.collectionId, o.orderId)
+      // The customer's saved cards and the texts at the same time (the cards are used only when the server says they own the order).
+      ;[view, cards] = await Promise.all([readCollection(api, o.collectionId, o.orderId), listSavedCards(api).catch(() => null), texts])
     } catch (e) {
       const s = statusOf(e)
       if (s !== 404 && s !== 409) throw e
@@ -304,9 +311,8 @@ export function mountCollectionPayment(target: Element | string, o: CollectionOp
     // Back from a redirect, a collection the webhook already settled is still asked about this session (the
     // apply route answers "applied" for it), so the payer reads the outcome of their own payment.
     closed = summary.payable || returning ? null : "settled"
-    const cards = view.saved_cards ? await listSavedCards(api) : null
-    const served = o.providers ? o.providers.flatMap((id) => view.payment_methods.filter((m) => m.provider_id === id)) : view.payment_methods
-    methods = toMethods(served, cards, o.methodData)
+    const served = o.providers ? o.providers.flatMap((id) => view!.payment_methods.filter((m) => m.provider_id === id)) : view.payment_methods
+    methods = toMethods(served, view.saved_cards ? cards : null, o.methodData)
     selected = methods[0]?.key ?? ""
     buildRows()
   }
@@ -321,7 +327,9 @@ export function mountCollectionPayment(target: Element | string, o: CollectionOp
     fields?.changeLocale(locale)
   }
 
-  const ready = setLocale(locale).then(() => run(flow))
+  // The shopper's texts load while the collection is read (a language's pack is a request of its own).
+  const texts = setLocale(locale)
+  const ready = run(flow)
   render()
 
   return {

@@ -8,7 +8,7 @@ import type { Note } from "./flow"
 export type Fetcher = (path: string, init?: { method?: string; body?: unknown; query?: Record<string, string> }) => Promise<any>
 
 /** The part of @medusajs/js-sdk's `Medusa` the widget uses; the real SDK satisfies it, nothing requires it. */
-export type SdkLike = { client: { fetch: Fetcher; getToken?: () => Promise<string | null | undefined> }; store?: { cart?: { complete?: (id: string) => Promise<any> } } }
+export type SdkLike = { client: { fetch: Fetcher; getToken?: () => Promise<string | null | undefined> } }
 
 export type Connection =
   | { sdk: SdkLike }
@@ -20,38 +20,38 @@ export type HttpError = Error & { status?: number; body?: any }
 /**
  * `signedIn()`: whether a customer may be logged in, so customer-only routes are worth asking (a guest's call
  * would only log a 401 in the console): a bearer token, or cookie/session auth, where only the server knows.
+ * `complete(cartId, body?)`: Medusa's cart completion (the body may name the card's transaction: checkout.ts).
  */
-export type Api = { fetch: Fetcher; complete(cartId: string): Promise<any>; signedIn(): Promise<boolean> }
+export type Api = { fetch: Fetcher; complete(cartId: string, body?: object): Promise<any>; signedIn(): Promise<boolean> }
 
 export function connect(c: Connection): Api {
+  let fetcher: Fetcher
+  let signedIn: Api["signedIn"]
   if ("sdk" in c) {
-    const sdk = c.sdk
-    const complete = sdk.store?.cart?.complete
-    const client = sdk.client as SdkLike["client"] & { config?: { auth?: { type?: string } } }
-    return {
-      fetch: client.fetch.bind(client),
-      complete: (id) => (complete ? complete(id) : client.fetch(`/store/carts/${id}/complete`, { method: "POST" })),
-      signedIn: async () => !client.getToken || client.config?.auth?.type === "session" || !!(await client.getToken()),
+    const client = c.sdk.client as SdkLike["client"] & { config?: { auth?: { type?: string } } }
+    fetcher = client.fetch.bind(client)
+    signedIn = async () => !client.getToken || client.config?.auth?.type === "session" || !!(await client.getToken())
+  } else {
+    fetcher = async (path, init = {}) => {
+      const url = new URL(c.baseUrl.replace(/\/$/, "") + path)
+      for (const [k, v] of Object.entries(init.query ?? {})) url.searchParams.set(k, v)
+      const headers: Record<string, string> = { "x-publishable-api-key": c.publishableKey }
+      const token = c.authToken?.()
+      if (token) headers.authorization = `Bearer ${token}`
+      if (init.body !== undefined) headers["content-type"] = "application/json"
+      const res = await fetch(url, {
+        method: init.method ?? "GET",
+        headers,
+        body: init.body === undefined ? undefined : JSON.stringify(init.body),
+        credentials: c.credentials ?? "omit",
+      })
+      const body = await res.json().catch(() => null)
+      if (!res.ok) throw Object.assign(new Error(body?.message ?? res.statusText), { status: res.status, body })
+      return body
     }
+    signedIn = async () => !!c.authToken?.() || c.credentials === "include"
   }
-  const fetcher: Fetcher = async (path, init = {}) => {
-    const url = new URL(c.baseUrl.replace(/\/$/, "") + path)
-    for (const [k, v] of Object.entries(init.query ?? {})) url.searchParams.set(k, v)
-    const headers: Record<string, string> = { "x-publishable-api-key": c.publishableKey }
-    const token = c.authToken?.()
-    if (token) headers.authorization = `Bearer ${token}`
-    if (init.body !== undefined) headers["content-type"] = "application/json"
-    const res = await fetch(url, {
-      method: init.method ?? "GET",
-      headers,
-      body: init.body === undefined ? undefined : JSON.stringify(init.body),
-      credentials: c.credentials ?? "omit",
-    })
-    const body = await res.json().catch(() => null)
-    if (!res.ok) throw Object.assign(new Error(body?.message ?? res.statusText), { status: res.status, body })
-    return body
-  }
-  return { fetch: fetcher, complete: (id) => fetcher(`/store/carts/${id}/complete`, { method: "POST" }), signedIn: async () => !!c.authToken?.() || c.credentials === "include" }
+  return { fetch: fetcher, complete: (id, body) => fetcher(`/store/carts/${id}/complete`, { method: "POST", body }), signedIn }
 }
 
 export const statusOf = (e: unknown) => (e as HttpError)?.status

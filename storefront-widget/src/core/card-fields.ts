@@ -1,12 +1,17 @@
 /**
  * The gateway's card fields (embedded-fields.js) in the widget: mounted into a host inside the shadow root, themed
- * through the spec's --lib-* variables. Card data stays inside the gateway's iframe.
+ * through the spec's --lib-* variables. Card data stays inside the gateway's iframe. Resolves once the fields are
+ * rendered (the component's mount), so the shopper can type the card number: only then is Pay offered.
  */
 import type { SessionData } from "./cart"
 import type { Event } from "./flow"
 import { loadScript, type CardComponent, type PaymentCore } from "./script"
 
-export type CardFields = { pay(customer: Record<string, string>): Promise<Event>; validate(): boolean; changeLocale(l: string): void; destroy(): void }
+export type Submitted = Extract<Event, { type: "submitted" }>
+export type CardFields = { pay(customer: Record<string, string>): Promise<Submitted>; validate(): boolean; changeLocale(l: string): void; destroy(): void }
+
+/** Asks for the gateway's script as soon as its address is known (a failure is told when the fields mount). */
+export const preloadCardFields = (url?: string) => void (url && loadScript(url).catch(() => {}))
 
 export async function mountCardFields(
   host: HTMLElement,

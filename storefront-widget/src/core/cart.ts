@@ -9,15 +9,14 @@ export type Cart = {
   id: string
   completed_at?: string | null
   email?: string | null
-  region_id?: string | null
   currency_code?: string
   /** Major units, as Medusa answers. */
   total?: number
   billing_address?: Record<string, string | null> | null
-  payment_collection?: { id: string; payment_sessions?: PaymentSession[] } | null
+  payment_collection?: { payment_sessions?: PaymentSession[] } | null
 }
 
-const CART_FIELDS = "id,completed_at,email,region_id,currency_code,total,*billing_address,*payment_collection,*payment_collection.payment_sessions"
+const CART_FIELDS = "id,completed_at,email,currency_code,total,*billing_address,*payment_collection.payment_sessions"
 
 export const readCart = (api: Api, cartId: string): Promise<Cart> => api.fetch(`/store/carts/${cartId}`, { query: { fields: CART_FIELDS } }).then((r) => r.cart)
 
@@ -33,18 +32,14 @@ export function payerOf(cart: Cart): Record<string, string> {
   return Object.fromEntries(Object.entries(fields).filter((e): e is [string, string] => !!e[1]))
 }
 
-/** Creates the payment session (and the collection if the cart has none); Medusa replaces the cart's other sessions. */
-export async function initiateSession(api: Api, cart: Cart, providerId: string, data?: Record<string, unknown>): Promise<PaymentSession> {
-  let collectionId = cart.payment_collection?.id
-  if (!collectionId)
-    collectionId = await api.fetch("/store/payment-collections", { method: "POST", body: { cart_id: cart.id } }).then(
-      (r) => r.payment_collection.id,
-      // Another tab (or widget) made the cart's collection first: use that one.
-      async (e) => (await readCart(api, cart.id)).payment_collection?.id ?? Promise.reject(e),
-    )
-  const res = await api.fetch(`/store/payment-collections/${collectionId}/payment-sessions`, { method: "POST", body: { provider_id: providerId, ...(data ? { data } : {}) } })
-  cart.payment_collection = res.payment_collection
-  return res.payment_collection.payment_sessions.find((s: PaymentSession) => s.provider_id === providerId)
+/**
+ * Creates the payment session, and the cart's payment collection when it has none, in one call (our store route
+ * runs Medusa's workflows for both); Medusa replaces the cart's other sessions, and so does the cart's copy here.
+ */
+export async function startSession(api: Api, cart: Cart, providerId: string, data?: Record<string, unknown>): Promise<PaymentSession> {
+  const s: PaymentSession = (await api.fetch(`/store/pgs/carts/${cart.id}/payment-sessions`, { method: "POST", body: { provider_id: providerId, data } })).payment_session
+  cart.payment_collection = { payment_sessions: [s] }
+  return s
 }
 
 /** One of our store/pgs session routes (the flow decides what a lost answer means: flow.ts). */

@@ -7,7 +7,7 @@
  * every piece would need the same closure (connection, translator, root and the current flow) handed to it.
  */
 import { connect, refusalOf, statusOf, wait, type Connection, type HttpError } from "./api"
-import { initiateSession, payerOf, readCart, sessionOf, sessionRoute, type Cart, type PaymentSession } from "./cart"
+import { payerOf, readCart, sessionOf, sessionRoute, startSession, type Cart, type PaymentSession } from "./cart"
 import { mountCardFields, type CardFields } from "./card-fields"
 import { h, resolveTarget, shell } from "./dom"
 import { delayOf, initialFlow, next, type Event, type Flow, type State } from "./flow"
@@ -45,6 +45,8 @@ export function mountCheckout(target: Element | string, o: CheckoutOptions): Che
   let flow: Flow = initialFlow
   let fields: CardFields | null = null
   let cardSession: PaymentSession | null = null
+  /** The card fields' transaction and its session: the cart's completion attaches it first (one store call). */
+  let named: { payment_session_id: string; transaction_id: string } | undefined
   /** What the next "starting" state creates: provider and session data, read when Pay was pressed. */
   let start: Start | undefined
   /** The open method's panel (not the card's), and every panel made so far: reopening keeps what was typed. */
@@ -92,7 +94,8 @@ export function mountCheckout(target: Element | string, o: CheckoutOptions): Che
     legend.textContent = t("methods")
     // Locked while a payment runs: during the challenge the bank's page is the only thing to act on.
     fieldset.disabled = f.state !== "idle"
-    pay.disabled = f.state !== "idle" || !selected
+    // Never before the card fields can take the card: a click would only find them missing.
+    pay.disabled = f.state !== "idle" || !selected || (selected === "card" && !fields)
     pay.setAttribute("aria-busy", String(f.state !== "idle" && f.state !== "done"))
     pay.textContent = cart?.total != null && cart.currency_code ? t("payAmount", { amount: money(cart.total, cart.currency_code, locale) }) : t("pay")
     error.textContent = f.note?.alert ? t(f.note.key, f.note) : ""
@@ -173,9 +176,10 @@ export function mountCheckout(target: Element | string, o: CheckoutOptions): Che
     // with a transaction has the gateway's status (the store keeps the transaction's id to itself).
     const reuse = !fresh && current?.data.integration === "embedded_fields" && current.status === "pending" && !current.data.gateway_status
     try {
-      cardSession = reuse ? current : await initiateSession(api, cart!, CARD_PROVIDER)
+      cardSession = reuse ? current : await startSession(api, cart!, CARD_PROVIDER)
       const d = cardSession.data
       fields = await mountCardFields(slot, d, locale, cardVars(o.appearance, d.css_variables, o.cssVariables), o.customerConfig)
+      render() // Pay is clickable now
     } catch (e) {
       // A kept session the gateway no longer knows (expired, or lost): a fresh one, once.
       if (reuse) return mountCard(true)
@@ -237,18 +241,20 @@ export function mountCheckout(target: Element | string, o: CheckoutOptions): Che
           await mountCard(true).catch(problem)
         }
         return
-      case "submitting":
-        return fields!.pay(payerOf(cart!))
-      case "attaching":
-        return { type: "session", session: await sessionRoute(api, cardSession!.id, "transaction", { transaction_id: f.tx }) }
+      case "submitting": {
+        const e = await fields!.pay(payerOf(cart!))
+        // The transaction goes with the completion (attached first, checked with the gateway): one store call.
+        if (e.transaction_id) named = { payment_session_id: cardSession!.id, transaction_id: e.transaction_id }
+        return { ...e, session: cardSession! }
+      }
       case "starting": {
-        const s = await initiateSession(api, cart!, start!.provider, start!.data)
+        const s = await startSession(api, cart!, start!.provider, start!.data)
         // Records the shopper's IP (and browser data) for the gateway; repeating it is harmless.
         await sessionRoute(api, s.id, "client-info", { browser_info: start!.info })
         return { type: "session", session: s }
       }
       case "completing": {
-        const r = await api.complete(cart!.id)
+        const r = await api.complete(cart!.id, named && named.payment_session_id == session?.id ? { pgs_transaction: named } : undefined)
         if (r.type === "order") return { type: "order", order: r.order }
         cart = await readCart(api, cart!.id)
         return { type: "refused", session: sessionOf(cart, session!.provider_id) ?? session! }
@@ -274,12 +280,13 @@ export function mountCheckout(target: Element | string, o: CheckoutOptions): Che
     return m
   }
 
+  /** The cart, its methods and the shopper's texts at once: the card's session is the only call after them. */
   async function load() {
-    cart = await readCart(api, o.cartId)
-    // The terminal's locale (session data) applies when the storefront did not choose one.
+    ;[cart, [methods, cards]] = await Promise.all([readCart(api, o.cartId), listMethods(api, o.cartId, o), texts])
+    // The terminal's locale (session data) applies when the storefront did not choose one; its texts follow when
+    // loaded (the card session does not wait for them).
     const configured = sessionOf(cart, CARD_PROVIDER)?.data.locale
-    if (!o.locale && configured) await setLocale(configured)
-    ;[methods, cards] = await listMethods(api, cart, o)
+    if (!o.locale && configured) setLocale(configured)
     selected = methods[0]?.key ?? ""
     buildRows()
   }
@@ -294,7 +301,9 @@ export function mountCheckout(target: Element | string, o: CheckoutOptions): Che
     fields?.changeLocale(locale)
   }
 
-  const ready = setLocale(locale).then(() => run(flow))
+  // The shopper's texts load while the cart is read (a language's pack is a request of its own).
+  const texts = setLocale(locale)
+  const ready = run(flow)
   render()
 
   return {

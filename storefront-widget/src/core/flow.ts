@@ -11,7 +11,8 @@ export type State =
   | "loading" // reading the cart, its methods and the customer's saved cards
   | "idle" // choosing and filling in
   | "submitting" // the embedded fields are paying (3-D Secure may run inside their frame)
-  | "attaching" // telling our store route which transaction resulted; the server decides what it means
+  | "attaching" // telling our store route which transaction resulted; the server decides what it means (a cart's
+  //              completion can attach it itself: `submitted` names the session, and the flow goes on to completing)
   | "starting" // creating a Direct API or redirect-method payment session
   | "completing" // cart completion (again after a 409 or a lost answer: Medusa completes a cart once)
   | "fingerprint" // 3-D Secure method iframe, then request-authentication
@@ -52,8 +53,11 @@ export type Event =
   | ({ type: "note" } & Note)
   /** `placed`: the cart is an order already (another tab paid): complete it again, which answers that order. */
   | { type: "pay"; card: boolean; placed?: boolean }
-  /** `gone`: the gateway no longer knows the card session (lost, expired): the fields need a fresh one. */
-  | { type: "submitted"; transaction_id?: string | null; busy?: boolean; gone?: boolean }
+  /**
+   * `gone`: the gateway no longer knows the card session (lost, expired): the fields need a fresh one. `session`:
+   * the card session the cart's completion attaches the transaction to (one store call, not two).
+   */
+  | { type: "submitted"; transaction_id?: string | null; busy?: boolean; gone?: boolean; session?: PaymentSession }
   | { type: "session"; session: PaymentSession }
   | { type: "order"; order: Order }
   | { type: "refused"; session: PaymentSession }
@@ -141,7 +145,7 @@ export function next(f: Flow, e: Event): Flow {
       return f.paid ? f : go(f, "submitting")
     case "submitting":
       if (e.type !== "submitted") return f
-      if (e.transaction_id) return go(f, "attaching", { tx: e.transaction_id })
+      if (e.transaction_id) return e.session ? go(f, "completing", { paid: true, unsettled: e.session }) : go(f, "attaching", { tx: e.transaction_id })
       // Nothing was taken on a session the gateway forgot: fresh fields, and the shopper only pays again.
       if (e.gone) return go(f, "idle", { note: { key: "expired", alert: true }, renew: true })
       return go(f, "idle", { note: { key: e.busy ? "processing" : "error", alert: true } })

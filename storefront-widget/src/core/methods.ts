@@ -1,6 +1,6 @@
 /** The methods to offer: those the server says can serve the cart, the customer's saved cards, a wallet. */
 import type { Api } from "./api"
-import type { Cart } from "./cart"
+import { preloadCardFields } from "./card-fields"
 import type { TextKey, Translate } from "./i18n"
 import { listSavedCards, type ChargeConsent, type SavedCard } from "./saved-cards"
 
@@ -38,25 +38,27 @@ export function providerLabel(id: string, t: Translate): string {
 }
 
 /** A served method as GET /store/pgs/payment-methods answers (identifier `pgs` for cards, `pgs-{family}`). */
-type Served = { provider_id: string; identifier: string; voucher_codes?: string[]; names?: Names; saved_card_consent?: ChargeConsent }
+type Served = { provider_id: string; identifier: string; voucher_codes?: string[]; names?: Names; saved_card_consent?: ChargeConsent; script_url?: string }
 
 /**
  * The methods that can serve this cart, as the server decides (region, currency rules, the terminal's methods),
- * narrowed to `providers` when given; a logged-in customer's saved cards first, then the card, then the rest.
+ * narrowed to `providers` when given; a logged-in customer's saved cards first, then the card, then the rest. The
+ * gateway's card-fields script is asked for as soon as its address is known, here: with the card session, not after.
  */
 export async function listMethods(
   api: Api,
-  cart: Cart,
+  cartId: string,
   o: { providers?: string[]; wallet?: unknown; methodData?: Record<string, Record<string, unknown>> },
 ): Promise<[Method[], SavedCard[] | null]> {
   const [served, cards] = await Promise.all([
-    api.fetch("/store/pgs/payment-methods", { query: { cart_id: cart.id } }).then((r: { payment_methods: Served[] }) => r.payment_methods),
+    api.fetch("/store/pgs/payment-methods", { query: { cart_id: cartId } }).then((r: { payment_methods: Served[] }) => r.payment_methods),
     listSavedCards(api),
   ])
   const chosen = o.providers ? o.providers.flatMap((id) => served.filter((m) => m.provider_id === id)) : served
   const methods: Method[] = []
   for (const m of chosen) {
     if (m.identifier === "pgs") {
+      preloadCardFields(m.script_url)
       methods.unshift(...(cards ?? []).map((card): Method => ({ kind: "saved", key: `saved:${card.id}`, card })))
       methods.push({ kind: "card", key: "card", names: m.names })
       if (o.wallet) methods.push({ kind: "wallet", key: "wallet", consent: m.saved_card_consent })

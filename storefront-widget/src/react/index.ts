@@ -18,7 +18,7 @@ export function usePgsCheckout(options: CheckoutOptions) {
   useEffect(() => {
     const o = latest.current!
     // Mounted a tick later: React's StrictMode (on in `next dev`) mounts, unmounts and mounts again at once, and two
-    // widgets racing for one cart would both create its payment collection (Medusa refuses the second).
+    // widgets racing for one cart would each start a card session (Medusa keeps only the newer: one gateway session wasted).
     const t = setTimeout(() => {
       widget.current = mountCheckout(ref.current!, { ...o, onStateChange: (s) => (setState(s), o.onStateChange?.(s)), onOrder: (order) => latest.current!.onOrder?.(order) })
     })
