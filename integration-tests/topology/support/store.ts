@@ -5,14 +5,14 @@
  * of the servers' webhook receivers. Helpers talk to it as a storefront, the dashboard and the gateway do.
  */
 import type { ChildProcess } from "node:child_process"
-import path from "node:path"
 import { storeEnvFor } from "../../../sandbox"
 import { dropDatabase, ensureExists, seededPublishableKey } from "../../../scripts/demo/database"
-import { runCli, spawnCli, type Env } from "../../../scripts/demo/medusa"
+import { runCli, type Env } from "../../../scripts/demo/medusa"
 import { startTopology, type MedusaProcess, type Topology } from "../../../scripts/topology/processes"
 import { BROWSER_INFO, startHarness, waitFor, type SandboxHarness } from "../../support/sandbox"
 import { walletOneToken } from "../../sandbox/cards-support"
 import { redisUnavailable, startOwnRedis, type OwnRedis } from "./redis"
+import { jobRunners, type JobRunners } from "./job-runners"
 import { sessionFields } from "../../support/session-fields"
 
 // pg ships no types here; the calls we make, typed narrowly.
@@ -31,6 +31,8 @@ export type TopologySuite = {
   redis: OwnRedis
   topology: Topology
   env: Env
+  /** The long-lived `medusa exec` processes that run the jobs (job-runners.ts). */
+  jobs: JobRunners
   sql(text: string, params?: unknown[]): Promise<any[]>
   /** The store API through the balancer, or straight to one server. */
   store(base?: string, headers?: Record<string, string>): Client
@@ -42,8 +44,8 @@ export type TopologySuite = {
   paySession(cartId: string, opts?: Parameters<TopologySuite["readyCart"]>[0]): ReturnType<TopologySuite["readyCart"]>
   /** A shopper account, logged in. */
   customer(): Promise<{ token: string; email: string; id: string }>
-  /** A job run in its own `medusa exec` process; `now` is the time it is scheduled for. */
-  runJob(job: "reconcile" | "retry-webhooks" | "retry-webhooks,reconcile", now: Date, log?: (line: string) => void): { child: ChildProcess; result: Promise<any> }
+  /** A job run by a job runner, a `medusa exec` process of its own (`child`); `now` is the time it is scheduled for. */
+  runJob(job: "reconcile" | "retry-webhooks" | "retry-webhooks,reconcile", now: Date): { child: ChildProcess; result: Promise<any> }
   server(n: 1 | 2): MedusaProcess
   /** Stops the running processes and starts this layout (1 server and 0 workers: one shared process without Redis). */
   use(layout: { servers: number; workers: number }): Promise<void>
@@ -120,14 +122,17 @@ export function topologySuite(name: string, body: (s: TopologySuite) => void, op
       PGS_CARD_TESTING_SESSIONS_PER_ADDRESS: "1000000",
     }
     await runCli(["db:migrate"], s.env)
-    // One after the other, as the demo does: each CLI command creates Medusa's default store on a fresh database, and
-    // two at once can both try (seen once: "Price preference … already exists").
-    await runCli(["exec", "./scripts/demo/seed.ts"], s.env)
-    await runCli(["user", "-e", ADMIN.email, "-p", ADMIN.password], s.env)
+    // The first job runner's boot seeds the catalogue and creates the admin (one Medusa boot, not two CLI commands),
+    // before the servers boot: each boot creates Medusa's default store on a fresh database, and two at once can
+    // both try (seen once: "Price preference … already exists").
+    s.jobs = jobRunners(s.env, process.env.TOPOLOGY_LOG ? (l) => console.log(l) : undefined)
+    await s.jobs.run("/seed", ADMIN).result
     publishableKey = (await seededPublishableKey(dbUrl))!
     db = new Client({ connectionString: dbUrl })
     await db.connect()
     if (options.layout !== null) await s.use(options.layout ?? { servers: 2, workers: 1 })
+    // A second runner, for two runs at once, boots while the first drills run.
+    s.jobs.warm(2)
   }, 600_000)
 
   s.use = async (layout) => {
@@ -153,6 +158,7 @@ export function topologySuite(name: string, body: (s: TopologySuite) => void, op
   }, 300_000)
 
   afterAll(async () => {
+    await s.jobs?.stop()
     await s.topology?.stop()
     await db?.end()
     await s.redis?.stop()
@@ -206,21 +212,7 @@ export function topologySuite(name: string, body: (s: TopologySuite) => void, op
     return { cartId, sessionId: session.id, reference: sessionFields(session.data).reference, amountMinor: Math.round(Number(session.amount) * 100), data: session.data }
   }
 
-  s.runJob = (job, now, log) => {
-    let out = ""
-    const child = spawnCli(["exec", path.relative(path.join(__dirname, "../../.."), path.join(__dirname, "run-job.ts"))], { ...s.env, MEDUSA_WORKER_MODE: "worker", TOPOLOGY_JOB: job, TOPOLOGY_NOW: now.toISOString() }, (line) => {
-      out += `${line}\n`
-      log?.(line)
-    })
-    const result = new Promise<any>((resolve, reject) =>
-      child.on("exit", (code, signal) => {
-        const m = /TOPOLOGY_JOB_RESULT (.*)/.exec(out)
-        if (m) resolve(JSON.parse(m[1]!))
-        else reject(new Error(`medusa exec ${job} ended (${code ?? signal}) without a result:\n${out.slice(-3000)}`))
-      }),
-    )
-    return { child, result }
-  }
+  s.runJob = (job, now) => s.jobs.run("/run", { job, now: now.toISOString() })
 
   describe(name, () => body(s))
 }
