@@ -12,6 +12,7 @@ const fs = require("node:fs")
 const os = require("node:os")
 const path = require("node:path")
 const { startTestDatabase } = require("./test-database")
+const { dropMigratedTemplate } = require("./migrated-template")
 
 async function main() {
   const db = await startTestDatabase()
@@ -26,6 +27,8 @@ async function main() {
     MEDUSA_DISABLE_TELEMETRY: "true",
     // Medusa logs every migration at info level; tests want only problems.
     LOG_LEVEL: process.env.LOG_LEVEL ?? "error",
+    // Names this run's migrated template database, which store suites copy (scripts/migrated-template.js).
+    PGS_TEST_RUN_ID: `${process.pid}-${Date.now().toString(36)}`,
   }
   const timingsFile = path.join(os.tmpdir(), `pgs-test-timings-${process.pid}.txt`)
   env.PGS_TEST_TIMINGS_FILE = timingsFile
@@ -34,6 +37,7 @@ async function main() {
   process.on("SIGINT", stop)
   process.on("SIGTERM", stop)
   const code = await new Promise((resolve) => child.on("exit", (c, signal) => resolve(c ?? (signal ? 1 : 0))))
+  await dropMigratedTemplate(env).catch((error) => console.error(`[test] could not drop the migrated template: ${error.message}`))
   await db.stop()
   printTimings(timingsFile)
   process.exit(code)

@@ -4,11 +4,13 @@
  * seeded catalogue — the way a storefront and the dashboard meet the plugin.
  */
 import path from "node:path"
+import { ulid } from "ulid"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { startHarness, type SandboxHarness } from "../../support/sandbox"
 import { storeEnvFor } from "../../../sandbox"
 import { seedStore, type StoreSeed } from "./seed"
+import { createFromMigratedTemplate } from "./migrated-database"
 import { adminToken } from "./admin"
 
 jest.setTimeout(180_000)
@@ -59,12 +61,15 @@ export function pgsStoreSuite(
   } = {},
 ) {
   const s = {} as StoreSuite
+  const dbName = `pgs-store-${ulid().toLowerCase()}`
   // Registered before the runner's own beforeAll, so the sandbox is up and PGS_* are set when medusa-config loads.
   beforeAll(async () => {
     s.sandbox = await (options.startSandbox ? options.startSandbox() : startHarness(options.sandbox))
     pointAtSandbox(s.sandbox)
     // Options of this suite's store only: removed again after the suite.
     Object.assign(process.env, options.env ?? {})
+    // Before the runner's own beforeAll: it finds this database migrated already (its create skips an existing one).
+    await createFromMigratedTemplate(dbName)
   })
   afterAll(() => {
     for (const key of Object.keys(options.env ?? {})) delete process.env[key]
@@ -75,6 +80,7 @@ export function pgsStoreSuite(
 
   medusaIntegrationTestRunner({
     cwd: ROOT,
+    dbName,
     testSuite: ({ api, getContainer }) => {
       describe(name, () => {
         beforeAll(async () => {
@@ -84,9 +90,7 @@ export function pgsStoreSuite(
           s.webhookUrl = `${s.medusaUrl}/hooks/pgs/webhooks`
           process.env.PGS_BACKEND_URL = s.medusaUrl
           await s.sandbox.control("POST", "/_sandbox/webhooks", { url: s.webhookUrl })
-        })
-        // The runner restores the database before each test: seed per test, through the container.
-        beforeEach(async () => {
+          // Seeded once, before the runner's snapshot (taken at the first test): every test starts from it restored.
           s.seed = await seedStore(getContainer())
           s.storeHeaders = { "x-publishable-api-key": s.seed.publishableKey }
         })
