@@ -1,8 +1,11 @@
 /**
  * The bench's own pages, on an origin of their own (STORE_CORS allows it):
- *   /floor?collection=ID  the least any integration can do: one store call that creates the payment session, then
- *                         the gateway's script and its card frames. Starts on "Continue to payment", or at load
- *                         with &auto=1 (the baseline of a page that shows the payment step as it opens).
+ *   /floor?cart=ID&collection=ID  the least any integration can do: one store call that creates the payment
+ *                         session, then the gateway's script and its card frames. Starts on "Continue to payment",
+ *                         or at load with &auto=1 (the baseline of a page that shows the payment step as it opens).
+ *                         Its Pay: the gateway's payment, then one store call completing the cart with the
+ *                         transaction (or, where the store cannot take both in one call, attaching it first), then
+ *                         the order page.
  *   /react-checkout?cart=ID  a React storefront's payment step: "Continue to payment" saves the address (as the
  *                         demo storefront does), then renders the package's <PgsCheckout>.
  */
@@ -25,7 +28,7 @@ export async function startBenchPages(o: { port: number; storeUrl: string; publi
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://localhost")
     if (url.pathname === "/react-checkout.js") return void res.writeHead(200, { "content-type": "text/javascript" }).end(reactBundle)
-    const body = url.pathname === "/floor" ? floorPage(connection) : url.pathname === "/react-checkout" ? reactPage(connection, o.orderUrl) : null
+    const body = url.pathname === "/floor" ? floorPage(connection, o.orderUrl) : url.pathname === "/react-checkout" ? reactPage(connection, o.orderUrl) : null
     if (!body) return void res.writeHead(404, { "content-type": "text/plain" }).end("Not found")
     res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(body)
   })
@@ -45,23 +48,35 @@ const layout = (title: string, body: string) =>
 <style>body{font-family:system-ui,sans-serif;margin:0 auto;padding:16px;max-width:560px}</style></head><body>${body}</body></html>`
 
 /** Card fields configured as the widget configures them (holder name shown and required), so the frames match. */
-function floorPage(c: { baseUrl: string; publishableKey: string }): string {
+function floorPage(c: { baseUrl: string; publishableKey: string }, orderUrl: string): string {
   return layout(
     "Floor",
-    `<h1>Payment</h1><button id="go">Continue to payment</button><div id="card"></div>
+    `<h1>Payment</h1><button id="go">Continue to payment</button><div id="card"></div><button id="pay" hidden>Pay</button>
 <script type="module">
 const c = ${json(c)}
 const q = new URLSearchParams(location.search)
+const api = (path, body) => fetch(c.baseUrl + path, { method: "POST", headers: { "content-type": "application/json", "x-publishable-api-key": c.publishableKey }, body: JSON.stringify(body) }).then((r) => r.json())
 async function show() {
-  const res = await fetch(c.baseUrl + "/store/payment-collections/" + q.get("collection") + "/payment-sessions", { method: "POST",
-    headers: { "content-type": "application/json", "x-publishable-api-key": c.publishableKey }, body: JSON.stringify({ provider_id: "pp_pgs_pgs" }) })
-  const body = await res.json()
+  const body = await api("/store/payment-collections/" + q.get("collection") + "/payment-sessions", { provider_id: "pp_pgs_pgs" })
   const session = (body.payment_collection?.payment_sessions || []).find((s) => s.provider_id === "pp_pgs_pgs")
   const d = session?.data
   if (!d?.script_url || !d.client_key || !d.gateway_session_id) throw new Error("no card session in " + JSON.stringify(body).slice(0, 300))
   await new Promise((resolve, reject) => { const s = document.createElement("script"); s.src = d.script_url; s.onload = resolve; s.onerror = reject; document.head.appendChild(s) })
   const core = await window.PaymentComponent({ clientKey: d.client_key, sessionId: d.gateway_session_id, environment: d.environment })
-  await core.create("card", { componentConfig: { customerConfig: { hasHolderName: true, holderNameRequired: true } } }).mount("#card")
+  const card = core.create("card", { componentConfig: { customerConfig: { hasHolderName: true, holderNameRequired: true } } })
+  await card.mount("#card")
+  const pay = document.getElementById("pay")
+  pay.hidden = false
+  pay.addEventListener("click", () => card.submitPayment({ customer: {}, callback: async (r) => {
+    const cart = "/store/carts/" + q.get("cart") + "/complete"
+    let done = await api(cart, { pgs_transaction: { payment_session_id: session.id, transaction_id: r.transaction_id } })
+    if (done.type !== "order") {
+      await api("/store/pgs/payment-sessions/" + session.id + "/transaction", { transaction_id: r.transaction_id })
+      done = await api(cart, {})
+    }
+    if (done.type !== "order") throw new Error("no order: " + JSON.stringify(done).slice(0, 300))
+    location.href = ${json(orderUrl)} + done.order.id
+  } }))
 }
 if (q.get("auto")) show()
 else document.getElementById("go").addEventListener("click", show)

@@ -18,6 +18,7 @@ export type RecordedRequest = {
   fromCache?: boolean
   /** Bytes received, headers included (compressed, as sent). */
   bytes: number
+  status?: number
 }
 
 export class NetworkRecorder {
@@ -41,6 +42,7 @@ export class NetworkRecorder {
     })
     session.on("Network.responseReceived", (e) => {
       const r = this.open.get(e.requestId)
+      if (r) r.status = e.response.status
       if (r && (e.response.fromDiskCache || e.response.fromServiceWorker || e.response.fromPrefetchCache)) r.fromCache = true
     })
     session.on("Network.loadingFinished", (e) => {
@@ -56,7 +58,9 @@ export class NetworkRecorder {
   }
 
   private finish(r: RecordedRequest, timestamp: number, bytes: number) {
-    r.end = this.wall(timestamp)
+    // Chromium's events for one request can disagree by a fraction of a millisecond (an answer stamped before its
+    // request was): never an end before the start.
+    r.end = Math.max(r.start, this.wall(timestamp))
     r.bytes = bytes
     this.open.delete(r.id)
   }

@@ -62,11 +62,15 @@ export const JOURNEYS: Journey[] = [
   {
     name: "floor",
     floor: true,
-    // The least any integration can do: one store call that creates the session, then the gateway's script and frames.
+    // The least any integration can do: one store call that creates the session, then the gateway's script and frames;
+    // after Pay, the gateway's payment, one store call (two where the store cannot complete with the transaction).
     async run({ stack, api }, m) {
-      const { collectionId } = await api.cart({ address: true, collection: true })
-      await m.page.goto(`${stack.pagesUrl}/floor?collection=${collectionId}`)
-      return [await paymentStep(m)]
+      const { cartId, collectionId } = await api.cart({ address: true, collection: true })
+      await m.page.goto(`${stack.pagesUrl}/floor?cart=${cartId}&collection=${collectionId}`)
+      const step = await paymentStep(m)
+      await fillCard(m.page, "#card iframe", FRICTIONLESS)
+      const start = await press(m, m.page.getByRole("button", { name: "Pay", exact: true }))
+      return [step, { name: "pay → order page", start, end: await m.next("loaded", start, ORDER_PAGE) }]
     },
   },
   {
@@ -76,7 +80,7 @@ export const JOURNEYS: Journey[] = [
     async run({ stack, api }, m) {
       const { collectionId } = await api.cart({ address: true, collection: true })
       await m.emulate()
-      await m.page.goto(`${stack.pagesUrl}/floor?collection=${collectionId}&auto=1`)
+      await m.page.goto(`${stack.pagesUrl}/floor?collection=${collectionId}&auto=1`) // no cart: its Pay is not measured
       const start = await m.page.evaluate(() => performance.timeOrigin)
       return [{ name: "payment step", start, end: await m.next("card-ready", start) }]
     },
@@ -149,7 +153,10 @@ export async function runJourney(journey: Journey, ctx: JourneyContext): Promise
   try {
     return { phases: await journey.run(ctx, m), m }
   } catch (error) {
+    // What the shopper saw and what the store or gateway refused, to tell a slow page from a broken one.
+    const said = await m.page.locator(".pgs-error, .pgs-status, [role=alert]").allTextContents().catch(() => [])
+    const refused = m.network.requests.filter((r) => r.failed || (r.status ?? 0) >= 400).map((r) => `${r.method} ${r.url} → ${r.status ?? "failed"}`)
     await m.close()
-    throw new Error(`${journey.name}: ${(error as Error).message}`)
+    throw new Error(`${journey.name}: ${(error as Error).message}\n  page says: ${JSON.stringify(said)}\n  refused: ${JSON.stringify(refused.slice(-10))}`)
   }
 }
