@@ -60,11 +60,15 @@ export async function previousRelease(): Promise<PreviousRelease> {
       execFileSync("bash", ["-c", `git archive ${sha} | tar -x -C ${JSON.stringify(partial)}`], { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] })
       await run("npm ci --prefer-offline --no-audit --no-fund", partial, shellEnv())
       fs.writeFileSync(path.join(partial, ".installed"), `${sha}\n`)
-      fs.rmSync(dir, { recursive: true, force: true })
-      fs.renameSync(partial, dir)
+      // Another run may have finished first and be using its tree: keep theirs (rename refuses a non-empty folder).
+      if (!fs.existsSync(path.join(dir, ".installed"))) {
+        fs.rmSync(dir, { recursive: true, force: true })
+        fs.renameSync(partial, dir)
+      }
     } catch (error) {
+      if (!fs.existsSync(path.join(dir, ".installed"))) throw error
+    } finally {
       fs.rmSync(partial, { recursive: true, force: true })
-      throw error
     }
   }
   // eslint-disable-next-line @typescript-eslint/no-require-imports
