@@ -149,6 +149,20 @@ pgsStoreSuite("card-testing guard", (s) => {
     expect((await knex.raw(`select checks from pgs_follow_up where key = 'card-testing'`)).rows).toEqual([{ checks: 1 }])
   })
 
+  it("hands one cart a limited number of gateway sessions through the plugin's one-call route too, in any spelling of its path, and keeps the address that made its collection", async () => {
+    const cart = await s.createCart()
+    const before = await gatewaySessions()
+    const answers = []
+    for (let i = 0; i < 12; i++) answers.push(await storePost(s, i % 2 ? `/STORE/pgs/Carts/${cart.id}/payment-sessions/` : `/store/pgs/carts/${cart.id}/payment-sessions`, { provider_id: "pp_pgs_pgs" }))
+    expect(answers.slice(0, 10).map((res) => res.status)).toEqual(Array(10).fill(200))
+    answers.slice(10).forEach(expectRefused)
+    expect((await gatewaySessions()) - before).toBe(10)
+    // The collection this route made remembers who asked for its sessions, so the gateway's declines count against them.
+    const collection = answers[0]!.data.payment_session.payment_collection_id
+    const knex = s.container().resolve("__pg_connection__")
+    expect((await knex.raw(`select client_address from pgs_card_testing_client where payment_collection_id = ?`, [collection])).rows).toEqual([{ client_address: expect.any(String) }])
+  })
+
   it("hands one address at most 10 new gateway sessions, however many carts it opens them on at once", async () => {
     const collections = await Promise.all(Array.from({ length: 8 }, async () => collectionOf((await s.createCart()).id)))
     const before = await gatewaySessions()
@@ -258,6 +272,9 @@ pgsStoreSuite("card-testing guard", (s) => {
     const refused = await openSession(await collectionOf(anonymous.id))
     expect(refused.status).toBe(403)
     expect(refused.data.message).toMatch(/signed-in customers only/)
+    const oneCall = await storePost(s, `/store/pgs/carts/${anonymous.id}/payment-sessions`, { provider_id: "pp_pgs_pgs" })
+    expect(oneCall.status).toBe(403)
+    expect(oneCall.data.message).toMatch(/signed-in customers only/)
     // The hosted card page, and the card family under any id a store registers it by, are closed too.
     for (const provider_id of ["pp_pgs-hosted_pgs", "pp_pgs_eu", "pp_pgs-hosted_eu"]) {
       const other = await s.api.post(`/store/payment-collections/${await collectionOf(anonymous.id)}/payment-sessions`, { provider_id }, { headers: s.storeHeaders, validateStatus: () => true })
