@@ -19,6 +19,7 @@ import { ORDER_CHANGES_OWING_MORE } from "../http/support/order-changes"
 import { waitFor } from "../http/support/webhooks"
 import { CHROMIUM, describeBrowser, screenshot } from "./support"
 import { bundleReactPage } from "./widget-support"
+import { recordRequests, storeRoundTrips, type RoundTrips } from "./round-trips"
 
 // Medusa reads STORE_CORS "*" literally: the shop's localhost origin, set before the store boots.
 process.env.STORE_CORS = "/^http:\\/\\/localhost(:\\d+)?$/"
@@ -156,6 +157,33 @@ describeBrowser("money after checkout: the payment-collection page", () => {
       await state(page, "closed")
       expect(await page.locator(".pgs-status").textContent()).toBe("This payment has been made. Nothing more is owed.")
       expect(await page.getByRole("button", { name: /^Pay/ }).isVisible()).toBe(false)
+      await context.close()
+    })
+
+    // Counted, not timed (issue 48): the collection and saved cards at once, then the session with the gateway's script
+    // beside it; after Pay the transaction, then apply. Each store request once.
+    it("reaches the card fields in 2 store round trips and records the payment in 2 after Pay", async () => {
+      const { orderId, collectionId } = await orderOwingMore(s)
+      let rec!: RoundTrips
+      const start = Date.now()
+      const { page, context } = await open(linkOf(collectionId, orderId), 1280, 1100, async (c) => void (rec = recordRequests(c, { store: s.medusaUrl, gateway: s.sandbox.url })))
+      await cardReady(page)
+      await page.locator(".pgs-pay:not([disabled])").waitFor({ timeout: 30_000 })
+      const step = storeRoundTrips(rec.since(start))
+      expect(step.requests).toEqual(["GET /store/pgs/payment-collections/pay_col_…", "POST /store/pgs/payment-collections/pay_col_…/payment-sessions"])
+      expect(step.storeChain).toBe(2)
+      expect(step.onCriticalPath).toBeLessThanOrEqual(2)
+      const script = rec.since(start).find((r) => r.path.endsWith("/embedded-fields.js"))!
+      expect(script.start).toBeLessThan(rec.since(start).find((r) => r.path.endsWith("/payment-sessions"))!.end)
+
+      await fillCard(page, s.sandbox.testCard("frictionless_approved"))
+      const pressed = Date.now()
+      await page.getByRole("button", { name: /^Pay / }).press("Enter")
+      await state(page, "done")
+      const pay = storeRoundTrips(rec.since(pressed))
+      expect(pay.requests).toEqual(["POST /store/pgs/payment-collections/pay_col_…/apply", "POST /store/pgs/payment-sessions/payses_…/transaction"])
+      expect(pay.storeChain).toBe(2)
+      expect(pay.onCriticalPath).toBeLessThanOrEqual(2)
       await context.close()
     })
 

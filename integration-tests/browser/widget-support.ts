@@ -69,7 +69,8 @@ type Viewport = { width: number; height: number }
 export type WidgetShop = {
   browser: Browser
   storeUrl: string
-  open(config: ShopConfig, viewport?: Viewport): Promise<{ page: Page; context: BrowserContext }>
+  /** `before`: called with the page before it loads (e.g. to record its requests from the first). */
+  open(config: ShopConfig, viewport?: Viewport, before?: (page: Page) => void): Promise<{ page: Page; context: BrowserContext }>
   /** A cart of its own, and the shop's checkout page for it. */
   checkout(config?: Omit<ShopConfig, "cartId">, cartInput?: Parameters<StoreSuite["createCart"]>[0], viewport?: Viewport): Promise<{ cart: any; page: Page; context: BrowserContext }>
   close(): Promise<void>
@@ -92,7 +93,7 @@ export async function startWidgetShop(s: StoreSuite): Promise<WidgetShop> {
     ],
   })
 
-  const open: WidgetShop["open"] = async (config, viewport = { width: 520, height: 900 }) => {
+  const open: WidgetShop["open"] = async (config, viewport = { width: 520, height: 900 }, before) => {
     const context = await browser.newContext({ locale: "en-US", viewport })
     const connection = { baseUrl: s.medusaUrl, publishableKey: s.seed.publishableKey }
     // The shop lives at the store URL: served here, so no port of this machine is taken.
@@ -109,6 +110,7 @@ export async function startWidgetShop(s: StoreSuite): Promise<WidgetShop> {
     const page = await context.newPage()
     page.on("pageerror", (e) => console.error(`[shop page] ${e.message}`))
     page.on("console", (m) => m.type() === "error" && !m.text().includes("401") && console.error(`[shop console] ${m.text()}`))
+    before?.(page)
     await page.goto(`${storeUrl}/checkout`)
     return { page, context }
   }
