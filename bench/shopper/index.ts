@@ -24,6 +24,9 @@ async function main() {
   const started = Date.now()
   const stack = await startStack(log)
   const browser = await launchBrowser()
+  // Ctrl-C stops what the bench started (Medusa, the sandbox, its database) before it exits.
+  for (const signal of ["SIGINT", "SIGTERM"] as const)
+    process.once(signal, () => void browser.close().finally(() => stack.stop()).finally(() => process.exit(130)))
   const results = new Map<string, Map<string, PhaseResult[]>>() // journey → phase → one result per run
   const failures: string[] = []
   try {

@@ -70,8 +70,9 @@ export async function startStack(log: (line: string) => void): Promise<Stack> {
       MEDUSA_WORKER_MODE: "shared",
       LOG_LEVEL: "error",
       // Every journey comes from this machine's one address: the card-testing guard stays on, counting as it does,
-      // with room for a bench's worth of payments (60 an hour per address by default).
+      // with room for a bench's worth of payments (by default 60 attempts and 10 sessions per address).
       PGS_CARD_TESTING_ATTEMPTS_PER_ADDRESS: "10000",
+      PGS_CARD_TESTING_SESSIONS_PER_ADDRESS: "10000",
     }
     log("migrations and the demo's seed…")
     await runCli(["db:migrate"], env)
