@@ -3,7 +3,10 @@
  * Medusa's starter (its own package.json, tsconfig, .env and database), run README's marked install, sandbox,
  * medusa-config and run steps in it, check that TypeScript finds every entry point's types, and buy by card
  * through the packed widget in Chromium; the gateway's webhook reaches the store and is applied.
- * Slow by nature (an npm install of Medusa, its migrations, a boot): one project per Medusa version.
+ * Slow by nature (an npm install of Medusa, its migrations, a boot): one project per Medusa version, each on one of
+ * the Node LTS releases stores run (the packages are packed on the Node running jest). The projects are set up side
+ * by side, and each starter's own `npm install` runs while the packages are packed: the steps that wait on the
+ * network and the disk overlap the ones that keep a core busy.
  */
 import fs from "node:fs"
 import os from "node:os"
@@ -14,12 +17,19 @@ import { startStorefront, type RunningStorefront } from "../../scripts/demo/stor
 import { waitFor } from "../support/sandbox"
 import { CHROMIUM, demoStorefrontPayByCard, demoStorefrontToPayment, describeBrowser, screenshot } from "../browser/support"
 import { freePort } from "../../scripts/demo/flags"
-import { answers, readmeBlock, ROOT, run, shellEnv, startBackground, stopBackground, type Background } from "./project"
+import { answers, readmeBlock, removeTree, ROOT, run, shellEnv, startBackground, stopBackground, type Background } from "./project"
+import { executablesOf, nodeRuntime, onNode, type NodeRuntime } from "./node-runtime"
 
 jest.setTimeout(1_200_000)
 
-/** The Medusa versions README promises; each gets its own project. */
-const MEDUSA_VERSIONS = ["2.21.2", "2.18.0"]
+/**
+ * The Medusa versions README promises, each in its own project on a Node LTS release (README says which is tested
+ * where): the newest Medusa on the newest LTS, dtc-starter's pinned Medusa on the older one.
+ */
+const STORES = [
+  { medusa: "2.21.2", node: "24.22.3" },
+  { medusa: "2.18.0", node: "22.23.5" },
+]
 const PACKAGES = "~/pgs-packages"
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "pgs-newcomer-"))
@@ -36,12 +46,27 @@ const installLine = (where: "backend" | "storefront") => {
 // npm as a developer runs it, with the cache this machine already has.
 const npmEnv = () => shellEnv({ npm_config_prefer_offline: "true", npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false" })
 
-beforeAll(async () => {
-  // The folder is README's to make (npm pack fails on a destination that does not exist).
+/** README's pack block, in order (the folder is README's to make: npm pack fails on a destination that does not exist). */
+async function pack() {
   for (const command of commands(readmeBlock("pack"))) await run(here(command), ROOT, npmEnv())
+}
+
+let packed: Promise<void>
+const stores = new Map<string, Store>()
+
+beforeAll(async () => {
+  packed = pack()
+  for (const { medusa, node } of STORES) stores.set(medusa, setUpStore(medusa, node, packed))
+  await packed
 }, 300_000)
 
-afterAll(() => fs.rmSync(work, { recursive: true, force: true }))
+/** Each store's project being removed (some 100,000 files: minutes on a busy machine), started by its afterAll. */
+const removals: Promise<unknown>[] = []
+
+afterAll(async () => {
+  await Promise.allSettled(removals)
+  await removeTree(work)
+}, 900_000)
 
 /**
  * The relative targets a Markdown page links to, anchors cut off: [text](path), ![alt](path), [text](<path> "title"),
@@ -146,7 +171,9 @@ export const parts = [PgsClient, startSandbox, workflows, provider]
 /** A storefront folder with the widget installed from its tarball, and a page that uses both entry points in TSX. */
 function createStorefront(dir: string) {
   fs.mkdirSync(path.join(dir, "src"), { recursive: true })
-  fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "newcomer-storefront", private: true }, null, 2))
+  // What the page below needs besides the widget: TypeScript and React's types.
+  const pkg = { name: "newcomer-storefront", private: true, devDependencies: { typescript: "^5.6.2", "@types/react": "^18.3.0" } }
+  fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify(pkg, null, 2))
   const tsconfig = { compilerOptions: { target: "ES2017", lib: ["dom", "esnext"], module: "esnext", moduleResolution: "bundler", jsx: "react-jsx", strict: true, noEmit: true, skipLibCheck: true }, include: ["src"] }
   fs.writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify(tsconfig, null, 2))
   // dtc-starter's storefront resolves modules the older way ("node"), which ignores package exports.
@@ -166,22 +193,44 @@ export const Return = () => <PgsReturn baseUrl="http://localhost:9000" publishab
   )
 }
 
-describe.each(MEDUSA_VERSIONS)("a new Medusa %s store, set up by README alone", (version) => {
-  const backend = path.join(work, `backend-${version}`)
-  const storefront = path.join(work, `storefront-${version}`)
-  const database = `postgres://${process.env.DB_USERNAME || "postgres"}:${process.env.DB_PASSWORD || ""}@${process.env.DB_HOST || "localhost"}:${process.env.DB_PORT || 5432}/pgs_newcomer_${version.replace(/\W/g, "_")}_${process.pid}`
-  let sandbox: Background | undefined
-  let medusa: Background | undefined
-  let shop: RunningStorefront | undefined
-  let medusaUrl = ""
-  let sandboxUrl = ""
-  let storefrontPort = 0
+/** One store's project and processes; filled in as its setup gets there, so teardown stops whatever started. */
+type Store = {
+  project: string
+  backend: string
+  storefront: string
+  database: string
+  medusaUrl: string
+  sandboxUrl: string
+  storefrontPort: number
+  runtime?: NodeRuntime
+  sandbox?: Background
+  medusa?: Background
+  /** Settles when the store answers and the storefront folder has the widget; rejects with the step that failed. */
+  ready: Promise<void>
+}
 
-  beforeAll(async () => {
+/**
+ * Sets up a Medusa `version` store on Node `node` by README: the starter's own install first (as a developer has it
+ * before reading README), then, once `packed`, README's install, sandbox and run steps.
+ */
+function setUpStore(version: string, node: string, packed: Promise<void>): Store {
+  const project = path.join(work, `medusa-${version}`)
+  const store: Store = {
+    project,
+    backend: path.join(project, "backend"),
+    storefront: path.join(project, "storefront"),
+    database: `postgres://${process.env.DB_USERNAME || "postgres"}:${process.env.DB_PASSWORD || ""}@${process.env.DB_HOST || "localhost"}:${process.env.DB_PORT || 5432}/pgs_newcomer_${version.replace(/\W/g, "_")}_${process.pid}`,
+    medusaUrl: "",
+    sandboxUrl: "",
+    storefrontPort: 0,
+    ready: Promise.resolve(),
+  }
+  const { backend, storefront, database } = store
+  store.ready = (async () => {
     const medusaPort = await freePort(0)
-    storefrontPort = await freePort(0)
-    medusaUrl = `http://localhost:${medusaPort}`
-    const storefrontOrigin = `http://localhost:${storefrontPort}`
+    store.storefrontPort = await freePort(0)
+    const medusaUrl = (store.medusaUrl = `http://localhost:${medusaPort}`)
+    const storefrontOrigin = `http://localhost:${store.storefrontPort}`
     // The starter's .env.template, with this run's database, ports and storefront origin.
     createBackend(backend, version, {
       STORE_CORS: storefrontOrigin,
@@ -194,26 +243,71 @@ describe.each(MEDUSA_VERSIONS)("a new Medusa %s store, set up by README alone", 
       PGS_BACKEND_URL: medusaUrl,
     })
     createStorefront(storefront)
+    const runtime = (store.runtime = await nodeRuntime(node, npmEnv()))
+    const npm = onNode(runtime, npmEnv())
+    const shell = onNode(runtime)
     await dropDatabase(database)
     await ensureExists(database) // the starter's own setup step (db:setup / create-medusa-app) made it
-    await run(installLine("backend"), backend, npmEnv())
-    await run(`${installLine("storefront")} typescript@^5.6.2 @types/react@^18.3.0`, storefront, npmEnv())
+    const storefrontReady = (async () => {
+      await run("npm install", storefront, npm)
+      await packed
+      await run(installLine("storefront"), storefront, npm)
+    })()
+    storefrontReady.catch(() => undefined) // awaited below, after the backend's steps
+    await run("npm install", backend, npm)
+    await packed
+    await run(installLine("backend"), backend, npm)
     const [sandboxCommand] = commands(readmeBlock("sandbox"))
-    sandbox = await startBackground(`${sandboxCommand} --port ${await freePort(0)}`, backend, /listening on http:\/\/\S+/, 60_000)
-    sandboxUrl = /listening on (http:\/\/\S+)/.exec(sandbox.output())![1]
+    store.sandbox = await startBackground(`${sandboxCommand} --port ${await freePort(0)}`, backend, /listening on http:\/\/\S+/, 60_000, shell)
+    store.sandboxUrl = /listening on (http:\/\/\S+)/.exec(store.sandbox.output())![1]
     const [migrate, develop] = commands(readmeBlock("run"))
-    await run(migrate, backend)
-    await run("npx medusa exec ./src/scripts/seed.ts", backend)
-    await run("npx medusa user -e admin@newcomer.test -p newcomer-pass", backend)
-    medusa = await startBackground(`${develop} --port ${medusaPort}`, backend, answers(`${medusaUrl}/health`), 180_000)
+    await run(migrate, backend, shell)
+    await run("npx medusa exec ./src/scripts/seed.ts", backend, shell)
+    await run("npx medusa user -e admin@newcomer.test -p newcomer-pass", backend, shell)
+    store.medusa = await startBackground(`${develop} --port ${medusaPort}`, backend, answers(`${medusaUrl}/health`), 180_000, shell)
+    await storefrontReady
+  })()
+  store.ready.catch(() => undefined) // the store's describe block reports it
+  return store
+}
+
+describe.each(STORES)("a new Medusa $medusa store on Node $node, set up by README alone", ({ medusa: version, node }) => {
+  let backend = ""
+  let storefront = ""
+  let database = ""
+  let medusa: Background | undefined
+  let shop: RunningStorefront | undefined
+  let medusaUrl = ""
+  let sandboxUrl = ""
+  let storefrontPort = 0
+  let shell: NodeJS.ProcessEnv = shellEnv()
+
+  beforeAll(async () => {
+    const store = stores.get(version)!
+    ;({ backend, storefront, database } = store)
+    await store.ready
+    ;({ medusa, medusaUrl, sandboxUrl, storefrontPort } = store)
+    shell = onNode(store.runtime!)
   }, 1_200_000)
 
   afterAll(async () => {
+    const store = stores.get(version)
     await shop?.close()
-    await stopBackground(medusa)
-    await stopBackground(sandbox)
+    await store?.ready.catch(() => undefined) // a setup still under way leaves nothing running behind
+    await stopBackground(store?.medusa)
+    await stopBackground(store?.sandbox)
     await dropDatabase(database).catch(() => undefined)
+    // Removed while the next store's tests run; the suite's afterAll waits for it.
+    if (store) removals.push(removeTree(store.project))
   }, 60_000)
+
+  it(`runs on Node ${node} (installed with it first on PATH): the sandbox and the store are that binary`, () => {
+    const store = stores.get(version)!
+    for (const background of [store.sandbox!, store.medusa!]) {
+      const nodes = executablesOf(background.child.pid!).filter((exe) => path.basename(exe) === "node")
+      expect(nodes).toEqual([store.runtime!.binary])
+    }
+  })
 
   it("has written every PGS_* variable into .env and boots with them", () => {
     const env = fs.readFileSync(path.join(backend, ".env"), "utf8")
@@ -225,9 +319,11 @@ describe.each(MEDUSA_VERSIONS)("a new Medusa %s store, set up by README alone", 
   })
 
   it("finds the type declarations of every entry point of both packages", async () => {
-    await run("npx tsc --noEmit -p .", backend)
-    await run("npx tsc --noEmit -p .", storefront)
-    await run("npx tsc --noEmit -p tsconfig.node.json", storefront)
+    await Promise.all([
+      run("npx tsc --noEmit -p .", backend, shell),
+      run("npx tsc --noEmit -p .", storefront, shell),
+      run("npx tsc --noEmit -p tsconfig.node.json", storefront, shell),
+    ])
   })
 
   it("registers the PGS providers, so a shop admin can enable them on a region", async () => {
