@@ -79,10 +79,12 @@ async function main() {
         ratio_to_floor: floor === null ? null : Number((m.ms / floor).toFixed(2)),
         requests: m.requests,
         from_cache: m.from_cache,
+        preflights: m.preflights,
         critical_path: m.critical_path,
         widget_bytes: m.widget_bytes,
         // Over every run: a request repeated once is a defect even when the median run was clean.
         repeated: [...new Set(list.flatMap((r) => r.repeated))],
+        gateway_repeated: [...new Set(list.flatMap((r) => r.gateway_repeated))],
       }
     }),
   }))
@@ -104,7 +106,7 @@ async function main() {
     const c = p.critical_path
     console.log(
       `${p.journey.padEnd(28)} ${p.phase.padEnd(24)} ${String(p.ms).padStart(6)} ms${p.ratio_to_floor === null ? "        " : `  ${p.ratio_to_floor.toFixed(2)}×`}  ` +
-        `${p.requests.total} requests (${p.requests.store} store, ${p.requests.gateway} gateway), critical path ${c.total}: ${c.store} store + ${c.gateway} gateway + ${c.other} other, ` +
+        `${p.requests.total} requests (${p.requests.store} store, ${p.requests.gateway} gateway) + ${p.preflights} preflights, critical path ${c.total}: ${c.store} store + ${c.gateway} gateway + ${c.other} other, ` +
         `widget ${p.widget_bytes} B${p.repeated.length ? `, REPEATED ${p.repeated.join("; ")}` : ""}`,
     )
   }
