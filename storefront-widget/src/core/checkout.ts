@@ -256,8 +256,9 @@ export function mountCheckout(target: Element | string, o: CheckoutOptions): Che
       case "completing": {
         const r = await api.complete(cart!.id, named && named.payment_session_id == session?.id ? { pgs_transaction: named } : undefined)
         if (r.type === "order") return { type: "order", order: r.order }
-        cart = await readCart(api, cart!.id)
-        return { type: "refused", session: sessionOf(cart, session!.provider_id) ?? session! }
+        // Medusa's refusal carries the cart with its sessions (the reason, a next step): no second call for them.
+        cart = r.cart
+        return { type: "refused", session: sessionOf(cart!, session!.provider_id) ?? session! }
       }
       case "fingerprint":
       case "challenge":
