@@ -14,8 +14,8 @@ type Runner = { child: ChildProcess; ready: Promise<string>; busy: boolean; tail
 export type JobRunners = {
   /** POSTs to a free runner (booting one if none is free); `child` is the process that runs it. */
   run(route: "/run" | "/seed", body: unknown): { child: ChildProcess; result: Promise<any> }
-  /** Boots runners in the background until `n` are running. */
-  warm(n: number): void
+  /** Boots runners until `n` are running; resolves when they answer. */
+  warm(n: number): Promise<void>
   stop(): Promise<void>
 }
 
@@ -24,7 +24,8 @@ const BOOT_TIMEOUT_MS = 300_000
 
 export function jobRunners(env: Env, log?: (line: string) => void): JobRunners {
   const runners: Runner[] = []
-  const alive = (r: Runner) => r.child.exitCode === null && r.child.signalCode === null
+  // `killed`: a drill's SIGKILL is sent, its exit may not be reported yet; such a runner takes no more runs.
+  const alive = (r: Runner) => r.child.exitCode === null && r.child.signalCode === null && !r.child.killed
 
   const boot = (): Runner => {
     let listening: (url: string) => void
@@ -56,8 +57,9 @@ export function jobRunners(env: Env, log?: (line: string) => void): JobRunners {
       if (res.statusCode !== 200) throw new Error(`job runner ${route} ${JSON.stringify(body)} answered ${res.statusCode}:\n${text}`)
       return JSON.parse(text)
     } catch (error) {
-      if (alive(runner)) throw error
-      throw new Error(`job runner ended (${runner.child.exitCode ?? runner.child.signalCode}) during ${route} ${JSON.stringify(body)}:\n${runner.tail.join("\n")}`)
+      // No answer: the process is no runner any more (a drill killed it, or it broke); it takes no more runs.
+      if (alive(runner)) runner.child.kill("SIGKILL")
+      throw new Error(`job runner ended (${runner.child.exitCode ?? runner.child.signalCode ?? "killed"}) during ${route} ${JSON.stringify(body)}:\n${runner.tail.join("\n")}`)
     }
   }
 
@@ -68,8 +70,9 @@ export function jobRunners(env: Env, log?: (line: string) => void): JobRunners {
       const result = call(runner, route, body).finally(() => (runner.busy = false))
       return { child: runner.child, result }
     },
-    warm: (n) => {
+    warm: async (n) => {
       while (runners.filter(alive).length < n) boot()
+      await Promise.all(runners.filter(alive).map((r) => r.ready))
     },
     stop: async () => {
       await Promise.all(runners.map((r) => stopProcess(r.child)))

@@ -130,9 +130,8 @@ export function topologySuite(name: string, body: (s: TopologySuite) => void, op
     publishableKey = (await seededPublishableKey(dbUrl))!
     db = new Client({ connectionString: dbUrl })
     await db.connect()
-    if (options.layout !== null) await s.use(options.layout ?? { servers: 2, workers: 1 })
-    // A second runner, for two runs at once, boots while the first drills run.
-    s.jobs.warm(2)
+    // A second runner, for two runs at once, boots with the servers; the drills start with every boot done.
+    if (options.layout !== null) await Promise.all([s.jobs.warm(2), s.use(options.layout ?? { servers: 2, workers: 1 })])
   }, 600_000)
 
   s.use = async (layout) => {
