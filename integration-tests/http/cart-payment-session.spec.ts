@@ -10,6 +10,8 @@ import { pgsStoreSuite, SYSTEM_PROVIDER_ID } from "./support/store"
 pgsStoreSuite("store: a cart's session in one call, and completion with the card's transaction", (s) => {
   const startSession = (cartId: string, body: unknown) => storePost(s, `/store/pgs/carts/${cartId}/payment-sessions`, body)
   const complete = (cartId: string, body?: unknown) => storePost(s, `/store/carts/${cartId}/complete`, body)
+  const startSessionAs = (token: string, cartId: string) =>
+    s.api.post(`/store/pgs/carts/${cartId}/payment-sessions`, { provider_id: "pp_pgs_pgs" }, { headers: { ...s.storeHeaders, authorization: `Bearer ${token}` }, validateStatus: () => true })
   const sessionsOf = async (cartId: string) =>
     (await s.api.get(`/store/carts/${cartId}?fields=id,*payment_collection.payment_sessions`, { headers: s.storeHeaders })).data.cart.payment_collection
       .payment_sessions as { id: string; provider_id: string }[]
@@ -118,5 +120,52 @@ pgsStoreSuite("store: a cart's session in one call, and completion with the card
     expect(plain.data.type).toBe("cart")
     expect(plain.data.error.type).toBe("payment_requires_more_error")
     expect((await complete(paidCart.id, { pgs_transaction: { payment_session_id: paidSession.id, transaction_id: transactionId } })).data.type).toBe("order")
+  })
+
+  it("refuses a new session on a completed cart, whose collection is the order's, and attaches nothing in a repeated completion", async () => {
+    const cart = await s.createCart()
+    const session = (await startSession(cart.id, { provider_id: "pp_pgs_pgs" })).data.payment_session
+    const { transactionId } = await payInFrame(s.sandbox, session, s.sandbox.testCard("frictionless_approved"))
+    const order = (await complete(cart.id, { pgs_transaction: { payment_session_id: session.id, transaction_id: transactionId } })).data.order
+    const again = await startSession(cart.id, { provider_id: "pp_pgs_pgs" })
+    expect(again.status).toBe(409)
+    expect(again.data.message).toBe(`Cart ${cart.id} is already completed`)
+    expect((await sessionsOf(cart.id)).map((p) => p.id)).toEqual([session.id]) // the order's payment stays as it is
+    // Another transaction named in a completion of the completed cart: Medusa answers the order, nothing is attached.
+    const other = await s.createCart()
+    const otherSession = (await startSession(other.id, { provider_id: "pp_pgs_pgs" })).data.payment_session
+    const otherPaid = await payInFrame(s.sandbox, otherSession, s.sandbox.testCard("frictionless_approved"))
+    const repeated = await complete(cart.id, { pgs_transaction: { payment_session_id: session.id, transaction_id: otherPaid.transactionId } })
+    expect(repeated.status).toBe(200)
+    expect(repeated.data.order.id).toBe(order.id)
+  })
+
+  it("gives a logged-in shopper's account to the session only on their own cart", async () => {
+    const owner = await s.registerCustomer()
+    const stranger = await s.registerCustomer()
+    const cart = await s.createCart({ customerToken: owner.token })
+    const asStranger = await startSessionAs(stranger.token, cart.id)
+    expect(asStranger.status).toBe(200)
+    const customerOf = async (sessionId: string) =>
+      (await s.container().resolve("query").graph({ entity: "payment_session", fields: ["context"], filters: { id: sessionId } })).data[0]?.context?.customer?.id ?? null
+    expect(await customerOf(asStranger.data.payment_session.id)).toBeNull()
+    const asOwner = await startSessionAs(owner.token, cart.id)
+    expect(await customerOf(asOwner.data.payment_session.id)).toBe(owner.customer.id)
+    // The store's answers never show a session's context (the customer record and the gateway's account holder).
+    const read = await s.api.get(`/store/carts/${cart.id}?fields=id,*payment_collection.payment_sessions`, { headers: { ...s.storeHeaders, authorization: `Bearer ${owner.token}` } })
+    expect(read.data.cart.payment_collection.payment_sessions[0]).not.toHaveProperty("context")
+  })
+
+  it("refuses a transaction id that would walk to another of the gateway's paths, and card data in the completion", async () => {
+    const cart = await s.createCart()
+    const session = (await startSession(cart.id, { provider_id: "pp_pgs_pgs" })).data.payment_session
+    for (const transaction_id of [".", ".."]) {
+      const res = await complete(cart.id, { pgs_transaction: { payment_session_id: session.id, transaction_id } })
+      expect({ transaction_id, status: res.status }).toEqual({ transaction_id, status: 400 })
+      expect(JSON.stringify(res.data)).toMatch(/transaction_id/)
+    }
+    const card = await complete(cart.id, { pgs_transaction: { payment_session_id: session.id, transaction_id: "4111111111111111" } })
+    expect(card.status).toBe(400)
+    expect(JSON.stringify(card.data)).toMatch(/pgs_transaction\.transaction_id/)
   })
 })

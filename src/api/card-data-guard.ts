@@ -14,8 +14,8 @@ import { invalidData } from "./admin/pgs/validate"
 import { MEDUSA_SESSION_ROUTE } from "./hostile-input"
 import { onRoutes, requestRoutePath, type RoutePattern } from "./route-path"
 
-/** Where a storefront (or a pay link's shopper) sends data: our store routes, the pay link's pages, Medusa's session route. */
-const STOREFRONT_ROUTES: RoutePattern[] = [{ prefix: "/store/pgs" }, { prefix: "/pgs/pay" }, { prefix: "/pgs/pay-result" }, MEDUSA_SESSION_ROUTE]
+/** Where a storefront (or a pay link's shopper) sends data: our store routes, the pay link's pages, Medusa's session route, and the completion (its pgs_transaction). */
+const STOREFRONT_ROUTES: RoutePattern[] = [{ prefix: "/store/pgs" }, { prefix: "/pgs/pay" }, { prefix: "/pgs/pay-result" }, MEDUSA_SESSION_ROUTE, { route: "/store/carts/:id/complete" }]
 
 /** Nothing is let through when the options cannot be read: such a store does not start its providers anyway. */
 const STRICTEST: CardDataRules = { rawCards: false, networkTokens: false }

@@ -175,6 +175,8 @@ const fill = (pattern: string, params: Record<string, string>) =>
     if (!value) throw refuse("is required")
     const why = unacceptableText(value)
     if (why) throw refuse(why)
+    // encodeURIComponent leaves dots as they are: "." or ".." would walk to another of the gateway's paths.
+    if (value === "." || value === "..") throw refuse("is not an id")
     return encodeURIComponent(value)
   })
 

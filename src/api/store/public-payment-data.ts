@@ -65,10 +65,13 @@ export function withPublicPaymentData(body: unknown, depth = 0): unknown {
   }
   const record = body as Json
   let out: Json | null = null
+  const pgs = isPgsPayment(record)
   for (const [key, value] of Object.entries(record)) {
-    const next = key === "data" && isPgsPayment(record) ? publicPaymentData(record.data) : withPublicPaymentData(value, depth + 1)
+    const next = key === "data" && pgs ? publicPaymentData(record.data) : withPublicPaymentData(value, depth + 1)
     if (next !== value) (out ??= { ...record })[key] = next
   }
+  // A session's context holds the customer record and its account holder (the gateway's customer id): the store's.
+  if (pgs && record.context !== undefined) delete (out ??= { ...record }).context
   return out ?? body
 }
 

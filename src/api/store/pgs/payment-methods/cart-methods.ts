@@ -13,13 +13,16 @@ import { servableMethods, type ServableMethod } from "./servable"
 
 export const CART_ID = /^[\w-]{1,100}$/
 
-type CartView = { id: string; currency_code: string; region?: { payment_providers?: Array<{ id: string; is_enabled?: boolean }> | null } | null }
+type CartView = { id: string; currency_code: string; completed_at?: string | Date | null; customer_id?: string | null; region?: { payment_providers?: Array<{ id: string; is_enabled?: boolean }> | null } | null }
 
-/** The cart's currency and servable methods; null for an unknown cart. */
-export async function cartMethods(scope: MedusaContainer, cartId: string): Promise<{ currency_code: string; methods: ServableMethod[] } | null> {
+/** The cart's currency, owner, whether it is completed, and its servable methods; null for an unknown cart. */
+export async function cartMethods(
+  scope: MedusaContainer,
+  cartId: string,
+): Promise<{ currency_code: string; completed: boolean; customer_id: string | null; methods: ServableMethod[] } | null> {
   const { data } = await looseQuery(scope).graph({
     entity: "cart",
-    fields: ["id", "currency_code", "region.payment_providers.id", "region.payment_providers.is_enabled"],
+    fields: ["id", "currency_code", "completed_at", "customer_id", "region.payment_providers.id", "region.payment_providers.is_enabled"],
     filters: { id: cartId },
   })
   const cart = data[0] as CartView | undefined
@@ -27,7 +30,12 @@ export async function cartMethods(scope: MedusaContainer, cartId: string): Promi
   const providers = (cart.region?.payment_providers ?? []).filter((p) => p.is_enabled !== false).map((p) => p.id)
   // Before the module's migrations ran the table is missing: the provider options then serve, taking every method.
   const terminal = await resolveTerminal(scope.resolve(ContainerRegistrationKeys.PG_CONNECTION), { currency_code: cart.currency_code }).catch(() => null)
-  return { currency_code: cart.currency_code, methods: servableMethods(providers, cart.currency_code, terminal?.enabled_methods ?? null, terminal?.method_names) }
+  return {
+    currency_code: cart.currency_code,
+    completed: !!cart.completed_at,
+    customer_id: cart.customer_id ?? null,
+    methods: servableMethods(providers, cart.currency_code, terminal?.enabled_methods ?? null, terminal?.method_names),
+  }
 }
 
 /** The card's entry names the gateway's card-fields script, so the widget asks for it while the session is made, not after. */

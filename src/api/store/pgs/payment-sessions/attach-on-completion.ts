@@ -6,6 +6,7 @@
  * completion is Medusa's alone. Repeating it is safe: the same transaction attaches again (the gateway is asked
  * again), and a session already paid is left as it is, so a repeated completion answers the order.
  * A declined transaction is answered 200 { type: "cart", cart, error } as Medusa answers a refused authorization.
+ * A completed cart attaches nothing: Medusa answers its order, and its collection is the order's.
  * 400 bad body; 404 a session that is not this cart's; 409 the transaction is not this session's; 503 gateway away.
  */
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
@@ -14,6 +15,8 @@ import { clientAddress } from "../../../client-address"
 import { answeredSessionError, runSessionRequest } from "./session-request"
 import type { CompletionBody } from "./validators"
 
+/** What the storefront reads of a session: not its `context` (the customer record and its account holder). */
+const SESSION_FIELDS = ["id", "provider_id", "status", "amount", "currency_code", "data", "payment_collection_id", "created_at", "updated_at"]
 /** A session Medusa already counts as paid: nothing is attached to it again. */
 const PAID = new Set(["authorized", "captured"])
 const FAILED = new Set(["error", "canceled"])
@@ -22,7 +25,7 @@ const DECLINED = { type: "payment_authorization_error", name: "Error", message: 
 async function cartOf(req: MedusaRequest) {
   const { data } = await looseQuery(req.scope).graph({
     entity: "cart",
-    fields: ["id", "completed_at", "currency_code", "total", "payment_collection.id", "payment_collection.payment_sessions.*"],
+    fields: ["id", "completed_at", "currency_code", "total", "payment_collection.id", ...SESSION_FIELDS.map((f) => `payment_collection.payment_sessions.${f}`)],
     filters: { id: req.params.id },
   })
   return data[0]
@@ -33,6 +36,8 @@ export async function attachOnCompletion(req: MedusaRequest<CompletionBody>, res
   if (!named) return next()
   try {
     const query = looseQuery(req.scope)
+    const cart = (await query.graph({ entity: "cart", fields: ["id", "completed_at"], filters: { id: req.params.id } })).data[0] as { completed_at?: unknown } | undefined
+    if (cart?.completed_at) return next()
     const { data } = await query.graph({ entity: "payment_session", fields: ["id", "status", "payment_collection_id"], filters: { id: named.payment_session_id } })
     const session = data[0] as { status: string; payment_collection_id: string } | undefined
     const links = session ? (await query.graph({ entity: "cart_payment_collection", fields: ["cart_id"], filters: { payment_collection_id: session.payment_collection_id } })).data : []

@@ -52,6 +52,16 @@ export async function retrievePgsSession(scope: MedusaContainer, sessionId: stri
 }
 
 export async function runSessionRequest(scope: MedusaContainer, sessionId: string, requestFor: RequestFor): Promise<SessionView> {
+  // One request per session at a time, the session read inside the lock: two attaches at once (a shopper's approved
+  // transaction and someone else's declined one) would otherwise each check the data read before the other wrote.
+  const locking = scope.resolve(Modules.LOCKING) as { execute<T>(key: string, job: () => Promise<T>, options?: { timeout?: number }): Promise<T> }
+  return locking.execute(`pgs-session:${sessionId}`, () => runLocked(scope, sessionId, requestFor), { timeout: SESSION_LOCK_TIMEOUT_SECONDS })
+}
+
+/** Long enough for another request's gateway call (its answer is given up on well before). */
+const SESSION_LOCK_TIMEOUT_SECONDS = 60
+
+async function runLocked(scope: MedusaContainer, sessionId: string, requestFor: RequestFor): Promise<SessionView> {
   const payment = scope.resolve<PaymentModule>(Modules.PAYMENT)
   const session = await retrievePgsSession(scope, sessionId)
   const request = typeof requestFor === "function" ? await requestFor(session) : requestFor

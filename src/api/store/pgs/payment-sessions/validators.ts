@@ -2,7 +2,12 @@
 import { z } from "zod"
 import { browserInfo, TRANS_STATUSES } from "../../../../gateway/schemas"
 
-const TRANSACTION_ID = z.string().min(1).max(100)
+// "." and ".." would name another of the gateway's paths once put into the status path (the requester refuses them too).
+const TRANSACTION_ID = z
+  .string()
+  .min(1)
+  .max(100)
+  .refine((id) => id !== "." && id !== "..", "must be the gateway's transaction id, not a path segment")
 export const attachTransactionBody = z.object({ transaction_id: TRANSACTION_ID })
 export type AttachTransactionBody = z.infer<typeof attachTransactionBody>
 

@@ -4,8 +4,10 @@
  * createPaymentCollectionForCartWorkflow when it has none) and the session (createPaymentSessionsWorkflow; Medusa
  * keeps only the newest), where Medusa's store API takes two calls one after the other. Only a method the cart's
  * method list offers (payment-methods/cart-methods.ts). Guarded against card testing as Medusa's session route is
- * (api/card-testing/middleware-routes.ts); the customer is the logged-in one, as in Medusa's route.
- * 200 { payment_session }; 400 bad body or a method that cannot serve the cart; 404 unknown cart.
+ * (api/card-testing/middleware-routes.ts). The session's customer is the logged-in one only when the cart is theirs
+ * (Medusa's route takes whoever is logged in: a stranger's account holder would land on another shopper's cart).
+ * A completed cart is refused: its collection is the order's, and a new session would retire the order's payment.
+ * 200 { payment_session }; 400 bad body or a method that cannot serve the cart; 404 unknown cart; 409 completed cart.
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import type { MedusaContainer } from "@medusajs/framework/types"
@@ -23,15 +25,22 @@ export async function POST(req: AuthenticatedMedusaRequest<CollectionSessionBody
   const cartId = String(req.params.id)
   const served = CART_ID.test(cartId) ? await cartMethods(req.scope, cartId) : null
   if (!served) return void res.status(404).json(notFound(cartId))
+  if (served.completed) return void res.status(409).json({ type: "not_allowed", message: `Cart ${cartId} is already completed` })
   const { provider_id, data } = req.validatedBody
   if (!served.methods.some((m) => m.provider_id === provider_id))
     return void res.status(400).json({ type: "invalid_data", message: `provider_id ${provider_id} cannot serve this cart` })
   const collectionId = (await collectionOf(req.scope, cartId)) ?? (await newCollection(req, cartId))
   const { result } = await createPaymentSessionsWorkflow(req.scope).run({
-    input: { payment_collection_id: collectionId, provider_id, customer_id: req.auth_context?.actor_id, data },
+    input: { payment_collection_id: collectionId, provider_id, customer_id: ownerOf(req, served.customer_id), data },
   })
   const session = result as { id: string; provider_id: string; status: string; data: Record<string, unknown> | null }
   res.json({ payment_session: { id: session.id, provider_id: session.provider_id, status: session.status, data: session.data ?? {}, payment_collection_id: collectionId } })
+}
+
+/** The logged-in customer when the cart is theirs; nobody otherwise. */
+function ownerOf(req: AuthenticatedMedusaRequest, cartCustomerId: string | null): string | undefined {
+  const actor = req.auth_context?.actor_type === "customer" ? req.auth_context.actor_id : undefined
+  return actor && actor === cartCustomerId ? actor : undefined
 }
 
 async function collectionOf(scope: MedusaContainer, cartId: string): Promise<string | null> {
