@@ -19,7 +19,7 @@ export const INTERNAL_KEY = "internal"
 
 /**
  * The shape of the stored data, written inside `internal`. A release may only add to the shape the previous release
- * reads (src/payments/__tests__/stored-shapes.unit.spec.ts checks it against the released readers' shapes); data two
+ * reads (integration-tests/contract/stored-shapes.spec.ts checks it against the released readers' shapes); data two
  * shapes ahead is refused by name rather than read wrongly (a rollback must go one release at a time).
  */
 export const STORED_DATA_VERSION = 1
@@ -75,6 +75,11 @@ export class StoredSessionDataError extends Error {
   override name = "StoredSessionDataError"
 }
 
+/** Data written by a release two or more ahead: never read around (money would be counted from half the fields). */
+export class StoredDataTooNewError extends StoredSessionDataError {
+  override name = "StoredDataTooNewError"
+}
+
 const isRecord = (v: unknown): v is Record<string, unknown> => !!v && typeof v === "object" && !Array.isArray(v)
 
 /**
@@ -88,7 +93,7 @@ export function readStoredSessionData(stored: unknown): Record<string, unknown> 
   const fields = internalFieldsOf(stored)
   if (!fields) return stored
   if (typeof fields.data_version === "number" && fields.data_version > STORED_DATA_VERSION + 1)
-    throw new StoredSessionDataError(
+    throw new StoredDataTooNewError(
       `PGS session data is not valid: it was written by a plugin release two or more ahead of this one (stored data version ${fields.data_version}, this release reads up to ${STORED_DATA_VERSION + 1}); roll back one release at a time`,
     )
   const out: Record<string, unknown> = {}
@@ -123,12 +128,14 @@ function internalFieldsOf(stored: Record<string, unknown>): Record<string, unkno
 
 /**
  * The same for readers that must not fail on a damaged `internal` (the admin's views, reconciliation's scans): its
- * fields are then missing, and the provider's parse refuses the session where it is used.
+ * fields are then missing, and the provider's parse refuses the session where it is used. Data two releases ahead
+ * is still refused: its amounts, captures and refunds read without `internal` would be wrong, not missing.
  */
 export function sessionFields(stored: unknown): Record<string, unknown> {
   try {
     return readStoredSessionData(stored)
-  } catch {
+  } catch (error) {
+    if (error instanceof StoredDataTooNewError) throw error
     return isRecord(stored) ? Object.fromEntries(Object.entries(stored).filter(([key]) => key !== INTERNAL_KEY && !INTERNAL_FIELDS.has(key))) : {}
   }
 }

@@ -46,4 +46,10 @@ describe("what a store answer shows of a payment's data", () => {
     const cleared = { reference: null, amount_minor: null, currency_code: null, payment_method: null, hosted_page_id: null, gateway_customer_id: null, customer_ip: null, browser_info: null }
     expect(shown.order.payment_collections[0].payments[0].data).toEqual({ integration: "hosted_page", gateway_status: "CAPTURED", ...cleared })
   })
+
+  it("shows of `internal` only what this release knows to be the shopper's: a newer release's own field stays on the server", () => {
+    const besideNext = { ...pgsData, internal: JSON.stringify({ reference: "payses_1", data_version: 2, wallet_token_ref: "wtr_secret" }) }
+    const shown = withPublicPaymentData({ payment_session: { id: "payses_1", provider_id: "pp_pgs_pgs", data: besideNext } }) as any
+    expect(JSON.parse(shown.payment_session.data.internal)).toEqual({ reference: "payses_1", data_version: 2 })
+  })
 })

@@ -20,7 +20,12 @@ const SERVER_ONLY: ReadonlySet<string> = new Set(["transaction_id", "captures", 
  */
 const CLEARED: ReadonlySet<string> = new Set(["browser_info", ...INTERNAL_FIELDS])
 /** Fields inside `internal` a store response leaves out. */
-const SERVER_ONLY_INTERNAL = ["hosted_page_id", "gateway_customer_id", "customer_ip"]
+const SERVER_ONLY_INTERNAL: ReadonlySet<string> = new Set(["hosted_page_id", "gateway_customer_id", "customer_ip"])
+/**
+ * Fields inside `internal` a store response may show: only those this release knows to be the shopper's. A field a
+ * newer release keeps there (two releases run side by side during a rolling upgrade) may be the store's alone.
+ */
+const SHOWN_INTERNAL = [...INTERNAL_FIELDS].filter((key) => !SERVER_ONLY_INTERNAL.has(key))
 
 type Json = Record<string, unknown>
 const isRecord = (v: unknown): v is Json => !!v && typeof v === "object" && !Array.isArray(v)
@@ -33,10 +38,7 @@ export function publicPaymentData(data: Json): Json {
   if (typeof internal === "string") {
     try {
       const fields = JSON.parse(internal) as unknown
-      if (isRecord(fields)) {
-        for (const key of SERVER_ONLY_INTERNAL) delete fields[key]
-        out[INTERNAL_KEY] = JSON.stringify(fields)
-      }
+      if (isRecord(fields)) out[INTERNAL_KEY] = JSON.stringify(Object.fromEntries(SHOWN_INTERNAL.filter((key) => key in fields).map((key) => [key, fields[key]])))
     } catch {
       // Not JSON: not ours to read (the provider refuses such a session where it is used); left out.
       delete out[INTERNAL_KEY]

@@ -108,6 +108,8 @@ describe("the session data Medusa stores", () => {
       const internal = JSON.parse(stored[INTERNAL_KEY] as string)
       const ahead = { ...stored, [INTERNAL_KEY]: JSON.stringify({ ...internal, data_version: STORED_DATA_VERSION + 2 }) }
       expect(() => parseSessionData(ahead)).toThrow(/two or more ahead .*roll back one release at a time/)
+      // Also where a reader forgives a damaged `internal`: the amounts and records without it would be wrong, not missing.
+      expect(() => sessionFields(ahead)).toThrow(/two or more ahead/)
     })
 
     it("knows every key of the schema as either public or internal", () => {

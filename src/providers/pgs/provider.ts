@@ -120,7 +120,7 @@ export abstract class PgsProvider extends AbstractPaymentProvider<PgsProviderOpt
     }
     // A refusal of the terminal itself is the shop admin's to fix (nothing on the success path reads the database).
     if (outcome.status === PaymentSessionStatus.ERROR) await rememberRefusedTerminalOf(this.deps.knex, this.deps.logger, outcome.data as PgsSessionData)
-    await reportUnauthorized(this.deps, outcome)
+    await reportUnauthorized(this.deps, outcome, input.data)
     return stored(outcome, input.data)
   }
 

@@ -42,11 +42,11 @@ export async function retireSession(deps: ProviderDeps, raw: Record<string, unkn
  * ourselves (the payment module's own connection and table) and throw a plain Error: the step only logs it,
  * re-reads the session and raises the documented requires_more / authorization error for the storefront.
  */
-export async function reportUnauthorized(deps: ProviderDeps, outcome: AuthorizePaymentOutput): Promise<void> {
+export async function reportUnauthorized(deps: ProviderDeps, outcome: AuthorizePaymentOutput, storedBefore: unknown): Promise<void> {
   if (MEDUSA_ACCEPTED_AT_AUTHORIZE.has(outcome.status) || !deps.knex) return
   const data = outcome.data as PgsSessionData
   try {
-    await saveSessionOutcome(deps.knex, data.session_id, outcome.status, toStoredSessionData(data))
+    await saveSessionOutcome(deps.knex, data.session_id, outcome.status, toStoredSessionData(data, storedBefore))
   } catch (error) {
     deps.logger.warn(`[pgs] could not save session ${data.session_id} before reporting ${outcome.status}: ${(error as Error).message}`)
     return // Medusa then saves it itself (and answers the 400 described above)

@@ -14,7 +14,7 @@ import { looseQuery } from "../../../../lib/loose-query"
 import { majorAmount, medusaPaymentView, type MedusaPaymentRow } from "./medusa-state"
 import { EXTERNAL_REFUND_METADATA_KEY } from "../../../../modules/pgs/medusa-tables"
 import { actorsOf, type Actor, type OperationRow } from "./actors"
-import { sessionFields } from "../../../../payments/stored-session-data"
+import { sessionFields, StoredDataTooNewError } from "../../../../payments/stored-session-data"
 import { followUpByKey } from "../../../../modules/pgs/follow-ups"
 import { unconfirmedOperationKey } from "../../../../payments/lost-answers"
 import { isSingleStep, type GatewayTransactionType } from "../../../../payments/session-data"
@@ -197,7 +197,7 @@ export async function orderGatewayView(scope: MedusaContainer, orderId: string):
       if (!session.provider_id?.startsWith("pp_pgs")) continue
       const payment = (collection.payments ?? []).find((p) => p.payment_session_id === session.id) ?? null
       // The payment's data is the session's as authorized, then kept up to date with captures and refunds.
-      const recorded = { ...sessionFields(session.data), ...(payment?.data ? sessionFields(payment.data) : {}) }
+      const recorded = recordedFields(session.data, payment?.data)
       let transactionId = typeof recorded.transaction_id === "string" ? recorded.transaction_id : null
       const references = [session.id, recorded.reference].filter((r): r is string => typeof r === "string")
       const transactionIds = [transactionId, ...managementIds(recorded)].filter((id): id is string => !!id)
@@ -243,4 +243,14 @@ export async function orderGatewayView(scope: MedusaContainer, orderId: string):
   }
   const needs_attention = await openAttentionFor(knex, { order_id: order.id, ...attention })
   return { order_id: order.id, payments, needs_attention, read_at: new Date().toISOString() }
+}
+
+/** A session's fields, the payment's over them; data a newer release wrote is a 409 in words, not a 500. */
+function recordedFields(sessionData: unknown, paymentData: unknown): Record<string, unknown> {
+  try {
+    return { ...sessionFields(sessionData), ...(paymentData ? sessionFields(paymentData) : {}) }
+  } catch (error) {
+    if (error instanceof StoredDataTooNewError) throw new MedusaError(MedusaError.Types.CONFLICT, error.message)
+    throw error
+  }
 }
