@@ -7,7 +7,7 @@ import type { Page } from "playwright-core"
 import { waitFor } from "../support/sandbox"
 import { sessionFields } from "../support/session-fields"
 import { screenshot } from "./support"
-import { widgetSuite } from "./widget-support"
+import { cardFrame, orderOf, payByCard, widgetState, widgetSuite } from "./widget-support"
 
 widgetSuite("storefront widget: redirect methods", (s, shop) => {
   /** Picks a method by provider id, pays, and waits for the sandbox provider page. */
@@ -157,5 +157,22 @@ widgetSuite("storefront widget: redirect methods", (s, shop) => {
     expect(JSON.stringify(tx)).toContain("123456") // the code the shopper typed reached the gateway
     await screenshot(page, "widget-redirect-instant-approved")
     await context.close()
+  })
+
+  // Pay with a redirect method reads no cart first (issue 48): the session route's refusal of a completed cart is the guard.
+  it("shows a second tab the order the first tab placed when its shopper then pays by online banking, nothing paid anew", async () => {
+    const cart = await s.createCart()
+    const one = await shop().open({ cartId: cart.id })
+    const two = await shop().open({ cartId: cart.id })
+    for (const tab of [one, two]) await cardFrame(tab.page).locator("input").first().waitFor({ timeout: 30_000 })
+    await payByCard(one.page, s.sandbox.testCard("frictionless_approved"))
+    await widgetState(one.page, "done")
+    const order = await orderOf(one.page)
+    await two.page.locator('input[value="pp_pgs-open-banking_pgs"]').check()
+    await two.page.getByRole("button", { name: /^Pay/ }).press("Enter")
+    await widgetState(two.page, "done")
+    expect((await orderOf(two.page))?.id).toBe(order!.id)
+    expect(two.page.url()).not.toMatch(/\/provider\//)
+    await Promise.all([one.context.close(), two.context.close()])
   })
 })

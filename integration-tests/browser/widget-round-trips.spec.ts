@@ -3,11 +3,14 @@
  * keeps them off the critical path. The payment step reaches the gateway's card fields after at most 2 store round
  * trips (the cart, its methods and the texts at once; then the collection and session in one call, with the
  * gateway's script asked for beside it), and Pay reaches the order after at most 2 (the cart read that guards
- * against another tab; then the completion, which attaches the card's transaction first). The same for the React
- * binding. Counted from Chromium's record of the page's requests (round-trips.ts); nothing is timed.
+ * against another tab; then the completion, which attaches the card's transaction first). A redirect method's Pay
+ * reaches the bank's page after 2 as well: the session with the browser's data in one call (no cart read first: the
+ * session route refuses a completed cart), then the completion, which answers the bank's address. The same for the
+ * React binding, and on the payment-collection page (money after checkout: the session, then apply). Counted from Chromium's record of the page's requests (round-trips.ts); nothing is timed.
  */
 import path from "node:path"
 import type { Page } from "playwright-core"
+import { orderOwingMore } from "../http/support/order-payments"
 import { recordRequests, storeRoundTrips, type RoundTrips } from "./round-trips"
 import { cardFrame, fillCardFields, orderOf, widgetState, widgetSuite } from "./widget-support"
 
@@ -29,6 +32,18 @@ widgetSuite("storefront widget: round trips on the shopper's critical path", (s,
     await cardFrame(page).locator("#in-cardNumber").waitFor({ timeout: 30_000 })
     await page.locator(".pgs-pay:not([disabled])").waitFor({ timeout: 30_000 })
     expect(await cardFrame(page).locator("#in-cardNumber").isEditable()).toBe(true)
+  }
+
+  /** Online banking chosen and Pay pressed: 2 store round trips to the bank's page, these store requests each once. */
+  async function payToBank(page: Page, rec: RoundTrips, requests: string[]) {
+    await page.locator('input[value="pp_pgs-open-banking_pgs"]').check()
+    const pressed = Date.now()
+    await page.getByRole("button", { name: /^Pay/ }).press("Enter")
+    await page.waitForURL(/\/provider\//, { timeout: 30_000 })
+    const pay = storeRoundTrips(rec.since(pressed))
+    expect(pay.requests).toEqual(requests)
+    expect(pay.storeChain).toBe(2)
+    expect(pay.onCriticalPath).toBeLessThanOrEqual(2)
   }
 
   for (const react of [false, true])
@@ -59,4 +74,28 @@ widgetSuite("storefront widget: round trips on the shopper's critical path", (s,
       await page.screenshot({ path: path.join(SHOTS, `widget-round-trips-paid${react ? "-react" : ""}.png`) })
       await context.close()
     })
+
+  for (const react of [false, true])
+    it(`reaches a redirect method's page in 2 store round trips after Pay: the session with the browser's data, then the completion (${react ? "React binding" : "mountCheckout"})`, async () => {
+      const { page, context, rec } = await checkout(react)
+      await cardReady(page) // the shopper sees the card first, then chooses online banking
+      await payToBank(page, rec, ["POST /store/carts/cart_…/complete", "POST /store/pgs/carts/cart_…/payment-sessions"])
+      await context.close()
+    })
+
+  it("reaches a redirect method's page in 2 store round trips after Pay on the payment-collection page: the session with the browser's data, then apply", async () => {
+    const { orderId, collectionId } = await orderOwingMore(s)
+    const connection = { baseUrl: s.medusaUrl, publishableKey: s.seed.publishableKey, collectionId, orderId }
+    // The shop's page behind "Copy payment link", in place of its checkout page (the page's own route comes first).
+    const collectionPage = `<!doctype html><html lang="en"><head><meta charset="utf-8"></head><body><div id="payment"></div>
+<script type="module">import { mountCollectionPayment } from "/widget/collection.js"; mountCollectionPayment("#payment", ${JSON.stringify(connection)})</script></body></html>`
+    let rec!: RoundTrips
+    const { page, context } = await shop().open({ cartId: "" }, { width: 520, height: 1100 }, (p) => {
+      rec = recordRequests(p, { store: s.medusaUrl, gateway: s.sandbox.url })
+      void p.route(`${shop().storeUrl}/checkout`, (route) => route.fulfill({ body: collectionPage, contentType: "text/html" }))
+    })
+    await cardReady(page)
+    await payToBank(page, rec, ["POST /store/pgs/payment-collections/pay_col_…/apply", "POST /store/pgs/payment-collections/pay_col_…/payment-sessions"])
+    await context.close()
+  })
 })

@@ -26,8 +26,9 @@ const base = (id: string) => `/store/pgs/payment-collections/${encodeURIComponen
 export const readCollection = (api: Api, id: string, orderId?: string): Promise<CollectionView> =>
   api.fetch(base(id), { query: orderId ? { order_id: orderId } : {} })
 
-export const startSession = (api: Api, id: string, providerId: string, data?: Record<string, unknown>): Promise<PaymentSession> =>
-  api.fetch(`${base(id)}/payment-sessions`, { method: "POST", body: { provider_id: providerId, ...(data ? { data } : {}) } }).then((r) => r.payment_session)
+/** The session, with the browser's `client_info` recorded on it when given (one call: no client-info call after it). */
+export const startSession = (api: Api, id: string, body: { provider_id: string; data?: Record<string, unknown>; client_info?: object }): Promise<PaymentSession> =>
+  api.fetch(`${base(id)}/payment-sessions`, { method: "POST", body }).then((r) => r.payment_session)
 
 export const applyPayment = (api: Api, id: string, sessionId: string): Promise<Applied> =>
   api.fetch(`${base(id)}/apply`, { method: "POST", body: { payment_session_id: sessionId } })

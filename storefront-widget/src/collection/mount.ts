@@ -191,7 +191,7 @@ export function mountCollectionPayment(target: Element | string, o: CollectionOp
     // The gateway's script is asked for while the session is made, not after.
     preloadCardFields(view?.payment_methods.find((m) => m.identifier === "pgs")?.script_url)
     try {
-      cardSession = await startSession(api, o.collectionId, CARD_PROVIDER)
+      cardSession = await startSession(api, o.collectionId, { provider_id: CARD_PROVIDER })
       const d = cardSession.data
       fields = await mountCardFields(slot, d, locale, cardVars(o.appearance, d.css_variables, o.cssVariables), o.customerConfig)
       render() // Pay is clickable now
@@ -271,11 +271,9 @@ export function mountCollectionPayment(target: Element | string, o: CollectionOp
         return fields!.pay({})
       case "attaching":
         return { type: "session", session: await sessionRoute(api, cardSession!.id, "transaction", { transaction_id: f.tx }) }
-      case "starting": {
-        const s = await startSession(api, o.collectionId, start!.provider, start!.data)
-        await sessionRoute(api, s.id, "client-info", { browser_info: start!.info })
-        return { type: "session", session: s }
-      }
+      case "starting":
+        // One call: the session with the browser's data the store records for the gateway (and the payer's IP).
+        return { type: "session", session: await startSession(api, o.collectionId, start!) }
       case "completing":
         return applied(session!)
       case "fingerprint":

@@ -34,10 +34,11 @@ export function payerOf(cart: Cart): Record<string, string> {
 
 /**
  * Creates the payment session, and the cart's payment collection when it has none, in one call (our store route
- * runs Medusa's workflows for both); Medusa replaces the cart's other sessions, and so does the cart's copy here.
+ * runs Medusa's workflows for both, and records the browser's `client_info` when given); Medusa replaces the
+ * cart's other sessions, and so does the cart's copy here. A completed cart is refused (409).
  */
-export async function startSession(api: Api, cart: Cart, providerId: string, data?: Record<string, unknown>): Promise<PaymentSession> {
-  const s: PaymentSession = (await api.fetch(`/store/pgs/carts/${cart.id}/payment-sessions`, { method: "POST", body: { provider_id: providerId, data } })).payment_session
+export async function startSession(api: Api, cart: Cart, body: { provider_id: string; data?: Record<string, unknown>; client_info?: object }): Promise<PaymentSession> {
+  const s: PaymentSession = (await api.fetch(`/store/pgs/carts/${cart.id}/payment-sessions`, { method: "POST", body })).payment_session
   cart.payment_collection = { payment_sessions: [s] }
   return s
 }

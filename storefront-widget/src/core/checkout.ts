@@ -7,7 +7,7 @@
  * every piece would need the same closure (connection, translator, root and the current flow) handed to it.
  */
 import { connect, refusalOf, statusOf, wait, type Connection, type HttpError } from "./api"
-import { payerOf, readCart, sessionOf, sessionRoute, startSession, type Cart, type PaymentSession } from "./cart"
+import { payerOf, readCart, sessionOf, startSession, type Cart, type PaymentSession } from "./cart"
 import { mountCardFields, type CardFields } from "./card-fields"
 import { h, resolveTarget, shell } from "./dom"
 import { delayOf, initialFlow, next, type Event, type Flow, type State } from "./flow"
@@ -176,7 +176,7 @@ export function mountCheckout(target: Element | string, o: CheckoutOptions): Che
     // with a transaction has the gateway's status (the store keeps the transaction's id to itself).
     const reuse = !fresh && current?.data.integration === "embedded_fields" && current.status === "pending" && !current.data.gateway_status
     try {
-      cardSession = reuse ? current : await startSession(api, cart!, CARD_PROVIDER)
+      cardSession = reuse ? current : await startSession(api, cart!, { provider_id: CARD_PROVIDER })
       const d = cardSession.data
       fields = await mountCardFields(slot, d, locale, cardVars(o.appearance, d.css_variables, o.cssVariables), o.customerConfig)
       render() // Pay is clickable now
@@ -194,10 +194,11 @@ export function mountCheckout(target: Element | string, o: CheckoutOptions): Che
     if (flow.state !== "idle" || !m) return
     dispatch({ type: "clear" })
     if (flow.unsettled) return dispatch({ type: "pay", card: true }) // completes again, never pays anew
-    // Another tab on this cart may have paid meanwhile: then this one shows that order instead of paying again.
-    if ((cart = await readCart(api, cart!.id)).completed_at) return dispatch({ type: "pay", card: false, placed: true })
     if (m.kind === "card") {
       if (!fields) return
+      // Another tab on this cart may have paid meanwhile: then this one shows that order instead of paying again.
+      // (The other methods read no cart first: their session's one call is refused on a completed cart, see "starting".)
+      if ((cart = await readCart(api, cart!.id)).completed_at) return dispatch({ type: "pay", card: false, placed: true })
       // Another tab replaced the cart's card session since these fields opened: pay in fields on the current one.
       if (sessionOf(cart!, CARD_PROVIDER)?.id !== cardSession?.id) return select("card").then(() => dispatch({ type: "note", key: "expired", alert: true }))
       return fields.validate() ? dispatch({ type: "pay", card: true }) : dispatch({ type: "note", key: "checkFields", alert: true })
@@ -247,12 +248,15 @@ export function mountCheckout(target: Element | string, o: CheckoutOptions): Che
         if (e.transaction_id) named = { payment_session_id: cardSession!.id, transaction_id: e.transaction_id }
         return { ...e, session: cardSession! }
       }
-      case "starting": {
-        const s = await startSession(api, cart!, start!.provider, start!.data)
-        // Records the shopper's IP (and browser data) for the gateway; repeating it is harmless.
-        await sessionRoute(api, s.id, "client-info", { browser_info: start!.info })
-        return { type: "session", session: s }
-      }
+      case "starting":
+        // One call: the session with the browser's data the store records for the gateway (and the shopper's IP).
+        try {
+          return { type: "session", session: await startSession(api, cart!, start!) }
+        } catch (e) {
+          // Refused on a cart another tab completed meanwhile: completing it answers that order, nothing is paid anew.
+          if (statusOf(e) != 409 || !(cart = await readCart(api, cart!.id)).completed_at) throw e
+          return { type: "session", session: sessionOf(cart, start!.provider_id)! }
+        }
       case "completing": {
         const r = await api.complete(cart!.id, named && named.payment_session_id == session?.id ? { pgs_transaction: named } : undefined)
         if (r.type === "order") return { type: "order", order: r.order }

@@ -16,8 +16,11 @@ const CSS =
   ".pgs-field{display:grid;gap:var(--pgs-spacingUnit)}.pgs-check{display:flex;gap:calc(var(--pgs-spacingUnit)*2);align-items:center}" +
   "[type=text],select{background:var(--pgs-colorBackground);min-height:44px;padding:0 10px;border:1px solid var(--pgs-colorBorder);border-radius:var(--pgs-borderRadius);width:100%}"
 
-/** A payment session to start: provider and session data, and the browser data the store records for the gateway. */
-export type Start = { provider: string; data?: Record<string, unknown>; info: ReturnType<typeof browserInfo> }
+/**
+ * A payment session to start, as the session route's body: provider, session data, and the browser data the store
+ * records for the gateway on the new session (one call: no client-info call after it).
+ */
+export type Start = { provider_id: string; data?: Record<string, unknown>; client_info: { browser_info: ReturnType<typeof browserInfo> } }
 
 export type Panel = {
   /** What the row shows under the method's name (none for most methods). */
@@ -34,9 +37,10 @@ export type Panel = {
 export function panel(m: Method, o: Pick<CheckoutOptions, "wallet" | "methodData" | "sessionData">, canSave: boolean, inside: Node, locale: () => string): Panel {
   addStyles(inside, CSS)
   const direct = () => ({ browser_info: browserInfo(), ...o.sessionData })
+  const info = () => ({ client_info: { browser_info: browserInfo() } })
   const text = h("span")
   if (m.kind === "saved")
-    return { nodes: [], paint() {}, start: async () => ({ provider: CARD_PROVIDER, data: { payment_method: { type: "saved_card", saved_card_id: m.card.id }, ...direct() }, info: browserInfo() }) }
+    return { nodes: [], paint() {}, start: async () => ({ provider_id: CARD_PROVIDER, data: { payment_method: { type: "saved_card", saved_card_id: m.card.id }, ...direct() }, ...info() }) }
   if (m.kind === "wallet") {
     const save = h("input", { type: "checkbox" })
     return {
@@ -47,7 +51,7 @@ export function panel(m: Method, o: Pick<CheckoutOptions, "wallet" | "methodData
         if (!token) return null
         // The consent is recorded with the words the shopper read (the label), its version and language.
         const consent = m.consent && { merchant_consent: { wording: CONSENT_WORDING, locale: locale(), text: text.textContent } }
-        return { provider: CARD_PROVIDER, data: { payment_method: { type: "wallet-one", token }, ...(save.checked ? { save_card: true, ...consent } : {}), ...direct() }, info: browserInfo() }
+        return { provider_id: CARD_PROVIDER, data: { payment_method: { type: "wallet-one", token }, ...(save.checked ? { save_card: true, ...consent } : {}), ...direct() }, ...info() }
       },
     }
   }
@@ -67,7 +71,7 @@ export function panel(m: Method, o: Pick<CheckoutOptions, "wallet" | "methodData
         return "codeInvalid"
       }
       const extra = instant && code.value ? { scheme_code: code.value } : m.vouchers ? { voucher_code: voucher.value } : {}
-      return { provider: m.id, data: { ...o.methodData?.[m.id], ...extra }, info: browserInfo() }
+      return { provider_id: m.id, data: { ...o.methodData?.[m.id], ...extra }, ...info() }
     },
   }
 }

@@ -32,7 +32,7 @@ type PaymentModule = {
 }
 
 /** What the request becomes once the session is known (e.g. the client-info route adds the cart's payer). */
-type RequestFor = ServerRequest | ((session: { payment_collection_id: string }) => Promise<ServerRequest>)
+export type RequestFor = ServerRequest | ((session: { payment_collection_id: string }) => Promise<ServerRequest>)
 
 type StoredSession = Awaited<ReturnType<PaymentModule["retrievePaymentSession"]>>
 

@@ -1,5 +1,5 @@
 /**
- * POST /store/pgs/carts/:id/payment-sessions { provider_id, data? }
+ * POST /store/pgs/carts/:id/payment-sessions { provider_id, data?, client_info? }
  * The widget's one call to start paying a cart: the cart's payment collection (made with Medusa's own
  * createPaymentCollectionForCartWorkflow when it has none) and the session (createPaymentSessionsWorkflow; Medusa
  * keeps only the newest), where Medusa's store API takes two calls one after the other. Only a method the cart's
@@ -7,7 +7,9 @@
  * (api/card-testing/middleware-routes.ts). The session's customer is the logged-in one only when the cart is theirs
  * (Medusa's route takes whoever is logged in: a stranger's account holder would land on another shopper's cart).
  * A completed cart is refused: its collection is the order's, and a new session would retire the order's payment.
- * 200 { payment_session }; 400 bad body or a method that cannot serve the cart; 404 unknown cart; 409 completed cart.
+ * `client_info` records the browser's details on the new session as the client-info route does (client-info-request.ts).
+ * 200 { payment_session }; 400 bad body or a method that cannot serve the cart; 404 unknown cart; 409 completed cart
+ * (or the client info refused by the provider); 503 the gateway away.
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import type { MedusaContainer } from "@medusajs/framework/types"
@@ -18,6 +20,7 @@ import { guardAddress } from "../../../../../card-testing/address"
 import { guardDeps } from "../../../../../card-testing/middleware"
 import { CART_ID, cartMethods } from "../../../payment-methods/cart-methods"
 import type { CollectionSessionBody } from "../../../payment-collections/validators"
+import { withClientInfo } from "../../../payment-sessions/client-info-request"
 
 const notFound = (id: string) => ({ type: "not_found", message: `Cart ${id} was not found` })
 
@@ -26,15 +29,16 @@ export async function POST(req: AuthenticatedMedusaRequest<CollectionSessionBody
   const served = CART_ID.test(cartId) ? await cartMethods(req.scope, cartId) : null
   if (!served) return void res.status(404).json(notFound(cartId))
   if (served.completed) return void res.status(409).json({ type: "not_allowed", message: `Cart ${cartId} is already completed` })
-  const { provider_id, data } = req.validatedBody
+  const { provider_id, data, client_info } = req.validatedBody
   if (!served.methods.some((m) => m.provider_id === provider_id))
     return void res.status(400).json({ type: "invalid_data", message: `provider_id ${provider_id} cannot serve this cart` })
   const collectionId = (await collectionOf(req.scope, cartId)) ?? (await newCollection(req, cartId))
   const { result } = await createPaymentSessionsWorkflow(req.scope).run({
     input: { payment_collection_id: collectionId, provider_id, customer_id: ownerOf(req, served.customer_id), data },
   })
-  const session = result as { id: string; provider_id: string; status: string; data: Record<string, unknown> | null }
-  res.json({ payment_session: { id: session.id, provider_id: session.provider_id, status: session.status, data: session.data ?? {}, payment_collection_id: collectionId } })
+  const made = result as { id: string; provider_id: string; status: string; data: Record<string, unknown> | null }
+  const session = await withClientInfo(req, res, { id: made.id, provider_id: made.provider_id, status: made.status, data: made.data ?? {}, payment_collection_id: collectionId }, client_info)
+  if (session) res.json({ payment_session: session })
 }
 
 /** The logged-in customer when the cart is theirs; nobody otherwise. */
