@@ -24,25 +24,15 @@ import { previousRelease, type PreviousRelease } from "./support/previous-releas
 import { ADMIN, previousStore } from "./support/previous-store"
 import { atBankPage, ok, shop, type Client, type Shop } from "./support/shop"
 import { gatewayAndMedusa } from "./support/agreement"
+import { databaseUrl, Pg, type PgClient } from "./support/postgres"
 import type { ChildProcess } from "node:child_process"
 import fs from "node:fs"
 import path from "node:path"
-
-// pg ships no types here; the calls we make, typed narrowly.
-type PgClient = { connect(): Promise<void>; query(sql: string, params?: unknown[]): Promise<{ rows: any[] }>; end(): Promise<void> }
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { Client: Pg } = require("pg") as { Client: new (options: { connectionString: string }) => PgClient }
 
 jest.setTimeout(20 * 60_000)
 
 const PRICE = 2500 // the demo's gift card, 25 EUR, in cents
 const PART = 1000
-
-function databaseUrl(name: string) {
-  const user = process.env.DB_USERNAME ?? "postgres"
-  const password = process.env.DB_PASSWORD ? `:${encodeURIComponent(process.env.DB_PASSWORD)}` : ""
-  return `postgres://${user}${password}@${process.env.DB_HOST ?? "localhost"}:${process.env.DB_PORT ?? 5432}/${name}`
-}
 
 describe("upgrading from the previous release with payments in every in-flight state", () => {
   const dbUrl = databaseUrl(`pgs_upgrade_${process.pid}`)

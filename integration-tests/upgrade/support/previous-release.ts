@@ -4,7 +4,8 @@
  * development store (its medusa-config.ts loads its src/ through tsx, as its `npm run demo` did; nothing of it
  * reads a `medusa plugin:build` output, so none is made). Its CLI runs through that tree's own
  * scripts/demo/medusa.ts (cwd and node_modules its own). The installed tree is kept per commit in the temp
- * folder: a commit's files never change, and `npm ci` is most of this suite's time.
+ * folder: a commit's files never change, and `npm ci` is most of this suite's time. The side-by-side suite rebuilds
+ * other commits (HEAD, a release to run beside) the same way, through buildOf.
  */
 import { execFileSync } from "node:child_process"
 import fs from "node:fs"
@@ -15,7 +16,9 @@ import { run, shellEnv } from "../../newcomer/project"
 
 const ROOT = path.resolve(__dirname, "../../..")
 
-export type PreviousRelease = { version: string; commit: string; dir: string; cli: typeof Launcher }
+/** A commit of this repository rebuilt in a folder of its own, with its own node_modules and CLI launcher. */
+export type ReleaseBuild = { version: string; commit: string; dir: string; cli: typeof Launcher }
+export type PreviousRelease = ReleaseBuild
 
 /** The release before this tree's, as CHANGELOG.md names it. */
 export function previousReleaseOf(changelog = fs.readFileSync(path.join(ROOT, "CHANGELOG.md"), "utf8")): { version: string; commit: string } {
@@ -49,8 +52,24 @@ function resolveCommit(commit: string): string {
 /** Extracts and installs the previous release (once per commit on this machine) and loads its CLI launcher. */
 export async function previousRelease(): Promise<PreviousRelease> {
   const { version, commit } = previousReleaseOf()
+  return buildOf(version, commit)
+}
+
+/** The folder every rebuilt commit is kept in, one sub-folder per full commit id. */
+export const RELEASES = path.join(os.tmpdir(), "medusa-payment-pgs-releases")
+
+/** The commit that HEAD names, in full. */
+export const headCommit = () => git("rev-parse", "HEAD")
+
+/**
+ * Extracts `commit` (git archive) into its folder under RELEASES and installs it, once per commit on this machine,
+ * and loads its CLI launcher. `npm ci` only when no tree installed here has the same package-lock.json: otherwise
+ * that tree's node_modules is copied as hard links (seconds, not minutes; nothing in a cached tree is ever edited).
+ * `transient` trees (HEAD rebuilt for the side-by-side suite, a new one per commit) are pruned to the newest few.
+ */
+export async function buildOf(version: string, commit: string, options: { transient?: boolean } = {}): Promise<ReleaseBuild> {
   const sha = resolveCommit(commit)
-  const dir = path.join(os.tmpdir(), "medusa-payment-pgs-releases", sha)
+  const dir = path.join(RELEASES, sha)
   if (!fs.existsSync(path.join(dir, ".installed"))) {
     // Made beside its final place and renamed when whole, so an interrupted install is never taken for a finished one.
     const partial = `${dir}.partial-${process.pid}`
@@ -58,7 +77,10 @@ export async function previousRelease(): Promise<PreviousRelease> {
     fs.mkdirSync(partial, { recursive: true })
     try {
       execFileSync("bash", ["-c", `git archive ${sha} | tar -x -C ${JSON.stringify(partial)}`], { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] })
-      await run("npm ci --prefer-offline --no-audit --no-fund", partial, shellEnv())
+      const same = installedWithLock(fs.readFileSync(path.join(partial, "package-lock.json")))
+      if (same) execFileSync("cp", ["-al", path.join(same, "node_modules"), path.join(partial, "node_modules")], { stdio: ["ignore", "ignore", "pipe"] })
+      else await run("npm ci --prefer-offline --no-audit --no-fund", partial, shellEnv())
+      if (options.transient) fs.writeFileSync(path.join(partial, ".transient"), "")
       fs.writeFileSync(path.join(partial, ".installed"), `${sha}\n`)
       // Another run may have finished first and be using its tree: keep theirs (rename refuses a non-empty folder).
       if (!fs.existsSync(path.join(dir, ".installed"))) {
@@ -70,8 +92,31 @@ export async function previousRelease(): Promise<PreviousRelease> {
     } finally {
       fs.rmSync(partial, { recursive: true, force: true })
     }
+    if (options.transient) pruneTransient(dir)
   }
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const cli = require(path.join(dir, "scripts/demo/medusa.ts")) as typeof Launcher
   return { version, commit: sha, dir, cli }
+}
+
+/** A finished tree under RELEASES installed from this exact package-lock.json, or null. */
+function installedWithLock(lock: Buffer): string | null {
+  if (!fs.existsSync(RELEASES)) return null
+  for (const name of fs.readdirSync(RELEASES)) {
+    const tree = path.join(RELEASES, name)
+    if (!fs.existsSync(path.join(tree, ".installed")) || !fs.existsSync(path.join(tree, "node_modules"))) continue
+    const theirs = path.join(tree, "package-lock.json")
+    if (fs.existsSync(theirs) && fs.readFileSync(theirs).equals(lock)) return tree
+  }
+  return null
+}
+
+/** Keeps `keep` and the two newest other transient trees (by install time); a run still using a removed one keeps its open files. */
+function pruneTransient(keep: string) {
+  const transient = fs
+    .readdirSync(RELEASES)
+    .map((name) => path.join(RELEASES, name))
+    .filter((tree) => tree !== keep && fs.existsSync(path.join(tree, ".transient")) && fs.existsSync(path.join(tree, ".installed")))
+    .sort((a, b) => fs.statSync(path.join(b, ".installed")).mtimeMs - fs.statSync(path.join(a, ".installed")).mtimeMs)
+  for (const tree of transient.slice(2)) fs.rmSync(tree, { recursive: true, force: true })
 }

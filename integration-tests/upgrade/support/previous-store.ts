@@ -8,10 +8,7 @@ import type { Env } from "../../../scripts/demo/medusa"
 import { dropDatabase } from "../../../scripts/demo/database"
 import { waitFor } from "../../support/sandbox"
 import type { PreviousRelease } from "./previous-release"
-
-type PgClient = { connect(): Promise<void>; query(sql: string, params?: unknown[]): Promise<{ rows: any[] }>; end(): Promise<void> }
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { Client } = require("pg") as { Client: new (options: { connectionString: string }) => PgClient }
+import { Pg as Client, type PgClient } from "./postgres"
 
 /** The dashboard user the store is made with (kept in the copied database, so one place says it). */
 export const ADMIN = { email: "admin@pgs.upgrade", password: "upgrade-suite" }
@@ -28,9 +25,11 @@ async function onServer<T>(url: string, body: (client: PgClient) => Promise<T>):
   }
 }
 
-/** Creates the database of `url` as the previous release's fresh store, with ADMIN able to log in. */
-export async function previousStore(previous: PreviousRelease, url: string, env: Env): Promise<void> {
-  const template = `pgs_release_${previous.commit.slice(0, 12)}`
+/**
+ * Creates the database of `url` as the previous release's fresh store, with ADMIN able to log in. `template` names
+ * the kept database when builds of several commits make the same store (the side-by-side suite's, by content).
+ */
+export async function previousStore(previous: PreviousRelease, url: string, env: Env, template = `pgs_release_${previous.commit.slice(0, 12)}`): Promise<void> {
   const exists = () => onServer(url, async (c) => (await c.query("select 1 from pg_database where datname = $1", [template])).rows.length > 0)
   if (!(await exists())) {
     // Made under another name and renamed when whole, so a half-made store is never copied.

@@ -15,7 +15,10 @@ export const BANK = "pp_pgs-open-banking_pgs"
 let counter = 0
 const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${(counter++).toString(36)}`
 
-export function client(base: string, headers: Record<string, string> = {}): Client {
+/** Every answer a client got, for a suite that checks none was an error (side-by-side.spec.ts). */
+export type Answer = { method: string; path: string; status: number; body: unknown }
+
+export function client(base: string, headers: Record<string, string> = {}, onAnswer?: (answer: Answer) => void): Client {
   const call = async (method: string, p: string, body?: unknown): Promise<Http> => {
     const res = await fetch(`${base}${p}`, { method, headers: { "content-type": "application/json", ...headers }, body: body === undefined ? undefined : JSON.stringify(body) })
     const text = await res.text()
@@ -25,6 +28,7 @@ export function client(base: string, headers: Record<string, string> = {}): Clie
     } catch {
       // not JSON: kept as text for the failure message
     }
+    onAnswer?.({ method, path: p, status: res.status, body: json })
     return { status: res.status, body: json }
   }
   return { get: (p) => call("GET", p), post: (p, b) => call("POST", p, b ?? {}) }
@@ -38,8 +42,8 @@ export function ok(res: Http, what: string): any {
 
 export type Shop = ReturnType<typeof shop>
 
-export function shop(base: string, publishableKey: string, sandbox: SandboxHarness) {
-  const store = (token?: string) => client(base, { "x-publishable-api-key": publishableKey, ...(token ? { authorization: `Bearer ${token}` } : {}) })
+export function shop(base: string, publishableKey: string, sandbox: SandboxHarness, onAnswer?: (answer: Answer) => void) {
+  const store = (token?: string) => client(base, { "x-publishable-api-key": publishableKey, ...(token ? { authorization: `Bearer ${token}` } : {}) }, onAnswer)
 
   const cart = async (token?: string): Promise<string> => {
     const regions = ok(await store().get("/store/regions"), "regions").regions as any[]
@@ -102,8 +106,8 @@ export function shop(base: string, publishableKey: string, sandbox: SandboxHarne
   }
 
   const admin = async (credentials: { email: string; password: string }) => {
-    const login = ok(await client(base).post("/auth/user/emailpass", credentials), "admin login")
-    return client(base, { authorization: `Bearer ${login.token}` })
+    const login = ok(await client(base, {}, onAnswer).post("/auth/user/emailpass", credentials), "admin login")
+    return client(base, { authorization: `Bearer ${login.token}` }, onAnswer)
   }
 
   return { store, cart, session, cardCart, complete, order, atTheBank, customer, admin }
