@@ -53,7 +53,7 @@ pgsStoreSuite("card checkout with Embedded Fields", (s) => {
     const { cart, transactionId, attached } = await paidEmbeddedCart(s, "frictionless_approved")
     expect(attached.status).toBe(200)
     expect(attached.data.payment_session).toMatchObject({ status: "authorized", data: { gateway_status: "APPROVED" } })
-    // The gateway's transaction id stays with the store and its admin (public-payment-data.spec.ts).
+    // The gateway's transaction id stays with the store and its admin (behaviours/public-payment-data.ts).
     expect(JSON.stringify(attached.data)).not.toContain(transactionId)
 
     const done = await s.completeCart(cart.id)

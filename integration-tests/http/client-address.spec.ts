@@ -1,7 +1,7 @@
 /**
  * The shopper's address behind one proxy (trustedProxies 1, PGS_TRUSTED_PROXIES=1): the address that proxy saw
  * (the last X-Forwarded-For entry) goes to the gateway; what the client wrote before it does not.
- * The store without a proxy is covered in checkout-direct.spec.ts.
+ * The store without a proxy is covered in behaviours/checkout-direct.ts (store-checkout.spec.ts).
  */
 import { pgsStoreSuite } from "./support/store"
 import { customerIpRecordedFor } from "./support/checkout-direct"

@@ -46,20 +46,32 @@ function pointAtSandbox(sandbox: SandboxHarness) {
   })
 }
 
+/** One behaviour's tests: a describe of their own, in a store booted for them or shared with others (`pgsStoreSuites`). */
+export type StoreBody = { name: string; body: (s: StoreSuite) => void }
+export const storeBody = (name: string, body: (s: StoreSuite) => void): StoreBody => ({ name, body })
+
+type StoreOptions = {
+  sandbox?: Parameters<typeof startHarness>[0]
+  /** Starts the sandbox another way (a benchmark runs it in its own process, as a real gateway is). */
+  startSandbox?: () => Promise<SandboxHarness>
+  env?: Record<string, string>
+}
+
 /**
  * One Medusa boot per call (≈15 s): put many `it`s inside. `body` receives the suite handle; its fields are
  * filled in before the first test runs.
  */
-export function pgsStoreSuite(
-  name: string,
-  body: (s: StoreSuite) => void,
-  options: {
-    sandbox?: Parameters<typeof startHarness>[0]
-    /** Starts the sandbox another way (a benchmark runs it in its own process, as a real gateway is). */
-    startSandbox?: () => Promise<SandboxHarness>
-    env?: Record<string, string>
-  } = {},
-) {
+export function pgsStoreSuite(name: string, body: (s: StoreSuite) => void, options: StoreOptions = {}) {
+  return pgsStoreSuites([storeBody(name, body)], options)
+}
+
+/**
+ * One Medusa boot for several behaviours that need the same store (same options): each keeps its describe, so a
+ * failure names it, and the runner still restores the database before every test. Only the database is restored:
+ * a body leaves the sandbox (faults, held webhooks, terminals) as it found it, and writes nothing in a `beforeAll`
+ * (that would run after the snapshot, taken at the first body's first test).
+ */
+export function pgsStoreSuites(bodies: StoreBody[], options: StoreOptions = {}) {
   const s = {} as StoreSuite
   const dbName = `pgs-store-${ulid().toLowerCase()}`
   // Registered before the runner's own beforeAll, so the sandbox is up and PGS_* are set when medusa-config loads.
@@ -69,6 +81,7 @@ export function pgsStoreSuite(
     // Options of this suite's store only: removed again after the suite.
     Object.assign(process.env, options.env ?? {})
     // Before the runner's own beforeAll: it finds this database migrated already (its create skips an existing one).
+    // After the sandbox: the run's first suite builds the template with `medusa db:migrate`, whose medusa-config reads PGS_*.
     await createFromMigratedTemplate(dbName)
   })
   afterAll(() => {
@@ -82,20 +95,18 @@ export function pgsStoreSuite(
     cwd: ROOT,
     dbName,
     testSuite: ({ api, getContainer }) => {
-      describe(name, () => {
-        beforeAll(async () => {
-          s.api = api
-          s.container = getContainer
-          s.medusaUrl = String(api.defaults.baseURL).replace(/\/$/, "")
-          s.webhookUrl = `${s.medusaUrl}/hooks/pgs/webhooks`
-          process.env.PGS_BACKEND_URL = s.medusaUrl
-          await s.sandbox.control("POST", "/_sandbox/webhooks", { url: s.webhookUrl })
-          // Seeded once, before the runner's snapshot (taken at the first test): every test starts from it restored.
-          s.seed = await seedStore(getContainer())
-          s.storeHeaders = { "x-publishable-api-key": s.seed.publishableKey }
-        })
-        body(s)
+      beforeAll(async () => {
+        s.api = api
+        s.container = getContainer
+        s.medusaUrl = String(api.defaults.baseURL).replace(/\/$/, "")
+        s.webhookUrl = `${s.medusaUrl}/hooks/pgs/webhooks`
+        process.env.PGS_BACKEND_URL = s.medusaUrl
+        await s.sandbox.control("POST", "/_sandbox/webhooks", { url: s.webhookUrl })
+        // Seeded once, before the runner's snapshot (taken at the first test): every test starts from it restored.
+        s.seed = await seedStore(getContainer())
+        s.storeHeaders = { "x-publishable-api-key": s.seed.publishableKey }
       })
+      for (const { name, body } of bodies) describe(name, () => body(s))
     },
   })
 

@@ -2,11 +2,11 @@
  * What the store API shows of a PGS payment: the storefront's keys, never the gateway's transaction ids or the
  * shopper's IP (Medusa serves a session's data, and a payment's copy of it, in store cart and order answers).
  */
-import { pgsStoreSuite } from "./support/store"
-import { adminPost, BROWSER_INFO, paidEmbeddedCart, paymentOfOrder, storePost } from "./support/checkout"
-import { sessionFields } from "../support/session-fields"
+import { storeBody } from "../support/store"
+import { adminPost, BROWSER_INFO, paidEmbeddedCart, paymentOfOrder, storePost } from "../support/checkout"
+import { sessionFields } from "../../support/session-fields"
 
-pgsStoreSuite("what the store API shows of a payment", (s) => {
+export default storeBody("what the store API shows of a payment", (s) => {
   it("keeps the gateway's transaction ids and the shopper's IP out of the store's cart, session and order answers; the admin still sees them", async () => {
     const { cart, session, transactionId, attached } = await paidEmbeddedCart(s)
     expect(attached.status).toBe(200)

@@ -6,10 +6,10 @@
  * provider forwards `simulated_flow` from the session data to the sandbox (refused in production).
  */
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import { pgsStoreSuite } from "./support/store"
-import { adminPost, approvedOperations, BROWSER_INFO, ledger, storePost } from "./support/checkout"
-import { waitFor } from "../support/sandbox"
-import { processedEvent } from "./support/webhooks"
+import { storeBody } from "../support/store"
+import { adminPost, approvedOperations, BROWSER_INFO, ledger, storePost } from "../support/checkout"
+import { waitFor } from "../../support/sandbox"
+import { processedEvent } from "../support/webhooks"
 import {
   authenticationCompleted,
   challengedCart,
@@ -20,10 +20,10 @@ import {
   storedTransactionId,
   runChallenge,
   walletPayment,
-} from "./support/checkout-direct"
-import { sessionFields } from "../support/session-fields"
+} from "../support/checkout-direct"
+import { sessionFields } from "../../support/session-fields"
 
-pgsStoreSuite("card checkout with the Direct API", (s) => {
+export default storeBody("card checkout with the Direct API", (s) => {
   it("authorizes a wallet token at cart completion and keeps the token and the browser's details out of the session data", async () => {
     const payment = walletPayment(s.sandbox.testCard("frictionless_approved"))
     const { cart, session } = await directCart(s, payment)

@@ -5,18 +5,18 @@
  * webhooks never arrive, and the reconciliation job run for a later time.
  */
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
-import { IDEMPOTENCY_METADATA_KEY, fromMinorUnits } from "../../src/gateway"
-import { openFollowUp } from "../../src/modules/pgs/follow-ups"
-import { removeOperationRow } from "../../src/workflows/medusa-operation-rows"
-import { admin, paidOrder } from "./support/admin-pgs"
-import { HOUR, MINUTE, decideAtGateway, orderAwaitingBank, paidAfterTheCartMovedOn, runReconcile, unconfirmedRefund, unreachable } from "./support/attention"
-import { adminPost, paymentOfOrder } from "./support/checkout"
-import { capturedPayments } from "./support/redirect"
-import { pgsStoreSuite } from "./support/store"
-import { eventRows, manageAtGateway, processedEvent, waitFor } from "./support/webhooks"
-import { sessionFields } from "../support/session-fields"
+import { IDEMPOTENCY_METADATA_KEY, fromMinorUnits } from "../../../src/gateway"
+import { openFollowUp } from "../../../src/modules/pgs/follow-ups"
+import { removeOperationRow } from "../../../src/workflows/medusa-operation-rows"
+import { admin, paidOrder } from "../support/admin-pgs"
+import { HOUR, MINUTE, decideAtGateway, orderAwaitingBank, paidAfterTheCartMovedOn, runReconcile, unconfirmedRefund, unreachable } from "../support/attention"
+import { adminPost, paymentOfOrder } from "../support/checkout"
+import { capturedPayments } from "../support/redirect"
+import { storeBody } from "../support/store"
+import { eventRows, manageAtGateway, processedEvent, waitFor } from "../support/webhooks"
+import { sessionFields } from "../../support/session-fields"
 
-pgsStoreSuite("admin: needs attention", (s) => {
+export default storeBody("admin: needs attention", (s) => {
   const runJob = (msFromNow: number) => runReconcile(s, msFromNow)
   const knex = () => s.container().resolve(ContainerRegistrationKeys.PG_CONNECTION)
   /** The gateway refunds 4.00 EUR of the payment with the idempotency key of Medusa's refund row `refundId`, as Medusa's call would have. */

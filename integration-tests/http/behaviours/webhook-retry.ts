@@ -5,20 +5,20 @@
  */
 import { createHash } from "node:crypto"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import { recordDelivery } from "../../src/modules/pgs/webhook-intake/recorder"
-import retryPgsWebhookEvents from "../../src/jobs/retry-pgs-webhook-events"
-import { WEBHOOK_RETRY } from "../../src/modules/pgs/webhook-queue"
-import { payInFrame, paymentOfOrder } from "./support/checkout"
-import { PGS_PROVIDER_ID, pgsStoreSuite } from "./support/store"
-import { orderPayments, sessionRow, sessionStatus, startRedirect } from "./support/redirect"
-import { eventRows, linkGatewayCustomer, manageAtGateway, orderOfCart, processedEvent, waitFor } from "./support/webhooks"
-import { paidOrder } from "./support/admin-pgs"
-import { sessionFields } from "../support/session-fields"
+import { recordDelivery } from "../../../src/modules/pgs/webhook-intake/recorder"
+import retryPgsWebhookEvents from "../../../src/jobs/retry-pgs-webhook-events"
+import { WEBHOOK_RETRY } from "../../../src/modules/pgs/webhook-queue"
+import { payInFrame, paymentOfOrder } from "../support/checkout"
+import { PGS_PROVIDER_ID, storeBody } from "../support/store"
+import { orderPayments, sessionRow, sessionStatus, startRedirect } from "../support/redirect"
+import { eventRows, linkGatewayCustomer, manageAtGateway, orderOfCart, processedEvent, waitFor } from "../support/webhooks"
+import { paidOrder } from "../support/admin-pgs"
+import { sessionFields } from "../../support/session-fields"
 
 const STATUS_READ = "GET /api/transactions/:id/status"
 const MINUTE = 60_000
 
-pgsStoreSuite("retrying webhook processing", (s) => {
+export default storeBody("retrying webhook processing", (s) => {
   const runJobAt = (at: Date) => retryPgsWebhookEvents(s.container(), { scheduledFor: at })
   const after = (at: Date | null, ms = 1000) => new Date(at!.getTime() + ms)
   const rowOf = async (subjectId: string) => (await eventRows(s, { subject_id: subjectId }))[0]!

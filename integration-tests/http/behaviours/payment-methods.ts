@@ -2,11 +2,11 @@
  * GET /store/pgs/payment-methods: the PGS methods that can serve a cart, decided on the server from the cart's
  * region, the method families' currency rules and the terminal's enabled methods — what the widget lists.
  */
-import { adminPost, BROWSER_INFO } from "./support/checkout"
-import { PLAIN_VISA, walletPayment } from "./support/checkout-direct"
-import { pgsStoreSuite } from "./support/store"
+import { adminPost, BROWSER_INFO } from "../support/checkout"
+import { PLAIN_VISA, walletPayment } from "../support/checkout-direct"
+import { storeBody } from "../support/store"
 
-pgsStoreSuite("store: payment methods of a cart", (s) => {
+export default storeBody("store: payment methods of a cart", (s) => {
   const methodsOf = async (cartId: string) => {
     const res = await s.api.get(`/store/pgs/payment-methods?cart_id=${cartId}`, { headers: s.storeHeaders, validateStatus: () => true })
     return res

@@ -4,10 +4,10 @@
  * takes the card fields' transaction (`pgs_transaction`), attached and checked with the gateway before Medusa
  * completes. Both are routes an attacker can call too: anonymous, repeated, with bodies of any shape.
  */
-import { payInFrame, storePost } from "./support/checkout"
-import { pgsStoreSuite, SYSTEM_PROVIDER_ID } from "./support/store"
+import { payInFrame, storePost } from "../support/checkout"
+import { storeBody, SYSTEM_PROVIDER_ID } from "../support/store"
 
-pgsStoreSuite("store: a cart's session in one call, and completion with the card's transaction", (s) => {
+export default storeBody("store: a cart's session in one call, and completion with the card's transaction", (s) => {
   const startSession = (cartId: string, body: unknown) => storePost(s, `/store/pgs/carts/${cartId}/payment-sessions`, body)
   const complete = (cartId: string, body?: unknown) => storePost(s, `/store/carts/${cartId}/complete`, body)
   const startSessionAs = (token: string, cartId: string) =>

@@ -4,12 +4,12 @@
  * no order; the notification URL refuses a cres the session does not wait for; an honest challenge still pays. The
  * notification page tells only the storefront's exact origin.
  */
-import { pgsStoreSuite } from "./support/store"
-import { authenticationCompleted, challengedCart, currentSession, madeUpCres, postCres, runChallenge, storedTransactionId } from "./support/checkout-direct"
+import { storeBody } from "../support/store"
+import { authenticationCompleted, challengedCart, currentSession, madeUpCres, postCres, runChallenge, storedTransactionId } from "../support/checkout-direct"
 
 const STORE_ORIGIN = "http://localhost:8000" // PGS_STORE_URL of the test store (support/store.ts)
 
-pgsStoreSuite("3-D Secure decided by the gateway (Direct API)", (s) => {
+export default storeBody("3-D Secure decided by the gateway (Direct API)", (s) => {
   const gatewayRecord = async (transactionId: string) => (await s.sandbox.control("GET", `/_sandbox/transactions/${transactionId}`)).body.record
 
   it("places no order when the storefront says the challenge passed (trans_status Y) without the bank's page, then pays once the shopper approves there", async () => {

@@ -6,20 +6,20 @@
  * the time it runs for (a later "now" instead of waiting).
  */
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import reconcilePgsTransactions from "../../src/jobs/reconcile-pgs-transactions"
-import { recordGatewayRead } from "../../src/workflows/reconcile/gateway-read-event"
-import { PGS_MODULE } from "../../src/modules/pgs"
-import type PgsModuleService from "../../src/modules/pgs/service"
-import { pgsStoreSuite } from "./support/store"
-import { orderPayments, providerId, sessionStatus, startRedirect } from "./support/redirect"
-import { eventRows, waitFor } from "./support/webhooks"
-import { bankPayout, getPayout, postPayout } from "./support/payouts"
+import reconcilePgsTransactions from "../../../src/jobs/reconcile-pgs-transactions"
+import { recordGatewayRead } from "../../../src/workflows/reconcile/gateway-read-event"
+import { PGS_MODULE } from "../../../src/modules/pgs"
+import type PgsModuleService from "../../../src/modules/pgs/service"
+import { storeBody } from "../support/store"
+import { orderPayments, providerId, sessionStatus, startRedirect } from "../support/redirect"
+import { eventRows, waitFor } from "../support/webhooks"
+import { bankPayout, getPayout, postPayout } from "../support/payouts"
 
 const MINUTE = 60_000
 const HOUR = 60 * MINUTE
 const BANK = "pgs-open-banking"
 
-pgsStoreSuite("reconciling with the gateway", (s) => {
+export default storeBody("reconciling with the gateway", (s) => {
   const runJob = (msFromNow: number) => reconcilePgsTransactions(s.container(), { scheduledFor: new Date(Date.now() + msFromNow) })
   const knex = () => s.container().resolve(ContainerRegistrationKeys.PG_CONNECTION)
   const followUps = (where: Record<string, unknown>) => knex()("pgs_follow_up").where(where).orderBy("created_at")

@@ -3,16 +3,16 @@
  * and a payer without a cart pays it through our store routes — by card in the embedded fields, recorded through
  * Medusa's own workflows by the route and the webhook, whichever comes first, once.
  */
-import { approvedOperations, attachTransaction, ledger, minor, payInFrame } from "./support/checkout"
-import { pgsStoreSuite } from "./support/store"
-import { eventRows, processedEvent, waitFor } from "./support/webhooks"
-import { adminOrder, applyPayment, collectionSession, collectionSummary, editAddingItem, openCollection, orderOwingMore } from "./support/order-payments"
-import { walletPayment } from "./support/checkout-direct"
-import { clientInfo, sessionRow } from "./support/redirect"
-import { BROWSER_INFO } from "../support/sandbox"
-import { sessionFields } from "../support/session-fields"
+import { approvedOperations, attachTransaction, ledger, minor, payInFrame } from "../support/checkout"
+import { storeBody } from "../support/store"
+import { eventRows, processedEvent, waitFor } from "../support/webhooks"
+import { adminOrder, applyPayment, collectionSession, collectionSummary, editAddingItem, openCollection, orderOwingMore } from "../support/order-payments"
+import { walletPayment } from "../support/checkout-direct"
+import { clientInfo, sessionRow } from "../support/redirect"
+import { BROWSER_INFO } from "../../support/sandbox"
+import { sessionFields } from "../../support/session-fields"
 
-pgsStoreSuite("money after checkout: paying an order's payment collection", (s) => {
+export default storeBody("money after checkout: paying an order's payment collection", (s) => {
   it("pays what an order edit added by card; the route and the webhook record it once; store and admin agree nothing is owed", async () => {
     const { orderId, collectionId, firstTransactionId } = await orderOwingMore(s)
     const before = await adminOrder(s, orderId)

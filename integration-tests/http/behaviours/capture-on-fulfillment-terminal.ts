@@ -2,14 +2,14 @@
  * Capture on fulfillment switched on for one terminal in the settings (Settings → Payment Gateway → a terminal's
  * "Capture on fulfillment"), with the option captureOnFulfillment off.
  */
-import { adminPayment } from "./support/checkout"
-import { admin } from "./support/admin-pgs"
-import { pgsStoreSuite } from "./support/store"
-import { waitFor } from "./support/webhooks"
-import { capturesOf, fulfill, gatewayRecord, orderOfThree } from "./support/capture"
-import { captureOnFulfillment } from "../../src/workflows/capture-on-fulfillment"
+import { adminPayment } from "../support/checkout"
+import { admin } from "../support/admin-pgs"
+import { storeBody } from "../support/store"
+import { waitFor } from "../support/webhooks"
+import { capturesOf, fulfill, gatewayRecord, orderOfThree } from "../support/capture"
+import { captureOnFulfillment } from "../../../src/workflows/capture-on-fulfillment"
 
-pgsStoreSuite("capture on fulfillment, switched on per terminal", (s) => {
+export default storeBody("capture on fulfillment, switched on per terminal", (s) => {
   it("captures nothing while the option is off, and captures once the payment's terminal switches it on in the settings", async () => {
     const before = await orderOfThree(s)
     expect((await fulfill(s, before.orderId, before.where, [{ id: before.item.id, quantity: 1 }])).status).toBe(200)

@@ -3,16 +3,16 @@
  * field is named, secrets never leave the server in full, the connection test fetches a real token, and a terminal
  * change is used by the very next payment session (the providers read the settings at every session, no restart).
  */
-import { admin } from "./support/admin-pgs"
-import { PGS_PROVIDER_ID, pgsStoreSuite } from "./support/store"
-import { sessionFields } from "../support/session-fields"
-import { directCart, walletPayment } from "./support/checkout-direct"
-import { sessionStatus } from "./support/redirect"
-import { GATEWAY_UNAVAILABLE_MESSAGE } from "../../src/payments/gateway-unavailable"
+import { admin } from "../support/admin-pgs"
+import { PGS_PROVIDER_ID, storeBody } from "../support/store"
+import { sessionFields } from "../../support/session-fields"
+import { directCart, walletPayment } from "../support/checkout-direct"
+import { sessionStatus } from "../support/redirect"
+import { GATEWAY_UNAVAILABLE_MESSAGE } from "../../../src/payments/gateway-unavailable"
 
 const fieldsOf = (data: any) => Object.fromEntries((data.errors ?? []).map((e: any) => [e.field, e.message]))
 
-pgsStoreSuite("admin: payment gateway settings", (s) => {
+export default storeBody("admin: payment gateway settings", (s) => {
   it("refuses every /admin/pgs route without an admin session", async () => {
     const anonymous = { "content-type": "application/json" }
     const calls: Array<[("get" | "post" | "delete"), string]> = [
@@ -56,7 +56,7 @@ pgsStoreSuite("admin: payment gateway settings", (s) => {
     expect(text).not.toContain("BEGIN PUBLIC KEY")
     expect(res.data.catalog.css_variables).toHaveLength(15)
     // The build that answers, as CHANGELOG.md names it.
-    expect(res.data.plugin_version).toBe(require("../../package.json").version)
+    expect(res.data.plugin_version).toBe(require("../../../package.json").version)
     expect(res.data.catalog.locales).toEqual(["en-US", "bs-BA", "ro-RO", "sv-SE"])
     expect(res.data.catalog.methods).toEqual(expect.arrayContaining(["pgs", "pgs-upi", "pgs-hosted"]))
   })

@@ -4,15 +4,15 @@
  * capture at the gateway, one operation of a payment runs at a time and one the admin did not see coming is refused
  * (double click, two admins), and the order's gateway view says who made each operation as Medusa recorded it.
  */
-import { adminPayment, approvedOperations, paymentOfOrder } from "./support/checkout"
-import { admin, paidOrder } from "./support/admin-pgs"
-import { pgsStoreSuite } from "./support/store"
-import { manageAtGateway, processedEvent, waitFor } from "./support/webhooks"
-import { adminToken } from "./support/admin"
-import { gatewayRecord, operate, secretKey } from "./support/capture"
-import { listHeldAfterCancel } from "../../src/workflows/held-after-cancel"
+import { adminPayment, approvedOperations, paymentOfOrder } from "../support/checkout"
+import { admin, paidOrder } from "../support/admin-pgs"
+import { storeBody } from "../support/store"
+import { manageAtGateway, processedEvent, waitFor } from "../support/webhooks"
+import { adminToken } from "../support/admin"
+import { gatewayRecord, operate, secretKey } from "../support/capture"
+import { listHeldAfterCancel } from "../../../src/workflows/held-after-cancel"
 
-pgsStoreSuite("partial capture and refund from the dashboard", (s) => {
+export default storeBody("partial capture and refund from the dashboard", (s) => {
   it("captures part of an authorization, refunds part of what was captured, then captures the rest as the final capture", async () => {
     const { orderId, transactionId } = await paidOrder(s) // 25.50 EUR authorized
     const payment = await paymentOfOrder(s, orderId)

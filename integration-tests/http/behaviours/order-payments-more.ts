@@ -3,12 +3,12 @@
  * back, and a draft order turned into an order — each leaves a payment collection that the payer pays through our
  * store routes (the storefront page's calls), recorded once through Medusa's workflows.
  */
-import { attachTransaction, payInFrame } from "./support/checkout"
-import { capturedOrder } from "./support/pay-link"
-import { drillOrderChange } from "./support/order-change-drill"
-import { adminOrder, applyPayment, collectionSession, collectionSummary, openCollection } from "./support/order-payments"
-import { adminStep as step, ORDER_CHANGES_OWING_MORE } from "./support/order-changes"
-import { pgsStoreSuite, type StoreSuite } from "./support/store"
+import { attachTransaction, payInFrame } from "../support/checkout"
+import { capturedOrder } from "../support/pay-link"
+import { drillOrderChange } from "../support/order-change-drill"
+import { adminOrder, applyPayment, collectionSession, collectionSummary, openCollection } from "../support/order-payments"
+import { adminStep as step, ORDER_CHANGES_OWING_MORE } from "../support/order-changes"
+import { storeBody, type StoreSuite } from "../support/store"
 
 /** Pays the collection by card through our routes, as the payment page does. */
 async function payByCard(s: StoreSuite, collectionId: string) {
@@ -22,7 +22,7 @@ async function payByCard(s: StoreSuite, collectionId: string) {
   return applied.data
 }
 
-pgsStoreSuite("money after checkout: exchanges and draft orders", (s) => {
+export default storeBody("money after checkout: exchanges and draft orders", (s) => {
   it.each(ORDER_CHANGES_OWING_MORE)("pays the difference of %s that sends out more than it takes back", async (_, change) => {
     const { orderId } = await capturedOrder(s)
     await drillOrderChange(s, orderId, change, async (collectionId) => {

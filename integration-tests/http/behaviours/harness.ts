@@ -1,7 +1,7 @@
-import { pgsStoreSuite, SYSTEM_PROVIDER_ID } from "./support/store"
+import { storeBody, SYSTEM_PROVIDER_ID } from "../support/store"
 
 /** The harness itself, checked with Medusa's system provider so it does not depend on ours. */
-pgsStoreSuite("the test store harness", (s) => {
+export default storeBody("the test store harness", (s) => {
   it("completes a cart paid with Medusa's system provider into an order", async () => {
     const cart = await s.createCart()
     expect(cart.total).toBe(s.seed.prices.eur)

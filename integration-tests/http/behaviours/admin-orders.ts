@@ -2,13 +2,13 @@
  * The order and customer widgets' admin routes: the gateway transaction behind an order's payment with the
  * webhook timeline, a sync from the gateway's status endpoint, and a customer's saved cards with delete.
  */
-import { adminPost, paymentOfOrder } from "./support/checkout"
-import { admin, customerWithSavedCard, paidOrder } from "./support/admin-pgs"
-import { pgsStoreSuite } from "./support/store"
-import { processedEvent } from "./support/webhooks"
-import { authorizeCard } from "../sandbox/cards-support"
+import { adminPost, paymentOfOrder } from "../support/checkout"
+import { admin, customerWithSavedCard, paidOrder } from "../support/admin-pgs"
+import { storeBody } from "../support/store"
+import { processedEvent } from "../support/webhooks"
+import { authorizeCard } from "../../sandbox/cards-support"
 
-pgsStoreSuite("admin: order and customer widgets", (s) => {
+export default storeBody("admin: order and customer widgets", (s) => {
   it("shows the gateway's view of an order's payment and the webhooks received for it, with no secret", async () => {
     const { orderId, session, transactionId } = await paidOrder(s)
     const res = await admin(s, "get", `/admin/pgs/orders/${orderId}/gateway`)

@@ -1,0 +1,12 @@
+/**
+ * The admin's behaviours that need the plain test store, under one Medusa boot (a boot costs 10–30 s; the runner
+ * still restores the database before every test). Each behaviour's tests are in behaviours/, under their own describe.
+ */
+import { pgsStoreSuites } from "./support/store"
+import adminOrders from "./behaviours/admin-orders"
+import adminSettings from "./behaviours/admin-settings"
+import captureOnFulfillmentTerminal from "./behaviours/capture-on-fulfillment-terminal"
+import partialCapture from "./behaviours/partial-capture"
+import adminAttention from "./behaviours/admin-attention"
+
+pgsStoreSuites([adminOrders, adminSettings, captureOnFulfillmentTerminal, partialCapture, adminAttention])

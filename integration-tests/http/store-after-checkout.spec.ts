@@ -1,0 +1,12 @@
+/**
+ * Money after checkout, reconciliation and webhook retries in the plain test store, under one Medusa boot (a boot
+ * costs 10–30 s; the runner still restores the database before every test). Each behaviour's tests are in
+ * behaviours/, under their own describe.
+ */
+import { pgsStoreSuites } from "./support/store"
+import orderPayments from "./behaviours/order-payments"
+import orderPaymentsMore from "./behaviours/order-payments-more"
+import reconciliation from "./behaviours/reconciliation"
+import webhookRetry from "./behaviours/webhook-retry"
+
+pgsStoreSuites([orderPayments, orderPaymentsMore, reconciliation, webhookRetry])

@@ -1,0 +1,13 @@
+/**
+ * Checkout behaviours that need the plain test store, under one Medusa boot (a boot costs 10–30 s; the runner still
+ * restores the database before every test). Each behaviour's tests are in behaviours/, under their own describe.
+ */
+import { pgsStoreSuites } from "./support/store"
+import harness from "./behaviours/harness"
+import paymentMethods from "./behaviours/payment-methods"
+import cartPaymentSession from "./behaviours/cart-payment-session"
+import publicPaymentData from "./behaviours/public-payment-data"
+import threeDsDecidedByGateway from "./behaviours/three-ds-decided-by-gateway"
+import checkoutDirect from "./behaviours/checkout-direct"
+
+pgsStoreSuites([harness, paymentMethods, cartPaymentSession, publicPaymentData, threeDsDecidedByGateway, checkoutDirect])
