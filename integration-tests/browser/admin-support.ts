@@ -5,7 +5,7 @@
  * and serves it at /app from a small server that forwards every other path to the store: one origin, as when
  * Medusa serves its admin, so the dashboard's session cookie works unchanged.
  */
-import { execFileSync } from "node:child_process"
+import { spawn } from "node:child_process"
 import { createHash } from "node:crypto"
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs"
 import http from "node:http"
@@ -13,9 +13,9 @@ import type { AddressInfo } from "node:net"
 import path from "node:path"
 import { Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { chromium, type Browser, type Page } from "playwright-core"
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core"
 import type { StoreSuite } from "../http/support/store"
-import { CHROMIUM } from "./support"
+import { CHROMIUM, hasChromium } from "./support"
 
 const ROOT = path.join(__dirname, "../..")
 const ADMIN_SRC = path.join(ROOT, "src/admin")
@@ -25,27 +25,55 @@ function filesUnder(dir: string): string[] {
 }
 
 /** The built dashboard for the current src/admin: reused while the extension and the bundler are unchanged. */
-export function buildAdmin(): string {
+export async function buildAdmin(): Promise<string> {
   // What Medusa's admin loader passes for a project whose extension lives in src/admin (no packaged plugins).
   const options = { path: "/app", sources: [ADMIN_SRC], plugins: [], backendUrl: "/" }
   const hash = createHash("sha256").update(JSON.stringify(options))
   hash.update(readFileSync(path.join(ROOT, "node_modules/@medusajs/admin-bundler/package.json")))
   for (const file of filesUnder(ADMIN_SRC).sort()) hash.update(file).update(readFileSync(file))
   const outDir = path.join(ROOT, ".medusa/pgs-admin-test", hash.digest("hex").slice(0, 16))
-  if (existsSync(path.join(outDir, "index.html"))) return outDir
-  // Built beside it and renamed into place: two suites building at once (jest runs two workers) must not empty
-  // the folder the other already serves (vite empties its outDir first).
+  const built = () => existsSync(path.join(outDir, "index.html"))
+  if (built()) return outDir
+  // Another suite (jest runs several workers) building the same dashboard: wait for its build, not a second one
+  // on the same cores.
+  if (await otherBuildFinishes(outDir, built)) return outDir
+  // Built beside it and renamed into place: two suites building at once must not empty the folder the other
+  // already serves (vite empties its outDir first).
   const building = `${outDir}.building-${process.pid}`
   // A child process: the bundler (vite) is ESM and the runner's jest environment is not the place for a build.
+  // Not execFileSync: the jest worker keeps serving the store's boot and the browser meanwhile.
   const script = `import { build } from "@medusajs/admin-bundler"
 await build({ ...${JSON.stringify(options)}, outDir: ${JSON.stringify(building)} })`
-  execFileSync(process.execPath, ["--input-type=module", "-e", script], { cwd: ROOT, stdio: "inherit", env: { ...process.env, NODE_ENV: "production" } })
-  if (existsSync(path.join(outDir, "index.html"))) rmSync(building, { recursive: true, force: true })
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn(process.execPath, ["--input-type=module", "-e", script], { cwd: ROOT, stdio: "inherit", env: { ...process.env, NODE_ENV: "production" } })
+    child.on("error", reject)
+    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`the dashboard's build exited with ${code}`))))
+  })
+  if (built()) rmSync(building, { recursive: true, force: true })
   else renameSync(building, outDir)
   // Only the current build is kept (each is ≈11 MB); another suite's build in progress is left alone.
   for (const old of readdirSync(path.dirname(outDir)))
     if (!old.startsWith(path.basename(outDir))) rmSync(path.join(path.dirname(outDir), old), { recursive: true, force: true })
   return outDir
+}
+
+/** Whether a live process's build of `outDir` (its `.building-<pid>` folder) ends with the dashboard in place. */
+async function otherBuildFinishes(outDir: string, built: () => boolean): Promise<boolean> {
+  const alive = () =>
+    existsSync(path.dirname(outDir)) &&
+    readdirSync(path.dirname(outDir)).some((name) => {
+      const pid = Number(name.startsWith(`${path.basename(outDir)}.building-`) && name.split("-").pop())
+      if (!pid || pid === process.pid) return false
+      try {
+        process.kill(pid, 0)
+        return true
+      } catch {
+        return false // a build left behind by a process that died
+      }
+    })
+  const deadline = Date.now() + 300_000
+  while (alive() && !built() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 500))
+  return built()
 }
 
 const TYPES: Record<string, string> = {
@@ -127,24 +155,39 @@ export async function signIn(browser: Browser, adminUrl: string, user: { email: 
 }
 
 /**
- * The dashboard beside the suite's store for the whole suite, and a new admin signed in on a fresh page for each
- * test (the runner restores the database before each test). Read `page` and `url` inside the tests.
+ * The dashboard beside the suite's store for the whole suite, and a fresh page for each test, signed in as one
+ * admin. The admin is made and signed in once, in beforeAll: that runs before the runner's snapshot, so the user
+ * survives the database restore before each test, and the session lives in Medusa's memory, not the database.
+ * Each test gets a new browser context from the signed-in state (cookies and storage as sign-in left them).
+ * The build and Chromium start while the store boots. Read `page` and `url` inside the tests.
  */
 export function dashboardForEachTest(s: StoreSuite): { page: Page; url: string } {
   const d = {} as { page: Page; url: string }
   let browser: Browser | undefined
   let server: Awaited<ReturnType<typeof serveAdmin>> | undefined
+  let signedIn: Awaited<ReturnType<BrowserContext["storageState"]>>
+  if (!hasChromium) return d // the suite is skipped (describeBrowser): nothing to build or launch
+  // Started while the suite is collected, before the store's boot: neither needs the store.
+  const built = buildAdmin()
+  const launched = launchChromium()
+  // Awaited in beforeAll; until then a failure must not count as unhandled.
+  built.catch(() => undefined)
+  launched.catch(() => undefined)
   beforeAll(async () => {
-    server = await serveAdmin(buildAdmin(), s.medusaUrl)
+    browser = await launched
+    server = await serveAdmin(await built, s.medusaUrl)
     d.url = server.url
-    browser = await launchChromium()
+    const page = await signIn(browser, d.url, await createAdminUser(s.container()))
+    signedIn = await page.context().storageState()
+    await page.context().close()
   }, 300_000)
   afterAll(async () => {
-    await browser?.close()
+    await (browser ?? (await launched.catch(() => undefined)))?.close()
     await server?.close()
   })
   beforeEach(async () => {
-    d.page = await signIn(browser!, d.url, await createAdminUser(s.container()))
+    const context = await browser!.newContext({ viewport: { width: 1440, height: 1000 }, locale: "en-US", storageState: signedIn })
+    d.page = await context.newPage()
   })
   afterEach(async () => {
     await d.page?.context().close()

@@ -4,7 +4,6 @@
  * plugin sends shoppers back to (PGS_STORE_URL), so returns from the gateway land on our page. The shop uses the
  * widget exactly as a storefront would: a checkout page calling mountCheckout, a return page calling mountReturn.
  */
-import { execFileSync } from "node:child_process"
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
@@ -14,6 +13,8 @@ import { pgsStoreSuite, type StoreSuite } from "../http/support/store"
 import { CHROMIUM, describeBrowser } from "./support"
 
 const ROOT = path.join(__dirname, "../..")
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { buildWidget } = require("../../storefront-widget/build.cjs") as { buildWidget(outdir: string): Promise<unknown> }
 
 /**
  * One store (Medusa + plugin + sandbox), one Chromium and the shop for a file of widget tests; skipped where
@@ -24,13 +25,19 @@ export function widgetSuite(name: string, body: (s: StoreSuite, shop: () => Widg
   // call the store API. Set here, while the test file loads, before the store boots: the shop's localhost origin.
   process.env.STORE_CORS = "/^http:\\/\\/localhost(:\\d+)?$/"
   describeBrowser(name, () => {
+    // The widget's build and Chromium need no store: started before it boots (the first beforeAll), used once it is up.
+    let prepared: Promise<PreparedShop>
+    beforeAll(() => {
+      prepared = prepareWidgetShop()
+      prepared.catch(() => undefined) // awaited below; a failure is reported there
+    })
+    afterAll(async () => {
+      await (await prepared?.catch(() => undefined))?.browser.close()
+    })
     pgsStoreSuite(name, (s) => {
       let shop: WidgetShop
       beforeAll(async () => {
-        shop = await startWidgetShop(s)
-      })
-      afterAll(async () => {
-        await shop?.close()
+        shop = await startWidgetShop(s, await prepared)
       })
       body(s, () => shop)
     }, options)
@@ -73,25 +80,39 @@ export type WidgetShop = {
   open(config: ShopConfig, viewport?: Viewport, before?: (page: Page) => void): Promise<{ page: Page; context: BrowserContext }>
   /** A cart of its own, and the shop's checkout page for it. */
   checkout(config?: Omit<ShopConfig, "cartId">, cartInput?: Parameters<StoreSuite["createCart"]>[0], viewport?: Viewport): Promise<{ cart: any; page: Page; context: BrowserContext }>
-  close(): Promise<void>
 }
 
-/** Builds the widget, starts Chromium. Call in beforeAll after the store booted (PGS_STORE_URL is then final). */
-export async function startWidgetShop(s: StoreSuite): Promise<WidgetShop> {
+type PreparedShop = { dist: string; browser: Browser }
+
+/**
+ * The widget built with its own build script's function (the JavaScript only: the shop needs no declaration files)
+ * and the React shop page bundled, while Chromium starts.
+ */
+export async function prepareWidgetShop(): Promise<PreparedShop> {
   const dist = mkdtempSync(path.join(os.tmpdir(), "pgs-widget-"))
-  execFileSync(process.execPath, [path.join(ROOT, "storefront-widget/build.cjs"), dist])
-  await buildReactShop(dist)
-  const storeUrl = (process.env.PGS_STORE_URL ?? "http://localhost:8000").replace(/\/$/, "")
   // The same flags as the other browser suites (support.ts's startBrowserEnv launches with its own sandbox), plus:
   // the shop page is served by request interception, which Chromium's Local Network Access counts as a public
   // page, so its calls to the store on loopback would be refused; a real storefront and store share a network.
-  const browser = await chromium.launch({
+  const launched = chromium.launch({
     executablePath: CHROMIUM,
     args: [
       "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
       "--disable-features=LocalNetworkAccessChecks,PrivateNetworkAccessRespectPreflightResults",
     ],
   })
+  try {
+    await buildWidget(dist)
+    await buildReactShop(dist)
+  } catch (error) {
+    await (await launched.catch(() => undefined))?.close()
+    throw error
+  }
+  return { dist, browser: await launched }
+}
+
+/** The shop on a prepared build and browser. Call in beforeAll after the store booted (PGS_STORE_URL is then final). */
+export async function startWidgetShop(s: StoreSuite, { dist, browser }: PreparedShop): Promise<WidgetShop> {
+  const storeUrl = (process.env.PGS_STORE_URL ?? "http://localhost:8000").replace(/\/$/, "")
 
   const open: WidgetShop["open"] = async (config, viewport = { width: 520, height: 900 }, before) => {
     const context = await browser.newContext({ locale: "en-US", viewport })
@@ -120,7 +141,7 @@ export async function startWidgetShop(s: StoreSuite): Promise<WidgetShop> {
     return { cart, ...(await open({ cartId: cart.id, ...config }, viewport)) }
   }
 
-  return { browser, storeUrl, open, checkout, close: () => browser.close() }
+  return { browser, storeUrl, open, checkout }
 }
 
 const json = (v: unknown) => JSON.stringify(v).replace(/</g, "\\u003c")
