@@ -59,6 +59,23 @@ const freePort = () =>
   })
 
 describeBrowser("money after checkout: the payment-collection page", () => {
+  // Chromium and the React page's bundle need no store: started first, while it boots; awaited where used.
+  let launched: Promise<Browser>
+  let reactBundle: Promise<string>
+  beforeAll(() => {
+    // Same flags as the widget suites: pages served by interception count as public for Local Network Access.
+    launched = chromium.launch({
+      executablePath: CHROMIUM,
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        "--disable-features=LocalNetworkAccessChecks,PrivateNetworkAccessRespectPreflightResults"],
+    })
+    reactBundle = reactCollectionPage()
+    for (const started of [launched, reactBundle]) started.catch(() => undefined) // reported where awaited
+  })
+  afterAll(async () => {
+    await (await launched?.catch(() => undefined))?.close()
+  })
+
   pgsStoreSuite("money after checkout: the payment-collection page", (s) => {
     let browser: Browser
     let storefront: RunningStorefront
@@ -67,15 +84,9 @@ describeBrowser("money after checkout: the payment-collection page", () => {
     beforeAll(async () => {
       storefront = await startStorefront({ port: await freePort(), medusaUrl: s.medusaUrl, publishableKey: "pk_placeholder" })
       storeUrl = (process.env.PGS_STORE_URL ?? "http://localhost:8000").replace(/\/$/, "")
-      // Same flags as the widget suites: pages served by interception count as public for Local Network Access.
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
-          "--disable-features=LocalNetworkAccessChecks,PrivateNetworkAccessRespectPreflightResults"],
-      })
+      browser = await launched
     }, 120_000)
     afterAll(async () => {
-      await browser?.close()
       await storefront?.close()
     })
 
@@ -259,7 +270,7 @@ describeBrowser("money after checkout: the payment-collection page", () => {
     it("pays through the React binding (PgsCollectionPayment), as a React storefront's page would", async () => {
       const { orderId, collectionId } = await orderOwingMore(s)
       const owedMinor = Math.round((await adminOrder(s, orderId)).summary.pending_difference * 100)
-      const bundle = await reactCollectionPage()
+      const bundle = await reactBundle
       const { page, context } = await open(`/react-payment-collection/${collectionId}?order_id=${orderId}`, 1280, 1100, async (context) => {
         const connection = { baseUrl: s.medusaUrl, publishableKey: s.seed.publishableKey }
         await context.route(`${storeUrl}/react-payment-collection/**`, (route) =>
