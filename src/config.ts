@@ -40,6 +40,7 @@ export const PGS_ENV_SETTINGS = {
   savedCardConsent: "PGS_SAVED_CARD_CONSENT",
   networkTokensFromStorefront: "PGS_NETWORK_TOKENS_FROM_STOREFRONT",
   trustedProxies: "PGS_TRUSTED_PROXIES",
+  medusaCallWaitSeconds: "PGS_MEDUSA_CALL_WAIT_SECONDS",
 } as const
 
 /** Every option that has its own variable. */
@@ -54,6 +55,7 @@ export type PgsOptionsFromEnv = Partial<Record<StringOption, string>> & {
   giveUpRedirectOrdersAfterHours?: number
   retentionDays?: number
   payLinkValidDays?: number
+  medusaCallWaitSeconds?: number
   savedCardConsent?: boolean | string
   networkTokensFromStorefront?: boolean | string
   /** A number of hops, or the proxies' addresses (PGS_TRUSTED_PROXIES: "2" or "10.0.0.0/8,loopback"). */
@@ -84,7 +86,7 @@ export function pgsOptionsFromEnv(env: Env = process.env): PgsOptionsFromEnv {
     const value = read(env, PGS_ENV_SETTINGS[key])
     if (value !== undefined) options[key] = value === "true" ? true : value === "false" ? false : value
   }
-  for (const key of ["reconcileAfterMinutes", "giveUpRedirectOrdersAfterHours", "retentionDays", "payLinkValidDays"] as const) {
+  for (const key of ["reconcileAfterMinutes", "giveUpRedirectOrdersAfterHours", "retentionDays", "payLinkValidDays", "medusaCallWaitSeconds"] as const) {
     const value = read(env, PGS_ENV_SETTINGS[key])
     if (value !== undefined) options[key] = Number(value)
   }

@@ -22,6 +22,8 @@ const { Client } = require("pg") as { Client: new (options: { connectionString: 
 
 export const ADMIN = { email: "admin@pgs.topology", password: "topology-drills" }
 export const PGS = "pp_pgs_pgs"
+/** The store's option medusaCallWaitSeconds: how long a management webhook waits for Medusa's own call. */
+export const MEDUSA_CALL_WAIT_SECONDS = 8
 
 export type Http = { status: number; body: any }
 export type Client = { get(path: string): Promise<Http>; post(path: string, body?: unknown): Promise<Http> }
@@ -115,6 +117,9 @@ export function topologySuite(name: string, body: (s: TopologySuite) => void, op
       PGS_STORE_URL: "http://localhost:8000",
       // A management call whose answer never comes is given up on in 4 s (the client's default is 45 s).
       PGS_TIMEOUT_MANAGE_MS: "4000",
+      // So a capture or refund webhook waits 8 s for Medusa's own call (a live one has ended at 4 s), not the 58 s
+      // a store's 45 s manage timeout needs: the drills whose server dies mid-call wait that long for it.
+      PGS_MEDUSA_CALL_WAIT_SECONDS: String(MEDUSA_CALL_WAIT_SECONDS),
       // Every drill's shoppers come from 127.0.0.1: counted per address, the whole suite would be one card tester.
       // The card-testing guard's other counts (per cart, email, session) stay as a store has them.
       PGS_CARD_TESTING_ATTEMPTS_PER_ADDRESS: "1000000",

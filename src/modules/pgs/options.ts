@@ -8,6 +8,7 @@ import { createPublicKey } from "node:crypto"
 import proxyAddr from "proxy-addr"
 import { z } from "zod"
 import { PGS_ENV as ENV } from "../../config"
+import { DEFAULT_TIMEOUTS } from "../../gateway/transport"
 import { CARD_TESTING_ENV, cardTestingOptionsSchema } from "./card-testing-options"
 
 const pem = (what: string) =>
@@ -22,6 +23,11 @@ const pem = (what: string) =>
 
 /** The transaction types a card payment may start with (option defaultTransactionType). */
 export const GATEWAY_TRANSACTION_TYPES = ["AUTHORIZE", "PURCHASE"] as const
+
+/** The client's manage timeout when option timeouts.manage is unset (gateway/transport.ts DEFAULT_TIMEOUTS). */
+const DEFAULT_MANAGE_TIMEOUT_MS = DEFAULT_TIMEOUTS.manage
+const DEFAULT_MEDUSA_CALL_WAIT_SECONDS = 58
+const MAX_MEDUSA_CALL_WAIT_SECONDS = 240
 
 const url = z.url({ protocol: /^https?$/, error: "is not an http(s) URL" })
 
@@ -118,8 +124,26 @@ export const pgsOptionsSchema = z.object({
       token: z.int().positive().optional(),
     }, { error: "must be an object with only read, write, manage and token" })
     .optional(),
+  /**
+   * How long a capture, refund or void webhook that arrives while Medusa's own call for it may still be running
+   * waits for that call, counted from when Medusa wrote its row (workflows/pgs-events/management.ts). Given, it must
+   * be longer than the manage timeout (a live call has ended by then); at most 4 minutes, so the wait is over before
+   * reconciliation looks at a row Medusa left unfinished (5 minutes, workflows/reconcile/policy.ts). Unset: 58 s,
+   * as before the option existed, whatever the manage timeout.
+   */
+  medusaCallWaitSeconds: z
+    .number({ error: "must be a number of seconds" })
+    .positive({ error: "must be more than 0 seconds" })
+    .max(MAX_MEDUSA_CALL_WAIT_SECONDS, { error: `must be at most ${MAX_MEDUSA_CALL_WAIT_SECONDS} seconds` })
+    .optional(),
+}).check((ctx) => {
+  // Shorter than a management call may last, a live call's webhook would be taken for Medusa's own too early.
+  const wait = ctx.value.medusaCallWaitSeconds
+  const manageMs = ctx.value.timeouts?.manage ?? DEFAULT_MANAGE_TIMEOUT_MS
+  if (wait !== undefined && wait * 1000 <= manageMs)
+    ctx.issues.push({ code: "custom", input: wait, path: ["medusaCallWaitSeconds"], message: `must be longer than the manage timeout (${manageMs / 1000} s)` })
 })
-export type PgsProviderOptions = z.infer<typeof pgsOptionsSchema>
+export type PgsProviderOptions = Omit<z.infer<typeof pgsOptionsSchema>, "medusaCallWaitSeconds"> & { medusaCallWaitSeconds: number }
 
 /**
  * The gateway's card-fields script: every Embedded Fields session names it, and so does the store's method list (the
@@ -161,13 +185,20 @@ const FIX: Record<keyof PgsProviderOptions, string> = {
   cardTesting: `leave ${Object.values(CARD_TESTING_ENV).join(", ")} unset (the defaults in README, Configuration) or give positive whole numbers (minutes may have decimals; ${CARD_TESTING_ENV.enabled}: true or false)`,
   timeouts:
     "leave PGS_TIMEOUT_{READ,WRITE,MANAGE,TOKEN}_MS unset (token and read 10 s, write and manage 45 s) or give { read?, write?, manage?, token? } in milliseconds, each a positive whole number",
+  medusaCallWaitSeconds: `leave ${ENV.medusaCallWaitSeconds} unset (${DEFAULT_MEDUSA_CALL_WAIT_SECONDS}) or give a number of seconds longer than the manage timeout (PGS_TIMEOUT_MANAGE_MS) and at most ${MAX_MEDUSA_CALL_WAIT_SECONDS}`,
 }
 
 /** Parses the options or throws one Error listing every problem. */
 export function parseOptions(raw: unknown): PgsProviderOptions {
   const input = raw && typeof raw === "object" ? stripEmpty(raw as Record<string, unknown>) : {}
   const parsed = pgsOptionsSchema.safeParse(input)
-  if (parsed.success) return { ...parsed.data, merchantPublicKey: unescape(parsed.data.merchantPublicKey), webhookPublicKey: unescape(parsed.data.webhookPublicKey) }
+  if (parsed.success)
+    return {
+      ...parsed.data,
+      merchantPublicKey: unescape(parsed.data.merchantPublicKey),
+      webhookPublicKey: unescape(parsed.data.webhookPublicKey),
+      medusaCallWaitSeconds: parsed.data.medusaCallWaitSeconds ?? DEFAULT_MEDUSA_CALL_WAIT_SECONDS,
+    }
   const lines = parsed.error.issues.map((issue) => {
     const key = String(issue.path[0] ?? "options") as keyof PgsProviderOptions
     const why = issue.code === "invalid_type" && input[key] === undefined ? "is missing" : issue.message

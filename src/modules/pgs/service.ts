@@ -62,7 +62,7 @@ const MOVABLE_FROM: Record<PayoutProgress["status"], PayoutStatus[]> = Object.fr
   ]),
 ) as Record<PayoutProgress["status"], PayoutStatus[]>
 
-export type FollowUpSettings = Pick<PgsProviderOptions, "refundLateApprovals" | "reconcileAfterMinutes" | "giveUpRedirectOrdersAfterHours" | "captureOnFulfillment" | "retentionDays">
+export type FollowUpSettings = Pick<PgsProviderOptions, "refundLateApprovals" | "reconcileAfterMinutes" | "giveUpRedirectOrdersAfterHours" | "captureOnFulfillment" | "retentionDays" | "medusaCallWaitSeconds">
 
 export type PayLinkSettings = { backendUrl: string; secret: string; validDays: number; savedCardConsent: boolean }
 
@@ -240,11 +240,11 @@ export default class PgsModuleService extends MedusaService({ PgsTerminalSetting
     return { options, knex: this.knex_, redisUrl: this.deps_.configModule.projectConfig.redisUrl ?? null }
   }
 
-  /** What happens after the shopper left: late refunds, when to re-read a payment, when to give up an order. */
+  /** What happens after the shopper left: late refunds, when to re-read a payment, when to give up an order, how long a management webhook waits for Medusa's own call. */
   followUpSettings(): FollowUpSettings {
     this.gateway()
-    const { refundLateApprovals, reconcileAfterMinutes, giveUpRedirectOrdersAfterHours, captureOnFulfillment, retentionDays } = this.options_!
-    return { refundLateApprovals, reconcileAfterMinutes, giveUpRedirectOrdersAfterHours, captureOnFulfillment, retentionDays }
+    const { refundLateApprovals, reconcileAfterMinutes, giveUpRedirectOrdersAfterHours, captureOnFulfillment, retentionDays, medusaCallWaitSeconds } = this.options_!
+    return { refundLateApprovals, reconcileAfterMinutes, giveUpRedirectOrdersAfterHours, captureOnFulfillment, retentionDays, medusaCallWaitSeconds }
   }
 
   /**

@@ -142,8 +142,6 @@ async function recordOperation(
   }
 }
 
-/** How long Medusa's own capture/refund call can last, from when it wrote its row (the client's manage timeout is 45 s). */
-const MEDUSA_CALL_WAIT_MS = 58_000
 const MEDUSA_CALL_POLL_MS = 250
 
 /**
@@ -153,7 +151,8 @@ const MEDUSA_CALL_POLL_MS = 250
  * operation would be lost. So wait until the provider recorded the key (made by Medusa: for a void, also a payment
  * Medusa canceled), or the call failed: its row is gone, or its answer was lost (the provider lists that first,
  * then Medusa deletes the row; a void has only that sign). Either returns the payment as it is now, to be recorded.
- * The wait ends when the call would have ended, counted from its row (a void's, from the webhook's arrival): a row
+ * The wait ends when the call would have ended (option medusaCallWaitSeconds, 58 s by default: longer than
+ * the manage timeout, modules/pgs/options.ts), counted from its row (a void's, from the webhook's arrival): a row
  * older than that was left by a process that died (the retry job runs its webhook minutes later), which
  * reconciliation settles, so nothing holds a processing slot for it; a call that outlasts it and then loses its
  * answer has its webhook run again (lost-answers.ts). A void has no row for reconciliation to find: past its wait,
@@ -161,9 +160,10 @@ const MEDUSA_CALL_POLL_MS = 250
  */
 async function settledMedusaCall(ctx: EventContext, sessionId: string, payment: PaymentView, key: string, receivedAt: Date): Promise<"made_by_medusa" | PaymentView> {
   const isVoid = payment.id === key
+  const waitMs = ctx.pgs.followUpSettings().medusaCallWaitSeconds * 1000
   const row = [...payment.captures, ...payment.refunds].find((r) => r.id === key)
   const written = row ? new Date(row.created_at).getTime() : NaN
-  const deadline = (Number.isFinite(written) ? written : receivedAt.getTime()) + MEDUSA_CALL_WAIT_MS
+  const deadline = (Number.isFinite(written) ? written : receivedAt.getTime()) + waitMs
   let current: PaymentView | null = payment
   while (current) {
     // Medusa's call succeeded (the usual case): nothing more to read. A failed call never has its key recorded.
@@ -172,7 +172,7 @@ async function settledMedusaCall(ctx: EventContext, sessionId: string, payment: 
     if (lost) {
       if (isVoid || !madeByMedusa(current, key)) return current
       // Medusa deletes the row right after the provider listed it: wait for that, not for ever.
-      if (Date.now() - new Date(lost.created_at).getTime() > MEDUSA_CALL_WAIT_MS)
+      if (Date.now() - new Date(lost.created_at).getTime() > waitMs)
         throw new Error(`Medusa's row ${key} outlived its call whose answer was lost; the retry job or reconciliation settles it`)
     } else {
       if (isVoid && current.canceled_at) return "made_by_medusa"

@@ -23,7 +23,8 @@ export const RECONCILE = {
   leaseMs: 2 * 60_000,
   /**
    * A Medusa capture or refund row the provider has not recorded is looked at once it is this old: longer than the
-   * call can take (the client's 45 s manage timeout) plus the webhook path's wait for Medusa's call (58 s).
+   * webhook path's wait for Medusa's call, counted from the same row (option medusaCallWaitSeconds: 58 s by
+   * default, at most 4 minutes, and always longer than the call's manage timeout).
    */
   unfinishedOperationAfterMs: 5 * 60_000,
   /**

@@ -1,17 +1,6 @@
 import { pgsOptionsFromEnv } from "../../../config"
 import { parseOptions } from "../../../modules/pgs/options"
-
-const BASE = {
-  PGS_API_URL: "http://gateway.test",
-  PGS_AUTH_URL: "http://auth.test",
-  PGS_REALM: "uat",
-  PGS_CLIENT_ID: "id",
-  PGS_CLIENT_SECRET: "secret",
-  PGS_CLIENT_KEY: "key",
-  PGS_TERMINAL_ID: "TERM-001",
-  PGS_STORE_URL: "http://shop.test",
-  PGS_BACKEND_URL: "http://store.test",
-}
+import { COMPLETE_ENV as BASE } from "../../../modules/pgs/__tests__/complete-env"
 
 describe("card-testing options", () => {
   it("defaults to limits a shopper never meets when no PGS_CARD_TESTING_* is set", () => {
