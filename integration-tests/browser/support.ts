@@ -70,12 +70,21 @@ export type BrowserEnv = {
 }
 
 export async function startBrowserEnv(options: SandboxOptions = {}): Promise<BrowserEnv> {
-  const h = await startHarness({ fingerprintWaitMs: 50, ...options })
-  const shop = await startShop(h.url)
-  const browser = await chromium.launch({
+  // Chromium starts while the sandbox and the shop do: neither needs the other.
+  const launched = chromium.launch({
     executablePath: CHROMIUM,
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
   })
+  let h: SandboxHarness
+  let shop: Awaited<ReturnType<typeof startShop>>
+  try {
+    h = await startHarness({ fingerprintWaitMs: 50, ...options })
+    shop = await startShop(h.url)
+  } catch (error) {
+    await (await launched.catch(() => undefined))?.close()
+    throw error
+  }
+  const browser = await launched
   return {
     h,
     browser,
