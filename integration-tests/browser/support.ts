@@ -75,6 +75,7 @@ export async function startBrowserEnv(options: SandboxOptions = {}): Promise<Bro
     executablePath: CHROMIUM,
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
   })
+  launched.catch(() => undefined) // awaited below; until then a failure must not count as unhandled
   let h: SandboxHarness
   let shop: Awaited<ReturnType<typeof startShop>>
   try {

@@ -100,6 +100,7 @@ export async function prepareWidgetShop(): Promise<PreparedShop> {
       "--disable-features=LocalNetworkAccessChecks,PrivateNetworkAccessRespectPreflightResults",
     ],
   })
+  launched.catch(() => undefined) // awaited below; until then a failure must not count as unhandled
   try {
     await buildWidget(dist)
     await buildReactShop(dist)
