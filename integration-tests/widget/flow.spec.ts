@@ -5,7 +5,7 @@
 import type { PaymentSession } from "../../storefront-widget/src/core/cart"
 import { delayOf, initialFlow, MAX_TRIES, next, type Event, type Flow, type State } from "../../storefront-widget/src/core/flow"
 import type { NextAction } from "../../storefront-widget/src/core/store-types"
-import { refusalOf } from "../../storefront-widget/src/core/api"
+import { conflictOf, refusalOf } from "../../storefront-widget/src/core/api"
 import { translator } from "../../storefront-widget/src/core/i18n"
 
 const session = (status: string, data: PaymentSession["data"] = {}, provider_id = "pp_pgs_pgs"): PaymentSession => ({ id: "payses_1", provider_id, status, data })
@@ -150,6 +150,24 @@ describe("widget flow: completing the cart", () => {
 
   it("tells the shopper at once about a refusal (4xx) and forgets the session", () => {
     expect(through(completing, { type: "fault", status: 400 })).toMatchObject({ state: "idle", unsettled: null, note: { key: "error", alert: true } })
+  })
+
+  it.each([[400], [404]])("after a refused completion (%p) of a paid card, lets the next Pay pay again on a fresh session instead of doing nothing", (status) => {
+    const paid = at("completing", { paid: true, unsettled: session("pending") })
+    const f = through(paid, { type: "fault", status })
+    expect(f).toMatchObject({ state: "idle", paid: false, unsettled: null, renew: true, note: { key: "error", alert: true } })
+    expect(through(f, { type: "pay", card: true }).state).toBe("submitting")
+  })
+
+  it("does not repeat a completion whose transaction the store refused (409 pgs_transaction_conflict): a fresh session, said in words", () => {
+    const paid = at("completing", { paid: true, unsettled: session("pending") })
+    const error = Object.assign(new Error("Another transaction is already attached to this payment session"), { status: 409, body: { code: "pgs_transaction_conflict" } })
+    const f = through(paid, { type: "fault", status: 409, conflict: conflictOf(error) })
+    expect(f).toMatchObject({ state: "idle", tries: 0, paid: false, unsettled: null, renew: true, note: { key: "expired", alert: true } })
+    expect(through(f, { type: "pay", card: true }).state).toBe("submitting")
+    // The js-sdk keeps only the message; Medusa's own 409 (another completion running) is still a busy store.
+    expect(conflictOf(new Error("The transaction does not belong to this payment session (amount differ)") as never)).toBe(true)
+    expect(conflictOf(Object.assign(new Error("The request conflicted with another request. You may retry the request with the provided Idempotency-Key."), { status: 409 }))).toBe(false)
   })
 
   it.each([[503], [400]])("tells the shopper at once that the method is unavailable when the gateway is away (status %p), without repeating", (status) => {

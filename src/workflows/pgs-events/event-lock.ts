@@ -1,13 +1,20 @@
 /**
- * The lock every gateway event of one payment runs under, named by its reference (workflows/process-pgs-event.ts).
- * What else changes that payment's records from outside an event (refund-not-made.ts) takes it too, so neither reads
- * what the other is writing.
+ * The lock every writer of one PGS payment session's records runs under: the gateway events of each of its tries
+ * (workflows/process-pgs-event.ts, named by the try's reference), the storefront's and 3-D Secure server's requests
+ * (api/store/pgs/payment-sessions/session-request.ts, named by the session id) and what changes that payment's records
+ * from outside an event (refund-not-made.ts). One key per session, not per try: a late decline webhook for an earlier
+ * try and the shopper's attach of the paid one would otherwise each write the data read before the other wrote.
+ * Nothing run under it takes it again (the lock is not re-entrant: that would wait out the timeout).
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
+import { sessionIdFromReference } from "../../payments/reference"
 
-/** As long as one event may hold it. */
+/** As long as one event or one gateway call may hold it. */
 const EVENT_LOCK_TIMEOUT_SECONDS = 60
 
+/** A try's reference (payses_…-N) and its session id name the same lock; a reference we did not make names its own. */
+export const eventLockKey = (reference: string): string => `pgs-event:${sessionIdFromReference(reference) ?? reference}`
+
 export const underEventLock = <T>(container: MedusaContainer, reference: string, run: () => Promise<T>): Promise<T> =>
-  container.resolve(Modules.LOCKING).execute(`pgs-event:${reference}`, run, { timeout: EVENT_LOCK_TIMEOUT_SECONDS })
+  container.resolve(Modules.LOCKING).execute(eventLockKey(reference), run, { timeout: EVENT_LOCK_TIMEOUT_SECONDS })

@@ -67,4 +67,10 @@ export const refusalOf = (x?: HttpError): Note | false =>
     ? { key: "many", alert: true, n: x.body?.minutes }
     : (x?.status === 503 || x?.body?.code === "pgs_gateway_unavailable" || /unavailable right now/.test(x?.message!)) && { key: "unavailable", alert: true }
 
+/**
+ * The completion refused the transaction it was given: code pgs_transaction_conflict (Medusa's own 409 says
+ * invalid_state_error), or, through the js-sdk, which keeps only the message, its words.
+ */
+export const conflictOf = (x?: HttpError) => /_conflict|payment session/.test(x?.body?.code + x?.message!)
+
 export const wait = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))

@@ -6,7 +6,7 @@
  * Why one file of ~300 lines: it is the only place state meets DOM, and each render is a few lines; split further,
  * every piece would need the same closure (connection, translator, root and the current flow) handed to it.
  */
-import { connect, refusalOf, statusOf, wait, type Connection, type HttpError } from "./api"
+import { conflictOf, connect, refusalOf, statusOf, wait, type Connection, type HttpError } from "./api"
 import { payerOf, readCart, sessionOf, startSession, type Cart, type PaymentSession } from "./cart"
 import { mountCardFields, type CardFields } from "./card-fields"
 import { h, resolveTarget, shell } from "./dom"
@@ -219,7 +219,7 @@ export function mountCheckout(target: Element | string, o: CheckoutOptions): Che
       if (event) dispatch(event)
     } catch (e) {
       if (f !== flow) return
-      dispatch({ type: "fault", status: statusOf(e), note: refusalOf(e as HttpError) })
+      dispatch({ type: "fault", status: statusOf(e), note: refusalOf(e as HttpError), conflict: conflictOf(e as HttpError) })
       if (flow.note?.alert) o.onError?.(e) // told the shopper (a repeated call is not a failure yet)
     }
   }
@@ -291,7 +291,7 @@ export function mountCheckout(target: Element | string, o: CheckoutOptions): Che
     // The terminal's locale (session data) applies when the storefront did not choose one; its texts follow when
     // loaded (the card session does not wait for them).
     const configured = sessionOf(cart, CARD_PROVIDER)?.data.locale
-    if (!o.locale && configured) setLocale(configured)
+    if (!o.locale && configured) setLocale(configured).catch(() => {}) // the fields keep their language
     selected = methods[0]?.key ?? ""
     buildRows()
   }

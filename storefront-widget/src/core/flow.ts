@@ -64,8 +64,11 @@ export type Event =
   | { type: "fingerprinted"; posted: boolean }
   | { type: "challenged"; trans: string | null }
   | { type: "cancel" }
-  /** `note`: a refusal told at once (api.ts refusalOf), never repeated. */
-  | { type: "fault"; status?: number; note?: Note | false }
+  /**
+   * `note`: a refusal told at once (api.ts refusalOf), never repeated. `conflict`: the completion refused the
+   * transaction it was given (api.ts conflictOf), a 409 no repeat changes (Medusa's own 409 is a busy cart).
+   */
+  | { type: "fault"; status?: number; note?: Note | false; conflict?: boolean }
   | { type: "clear" }
 
 /** How often a lost answer or a busy store is asked again before the shopper is told. */
@@ -118,21 +121,25 @@ function settle(f: Flow, s: PaymentSession, refused = false): Flow {
 export const lost = (status?: number) => status === undefined || status >= 500
 
 /** A call failed: repeat what is safe to repeat, else tell the shopper (a session of unknown outcome is kept). */
-function fault(f: Flow, status?: number, note?: Note | false): Flow {
+function fault(f: Flow, status?: number, note?: Note | false, conflict?: boolean): Flow {
   // The gateway is away or refuses the store (the server already tried; the shopper may choose another method), or
   // the store's card-testing guard refuses the client for some minutes: nothing to repeat.
   if (note) return go(f, "idle", { note })
   // The 3-D Secure routes are never repeated (nor is the gateway's step): completing reads where it got to.
   if ((f.state === "fingerprint" || f.state === "challenge") && (lost(status) || status === 409)) return go(f, "completing")
-  const busy = status === 409 && f.state === "completing"
-  if ((lost(status) || busy) && f.tries + 1 < MAX_TRIES) return { ...f, tries: f.tries + 1, note: { key: busy ? "busy" : "retrying" } }
-  return go(f, "idle", { note: { key: "error", alert: true }, unsettled: lost(status) || status === 409 ? f.unsettled : null })
+  const busy = status === 409 && f.state === "completing" && !conflict
+  const unknown = lost(status) || busy
+  if (unknown && f.tries + 1 < MAX_TRIES) return { ...f, tries: f.tries + 1, note: { key: busy ? "busy" : "retrying" } }
+  // An outcome still unknown keeps its session (the next Pay completes it again). A refusal no repeat changes (the
+  // completion's transaction is not the session's, the session not the cart's, a bad body) keeps nothing of the
+  // attempt: a fresh session, and the shopper pays again.
+  return go(f, "idle", { note: { key: conflict ? "expired" : "error", alert: true }, ...(unknown ? {} : { paid: false, unsettled: null, renew: true }) })
 }
 
 const CALLS: State[] = ["loading", "attaching", "starting", "completing", "fingerprint", "challenge"]
 
 export function next(f: Flow, e: Event): Flow {
-  if (e.type === "fault") return CALLS.includes(f.state) ? fault(f, e.status, e.note) : f
+  if (e.type === "fault") return CALLS.includes(f.state) ? fault(f, e.status, e.note, e.conflict) : f
   switch (f.state) {
     case "loading":
       return e.type === "loaded" ? go(f, "idle") : f

@@ -50,11 +50,13 @@ export const translator = (locale: Locale): Promise<Translate> => PACKS[locale](
 
 /**
  * Hands `use` the texts of `locale` as they come: English's first-paint texts at once and every text once its pack
- * has loaded; another language's once its pack has loaded. Resolves when the widget can paint in that language.
+ * has loaded; another language's once its pack has loaded (English's if it cannot). Resolves when the widget can
+ * paint; never rejects.
  */
 export function loadTexts(locale: Locale, use: (t: Translate) => void): Promise<void> {
   const all = translator(locale).then(use)
-  if (locale !== "en-US") return all
+  // A language's pack that fails to load: English, once (never a rejection every later await would see again).
+  if (locale !== "en-US") return all.catch(() => loadTexts("en-US", use))
   use(english)
   all.catch(() => {}) // its messages stay empty: a network too broken to load them fails the payment calls too
   return Promise.resolve()

@@ -2,7 +2,7 @@
 import type { Api } from "./api"
 import { preloadCardFields } from "./card-fields"
 import type { TextKey, Translate } from "./i18n"
-import { listSavedCards, type ChargeConsent, type SavedCard } from "./saved-cards"
+import type { ChargeConsent, SavedCard } from "./saved-cards"
 
 /** `names`: the terminal admin's name per locale, from the server (saved cards and the wallet keep ours). */
 type Names = Record<string, string>
@@ -42,7 +42,7 @@ type Served = { provider_id: string; identifier: string; voucher_codes?: string[
 
 /**
  * The methods that can serve this cart, as the server decides (region, currency rules, the terminal's methods),
- * narrowed to `providers` when given; a logged-in customer's saved cards first, then the card, then the rest. The
+ * narrowed to `providers` when given; a logged-in customer's saved cards first (on their own cart), then the card, then the rest. The
  * gateway's card-fields script is asked for as soon as its address is known, here: with the card session, not after.
  */
 export async function listMethods(
@@ -50,10 +50,12 @@ export async function listMethods(
   cartId: string,
   o: { providers?: string[]; wallet?: unknown; methodData?: Record<string, Record<string, unknown>> },
 ): Promise<[Method[], SavedCard[] | null]> {
-  const [served, cards] = await Promise.all([
-    api.fetch("/store/pgs/payment-methods", { query: { cart_id: cartId } }).then((r: { payment_methods: Served[] }) => r.payment_methods),
-    listSavedCards(api),
-  ])
+  // The customer's saved cards come with them, only on the customer's own cart: on another (made before login) a
+  // saved card cannot be used. null: none to offer (nor a card to save).
+  const { payment_methods: served, saved_cards: cards = null }: { payment_methods: Served[]; saved_cards?: SavedCard[] | null } = await api.fetch(
+    "/store/pgs/payment-methods",
+    { query: { cart_id: cartId } },
+  )
   const chosen = o.providers ? o.providers.flatMap((id) => served.filter((m) => m.provider_id === id)) : served
   const methods: Method[] = []
   for (const m of chosen) {

@@ -5,11 +5,10 @@
  * answer the same 404, so the answer does not tell whether a collection exists.
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { looseQuery } from "../../../../lib/loose-query"
-import { resolveTerminal } from "../../../../modules/pgs/queries"
 import { findPayableCollection, NOT_PAYABLE_MESSAGES, whyNotPayable, type NotPayableReason, type PayableCollectionView } from "../../../../payments/order-collection"
-import { servableMethods, type ServableMethod } from "../payment-methods/servable"
+import type { ServableMethod } from "../payment-methods/servable"
+import { regionMethods } from "../payment-methods/cart-methods"
 
 export const NOT_FOUND_BODY = { type: "not_found", message: NOT_PAYABLE_MESSAGES.not_found }
 
@@ -54,9 +53,7 @@ export function summaryOf(view: PayableCollectionView) {
   }
 }
 
-type RegionView = { payment_providers?: Array<{ id: string; is_enabled?: boolean }> | null }
-
-/** The PGS methods that can serve this collection: the order's region, currency rules, the terminal (as for carts). */
+/** The PGS methods that can serve this collection: the order's region, as for carts (payment-methods/cart-methods.ts). */
 export async function methodsFor(req: AuthenticatedMedusaRequest, view: PayableCollectionView): Promise<ServableMethod[]> {
   if (!view.order?.region_id) return []
   const { data } = await looseQuery(req.scope).graph({
@@ -64,10 +61,5 @@ export async function methodsFor(req: AuthenticatedMedusaRequest, view: PayableC
     fields: ["id", "payment_providers.id", "payment_providers.is_enabled"],
     filters: { id: view.order.region_id },
   })
-  const region = data[0] as RegionView | undefined
-  const providers = (region?.payment_providers ?? []).filter((p) => p.is_enabled !== false).map((p) => p.id)
-  const knex = req.scope.resolve(ContainerRegistrationKeys.PG_CONNECTION)
-  // Before the module's migrations ran the table is missing: the provider options then serve, taking every method.
-  const terminal = await resolveTerminal(knex, { currency_code: view.currency_code }).catch(() => null)
-  return servableMethods(providers, view.currency_code, terminal?.enabled_methods ?? null)
+  return regionMethods(req.scope, data[0] as Parameters<typeof regionMethods>[1], view.currency_code)
 }

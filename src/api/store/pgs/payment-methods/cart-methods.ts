@@ -13,7 +13,22 @@ import { servableMethods, type ServableMethod } from "./servable"
 
 export const CART_ID = /^[\w-]{1,100}$/
 
-type CartView = { id: string; currency_code: string; completed_at?: string | Date | null; customer_id?: string | null; region?: { payment_providers?: Array<{ id: string; is_enabled?: boolean }> | null } | null }
+type RegionView = { payment_providers?: Array<{ id: string; is_enabled?: boolean }> | null }
+type CartView = { id: string; currency_code: string; completed_at?: string | Date | null; customer_id?: string | null; region?: RegionView | null }
+
+/** The region's enabled providers that can serve this currency at its terminal, with the admin's method names. */
+export async function regionMethods(scope: MedusaContainer, region: RegionView | null | undefined, currencyCode: string): Promise<ServableMethod[]> {
+  const providers = (region?.payment_providers ?? []).filter((p) => p.is_enabled !== false).map((p) => p.id)
+  // Before the module's migrations ran the table is missing: the provider options then serve, taking every method.
+  const terminal = await resolveTerminal(scope.resolve(ContainerRegistrationKeys.PG_CONNECTION), { currency_code: currencyCode }).catch(() => null)
+  return servableMethods(providers, currencyCode, terminal?.enabled_methods ?? null, terminal?.method_names)
+}
+
+/** The logged-in customer when the cart is theirs (only then are saved cards offered and used); nobody otherwise. */
+export function cartOwner(req: { auth_context?: { actor_type?: string; actor_id?: string } }, cartCustomerId: string | null): string | undefined {
+  const actor = req.auth_context?.actor_type === "customer" ? req.auth_context.actor_id : undefined
+  return actor && actor === cartCustomerId ? actor : undefined
+}
 
 /** The cart's currency, owner, whether it is completed, and its servable methods; null for an unknown cart. */
 export async function cartMethods(
@@ -27,14 +42,11 @@ export async function cartMethods(
   })
   const cart = data[0] as CartView | undefined
   if (!cart) return null
-  const providers = (cart.region?.payment_providers ?? []).filter((p) => p.is_enabled !== false).map((p) => p.id)
-  // Before the module's migrations ran the table is missing: the provider options then serve, taking every method.
-  const terminal = await resolveTerminal(scope.resolve(ContainerRegistrationKeys.PG_CONNECTION), { currency_code: cart.currency_code }).catch(() => null)
   return {
     currency_code: cart.currency_code,
     completed: !!cart.completed_at,
     customer_id: cart.customer_id ?? null,
-    methods: servableMethods(providers, cart.currency_code, terminal?.enabled_methods ?? null, terminal?.method_names),
+    methods: await regionMethods(scope, cart.region, cart.currency_code),
   }
 }
 

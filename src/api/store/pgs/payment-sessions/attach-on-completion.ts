@@ -7,9 +7,12 @@
  * again), and a session already paid is left as it is, so a repeated completion answers the order.
  * A declined transaction is answered 200 { type: "cart", cart, error } as Medusa answers a refused authorization.
  * A completed cart attaches nothing: Medusa answers its order, and its collection is the order's.
- * 400 bad body; 404 a session that is not this cart's; 409 the transaction is not this session's; 503 gateway away.
+ * 400 bad body; 404 a session that is not this cart's; 409 with code "pgs_transaction_conflict" the transaction is
+ * not this session's (or another is attached); 503 gateway away.
  */
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { defaultStoreCartFields } from "@medusajs/medusa/api/store/carts/query-config"
+import { refetchCart } from "@medusajs/medusa/api/store/carts/helpers"
 import { looseQuery } from "../../../../lib/loose-query"
 import { clientAddress } from "../../../client-address"
 import { answeredSessionError, runSessionRequest } from "./session-request"
@@ -20,16 +23,20 @@ const SESSION_FIELDS = ["id", "provider_id", "status", "amount", "currency_code"
 /** A session Medusa already counts as paid: nothing is attached to it again. */
 const PAID = new Set(["authorized", "captured"])
 const FAILED = new Set(["error", "canceled"])
+export const TRANSACTION_CONFLICT = "pgs_transaction_conflict"
 const DECLINED = { type: "payment_authorization_error", name: "Error", message: "Payment authorization failed" }
 
-async function cartOf(req: MedusaRequest) {
-  const { data } = await looseQuery(req.scope).graph({
-    entity: "cart",
-    fields: ["id", "completed_at", "currency_code", "total", "payment_collection.id", ...SESSION_FIELDS.map((f) => `payment_collection.payment_sessions.${f}`)],
-    filters: { id: req.params.id },
-  })
-  return data[0]
-}
+/**
+ * The cart as Medusa's refusal carries it (its default store cart fields), so a storefront re-rendering from the
+ * refusal keeps its cart; the sessions with the fields above only.
+ */
+const CART_FIELDS = [
+  ...defaultStoreCartFields.filter((f) => f !== "*payment_collection.payment_sessions"),
+  ...SESSION_FIELDS.map((f) => `payment_collection.payment_sessions.${f}`),
+]
+
+/** Read as Medusa's completion route reads it (its refetchCart: a relation with no rows is an empty list, not left out). */
+const cartOf = (req: MedusaRequest) => refetchCart(req.params.id, req.scope, CART_FIELDS)
 
 export async function attachOnCompletion(req: MedusaRequest<CompletionBody>, res: MedusaResponse, next: MedusaNextFunction) {
   const named = req.validatedBody?.pgs_transaction
@@ -51,7 +58,9 @@ export async function attachOnCompletion(req: MedusaRequest<CompletionBody>, res
       if (FAILED.has(attached.status)) return void res.status(200).json({ type: "cart", cart: await cartOf(req), error: DECLINED })
     }
   } catch (error) {
-    if (!answeredSessionError(res, error)) next(error)
+    // Named: Medusa answers "another completion is running" with a 409 too, which a storefront repeats; this one
+    // (the transaction is not this session's, or another is attached) no repeat changes.
+    if (!answeredSessionError(res, error, TRANSACTION_CONFLICT)) next(error)
     return
   }
   next()

@@ -9,6 +9,7 @@ import { MedusaError, Modules } from "@medusajs/framework/utils"
 import { withServerRequest, type ServerRequest } from "../../../../payments/server-requests"
 import { isPgsProviderId } from "../../../../payments/session-data"
 import { GATEWAY_UNAVAILABLE } from "../../../../payments/gateway-unavailable"
+import { underEventLock } from "../../../../workflows/pgs-events/event-lock"
 
 export type SessionView = { id: string; status: string; data: Record<string, unknown> }
 
@@ -52,14 +53,11 @@ export async function retrievePgsSession(scope: MedusaContainer, sessionId: stri
 }
 
 export async function runSessionRequest(scope: MedusaContainer, sessionId: string, requestFor: RequestFor): Promise<SessionView> {
-  // One request per session at a time, the session read inside the lock: two attaches at once (a shopper's approved
-  // transaction and someone else's declined one) would otherwise each check the data read before the other wrote.
-  const locking = scope.resolve(Modules.LOCKING) as { execute<T>(key: string, job: () => Promise<T>, options?: { timeout?: number }): Promise<T> }
-  return locking.execute(`pgs-session:${sessionId}`, () => runLocked(scope, sessionId, requestFor), { timeout: SESSION_LOCK_TIMEOUT_SECONDS })
+  // One writer per session at a time, the session read inside the lock: two attaches at once (a shopper's approved
+  // transaction and someone else's declined one), or an attach and a webhook recording an earlier try, would
+  // otherwise each write the data read before the other wrote. The webhook's lock, so they wait for each other.
+  return underEventLock(scope, sessionId, () => runLocked(scope, sessionId, requestFor))
 }
-
-/** Long enough for another request's gateway call (its answer is given up on well before). */
-const SESSION_LOCK_TIMEOUT_SECONDS = 60
 
 async function runLocked(scope: MedusaContainer, sessionId: string, requestFor: RequestFor): Promise<SessionView> {
   const payment = scope.resolve<PaymentModule>(Modules.PAYMENT)
@@ -89,10 +87,13 @@ export async function respondWithSession(req: MedusaRequest, res: MedusaResponse
   }
 }
 
-/** A conflict (409, with the provider's reason) or the gateway away (503) answered as what it is; false for anything else. */
-export function answeredSessionError(res: MedusaResponse, error: unknown): boolean {
+/**
+ * A conflict (409, with the provider's reason) or the gateway away (503) answered as what it is; false for anything
+ * else. `conflictCode`: names the conflict for a client that must tell it from Medusa's own 409s (attach-on-completion.ts).
+ */
+export function answeredSessionError(res: MedusaResponse, error: unknown, conflictCode?: string): boolean {
   if (error instanceof MedusaError && error.type === MedusaError.Types.CONFLICT) {
-    res.status(409).json({ type: "conflict", message: error.message })
+    res.status(409).json({ type: "conflict", ...(conflictCode ? { code: conflictCode } : {}), message: error.message })
     return true
   }
   if (error instanceof MedusaError && error.code === GATEWAY_UNAVAILABLE) {

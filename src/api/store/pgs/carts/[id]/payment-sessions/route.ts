@@ -6,45 +6,53 @@
  * method list offers (payment-methods/cart-methods.ts). Guarded against card testing as Medusa's session route is
  * (api/card-testing/middleware-routes.ts). The session's customer is the logged-in one only when the cart is theirs
  * (Medusa's route takes whoever is logged in: a stranger's account holder would land on another shopper's cart).
- * A completed cart is refused: its collection is the order's, and a new session would retire the order's payment.
+ * A completed cart is refused: its collection is the order's, and a new session would retire the order's payment;
+ * checked again under Medusa's cart lock (the one its completion holds) before the session is made.
  * `client_info` records the browser's details on the new session as the client-info route does (client-info-request.ts).
  * 200 { payment_session }; 400 bad body or a method that cannot serve the cart; 404 unknown cart; 409 completed cart
  * (or the client info refused by the provider); 503 the gateway away.
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import type { MedusaContainer } from "@medusajs/framework/types"
+import { Modules } from "@medusajs/framework/utils"
 import { createPaymentCollectionForCartWorkflow, createPaymentSessionsWorkflow } from "@medusajs/core-flows"
 import { looseQuery } from "../../../../../../lib/loose-query"
 import { rememberClient } from "../../../../../../payments/card-testing/client-record"
 import { guardAddress } from "../../../../../card-testing/address"
 import { guardDeps } from "../../../../../card-testing/middleware"
-import { CART_ID, cartMethods } from "../../../payment-methods/cart-methods"
+import { CART_ID, cartMethods, cartOwner } from "../../../payment-methods/cart-methods"
 import type { CollectionSessionBody } from "../../../payment-collections/validators"
 import { withClientInfo } from "../../../payment-sessions/client-info-request"
 
 const notFound = (id: string) => ({ type: "not_found", message: `Cart ${id} was not found` })
+const completed = (id: string) => ({ type: "not_allowed", message: `Cart ${id} is already completed` })
+
+/** completeCartWorkflow's lock: the cart id, waited for up to its 30 s (core-flows cart/workflows/complete-cart). */
+const CART_LOCK_TIMEOUT_SECONDS = 30
+const underCartLock = <T>(scope: MedusaContainer, cartId: string, run: () => Promise<T>): Promise<T> =>
+  scope.resolve(Modules.LOCKING).execute(cartId, run, { timeout: CART_LOCK_TIMEOUT_SECONDS })
 
 export async function POST(req: AuthenticatedMedusaRequest<CollectionSessionBody>, res: MedusaResponse) {
   const cartId = String(req.params.id)
   const served = CART_ID.test(cartId) ? await cartMethods(req.scope, cartId) : null
   if (!served) return void res.status(404).json(notFound(cartId))
-  if (served.completed) return void res.status(409).json({ type: "not_allowed", message: `Cart ${cartId} is already completed` })
+  if (served.completed) return void res.status(409).json(completed(cartId))
   const { provider_id, data, client_info } = req.validatedBody
   if (!served.methods.some((m) => m.provider_id === provider_id))
     return void res.status(400).json({ type: "invalid_data", message: `provider_id ${provider_id} cannot serve this cart` })
   const collectionId = (await collectionOf(req.scope, cartId)) ?? (await newCollection(req, cartId))
-  const { result } = await createPaymentSessionsWorkflow(req.scope).run({
-    input: { payment_collection_id: collectionId, provider_id, customer_id: ownerOf(req, served.customer_id), data },
+  // Medusa's session workflow deletes the collection's other sessions, one a running completion may have just
+  // authorized: the check and the session are made under the cart's lock, which that completion holds throughout.
+  const made = await underCartLock(req.scope, cartId, async () => {
+    if ((await cartMethods(req.scope, cartId))?.completed) return null
+    const { result } = await createPaymentSessionsWorkflow(req.scope).run({
+      input: { payment_collection_id: collectionId, provider_id, customer_id: cartOwner(req, served.customer_id), data },
+    })
+    return result as { id: string; provider_id: string; status: string; data: Record<string, unknown> | null }
   })
-  const made = result as { id: string; provider_id: string; status: string; data: Record<string, unknown> | null }
+  if (!made) return void res.status(409).json(completed(cartId))
   const session = await withClientInfo(req, res, { id: made.id, provider_id: made.provider_id, status: made.status, data: made.data ?? {}, payment_collection_id: collectionId }, client_info)
   if (session) res.json({ payment_session: session })
-}
-
-/** The logged-in customer when the cart is theirs; nobody otherwise. */
-function ownerOf(req: AuthenticatedMedusaRequest, cartCustomerId: string | null): string | undefined {
-  const actor = req.auth_context?.actor_type === "customer" ? req.auth_context.actor_id : undefined
-  return actor && actor === cartCustomerId ? actor : undefined
 }
 
 async function collectionOf(scope: MedusaContainer, cartId: string): Promise<string | null> {
@@ -66,6 +74,11 @@ async function newCollection(req: AuthenticatedMedusaRequest, cartId: string): P
     if (theirs) return theirs
     throw error
   }
-  await rememberClient(guardDeps(req.scope).knex, id, guardAddress(req))
+  // The guard never turns a payment into a 5xx: without the record, this collection's declines count by cart only.
+  try {
+    await rememberClient(guardDeps(req.scope).knex, id, guardAddress(req))
+  } catch (error) {
+    req.scope.resolve<{ warn(message: string): void }>("logger").warn(`[pgs] card-testing guard: the client of payment collection ${id} not recorded: ${(error as Error).message}`)
+  }
   return id
 }
