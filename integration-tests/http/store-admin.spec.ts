@@ -8,5 +8,6 @@ import adminSettings from "./behaviours/admin-settings"
 import captureOnFulfillmentTerminal from "./behaviours/capture-on-fulfillment-terminal"
 import partialCapture from "./behaviours/partial-capture"
 import adminAttention from "./behaviours/admin-attention"
+import payouts from "./behaviours/payouts"
 
-pgsStoreSuites([adminOrders, adminSettings, captureOnFulfillmentTerminal, partialCapture, adminAttention])
+pgsStoreSuites([adminOrders, adminSettings, captureOnFulfillmentTerminal, partialCapture, adminAttention, payouts])

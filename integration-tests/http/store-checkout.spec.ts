@@ -9,5 +9,6 @@ import cartPaymentSession from "./behaviours/cart-payment-session"
 import publicPaymentData from "./behaviours/public-payment-data"
 import threeDsDecidedByGateway from "./behaviours/three-ds-decided-by-gateway"
 import checkoutDirect from "./behaviours/checkout-direct"
+import cardTesting from "./behaviours/card-testing"
 
-pgsStoreSuites([harness, paymentMethods, cartPaymentSession, publicPaymentData, threeDsDecidedByGateway, checkoutDirect])
+pgsStoreSuites([harness, paymentMethods, cartPaymentSession, publicPaymentData, threeDsDecidedByGateway, checkoutDirect, cardTesting])

@@ -4,7 +4,7 @@
  * reference, never backwards, and never showing a full account or card number.
  */
 import { createHash } from "node:crypto"
-import { pgsStoreSuite } from "./support/store"
+import { storeBody } from "../support/store"
 import {
   ACCOUNT_NUMBER,
   bankPayout,
@@ -17,15 +17,15 @@ import {
   postPayout,
   settledOutcomes,
   waitForPayoutStatus,
-} from "./support/payouts"
-import { deliverSigned, eventRows, processedEvent, sandboxDelivery, waitFor } from "./support/webhooks"
+} from "../support/payouts"
+import { deliverSigned, eventRows, processedEvent, sandboxDelivery, waitFor } from "../support/webhooks"
 
 const sha512 = (v: string) => createHash("sha512").update(v).digest("hex")
 const APPROVED_EVENT = "transaction-svc:transaction:authorized"
 const DECLINED_EVENT = "transaction-svc:transaction:declined"
 const PENDING_EVENT = "transaction-svc:transaction:pending"
 
-pgsStoreSuite("payouts", (s) => {
+export default storeBody("payouts", (s) => {
   const visaApproved = () => s.sandbox.testCard("frictionless_approved")
 
   describe("admin only", () => {
