@@ -17,7 +17,7 @@ import { startStorefront, type RunningStorefront } from "../../scripts/demo/stor
 import { waitFor } from "../support/sandbox"
 import { CHROMIUM, demoStorefrontPayByCard, demoStorefrontToPayment, describeBrowser, screenshot } from "../browser/support"
 import { freePort } from "../../scripts/demo/flags"
-import { answers, readmeBlock, removeTree, ROOT, run, shellEnv, startBackground, stopBackground, type Background } from "./project"
+import { answers, readmeBlock, removeTreeInBackground, ROOT, run, shellEnv, startBackground, stopBackground, type Background } from "./project"
 import { executablesOf, nodeRuntime, onNode, type NodeRuntime } from "./node-runtime"
 
 jest.setTimeout(1_200_000)
@@ -60,13 +60,8 @@ beforeAll(async () => {
   await packed
 }, 300_000)
 
-/** Each store's project being removed (some 100,000 files: minutes on a busy machine), started by its afterAll. */
-const removals: Promise<unknown>[] = []
-
-afterAll(async () => {
-  await Promise.allSettled(removals)
-  await removeTree(work)
-}, 900_000)
+// Both stores' projects and the tarballs (some 200,000 files), removed after the suite without holding its worker.
+afterAll(() => removeTreeInBackground(work))
 
 /**
  * The relative targets a Markdown page links to, anchors cut off: [text](path), ![alt](path), [text](<path> "title"),
@@ -297,8 +292,6 @@ describe.each(STORES)("a new Medusa $medusa store on Node $node, set up by READM
     await stopBackground(store?.medusa)
     await stopBackground(store?.sandbox)
     await dropDatabase(database).catch(() => undefined)
-    // Removed while the next store's tests run; the suite's afterAll waits for it.
-    if (store) removals.push(removeTree(store.project))
   }, 60_000)
 
   it(`runs on Node ${node} (installed with it first on PATH): the sandbox and the store are that binary`, () => {
