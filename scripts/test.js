@@ -21,7 +21,9 @@ async function main() {
   // Three workers on the 2-core machine: much of the suite waits (the drills' timers, browsers at an emulated
   // network, npm installs), and a third worker fills that wait. Quiet runs of the same tree: 23:17 with two, 20:25
   // with three (docs/contributing.md).
-  const args = [jestBin, "--maxWorkers=3", ...process.argv.slice(2)]
+  // Only when none is asked for: jest keeps the first --maxWorkers it is given (`npm test -- x --maxWorkers=1`).
+  const asked = process.argv.slice(2).some((arg) => /^(--maxWorkers|-w)(=|$)|^--runInBand$|^-i$/.test(arg))
+  const args = [jestBin, ...(asked ? [] : ["--maxWorkers=3"]), ...process.argv.slice(2)]
   const env = {
     ...process.env,
     ...db.env,
