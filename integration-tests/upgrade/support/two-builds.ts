@@ -74,7 +74,10 @@ export async function startTwoBuilds(builds: [Build, Build], env: Env, log?: (li
     await build.cli.waitForHealth(p.url, child, BOOT_MS).catch((error: Error) => {
       throw new Error(`${name}: ${error.message}\n${lines.slice(-60).join("\n")}`)
     })
-    if (p.receiverUrl) await build.cli.waitForHealth(p.receiverUrl, child, 60_000)
+    if (p.receiverUrl)
+      await build.cli.waitForHealth(p.receiverUrl, child, BOOT_MS).catch((error: Error) => {
+        throw new Error(`${name}'s webhook receiver: ${error.message}\n${lines.slice(-60).join("\n")}`)
+      })
     return p
   }
 
