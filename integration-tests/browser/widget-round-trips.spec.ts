@@ -83,6 +83,20 @@ widgetSuite("storefront widget: round trips on the shopper's critical path", (s,
       await context.close()
     })
 
+  it("paints in English, reading the cart and its methods once, when the shopper's language pack cannot be loaded", async () => {
+    const cart = await s.createCart()
+    let rec!: RoundTrips
+    const start = Date.now()
+    const { page, context } = await shop().open({ cartId: cart.id, locale: "sv-SE" }, { width: 520, height: 1100 }, (p) => {
+      rec = recordRequests(p, { store: s.medusaUrl, gateway: s.sandbox.url })
+      void p.route(/\/sv-SE-[^/]*\.js$/, (route) => route.abort("connectionfailed"))
+    })
+    await cardReady(page)
+    await expect(page.getByRole("button", { name: /^Pay/ }).textContent()).resolves.toMatch(/^Pay /)
+    expect(storeRoundTrips(rec.since(start)).requests).toEqual(["GET /store/carts/cart_…", "GET /store/pgs/payment-methods", "POST /store/pgs/carts/cart_…/payment-sessions"])
+    await context.close()
+  })
+
   it("reaches a redirect method's page in 2 store round trips after Pay on the payment-collection page: the session with the browser's data, then apply", async () => {
     const { orderId, collectionId } = await orderOwingMore(s)
     const connection = { baseUrl: s.medusaUrl, publishableKey: s.seed.publishableKey, collectionId, orderId }
