@@ -162,9 +162,12 @@ widgetSuite("storefront widget: redirect methods", (s, shop) => {
   // Pay with a redirect method reads no cart first (issue 48): the session route's refusal of a completed cart is the guard.
   it("shows a second tab the order the first tab placed when its shopper then pays by online banking, nothing paid anew", async () => {
     const cart = await s.createCart()
-    const one = await shop().open({ cartId: cart.id })
+    // The second tab loads first: each tab's card session replaces the one before it, so the first tab pays on the
+    // cart's current session (a tab whose session another replaced is refused at completion and starts over).
     const two = await shop().open({ cartId: cart.id })
-    for (const tab of [one, two]) await cardFrame(tab.page).locator("input").first().waitFor({ timeout: 30_000 })
+    await cardFrame(two.page).locator("input").first().waitFor({ timeout: 30_000 })
+    const one = await shop().open({ cartId: cart.id })
+    await cardFrame(one.page).locator("input").first().waitFor({ timeout: 30_000 })
     await payByCard(one.page, s.sandbox.testCard("frictionless_approved"))
     await widgetState(one.page, "done")
     const order = await orderOf(one.page)
