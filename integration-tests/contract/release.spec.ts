@@ -22,8 +22,15 @@ function releaseFilesWith(edit: (file: string, text: string) => string): string 
     fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true })
     fs.writeFileSync(path.join(dir, file), edit(file, fs.readFileSync(path.join(ROOT, file), "utf8")))
   }
+  const shapes = path.join(ROOT, "release/stored-shapes")
+  if (fs.existsSync(shapes)) fs.cpSync(shapes, path.join(dir, "release/stored-shapes"), { recursive: true })
   return dir
 }
+
+/** The changelog with an entry put before its newest one (at a release commit there is no Unreleased entry). */
+const withNewestEntry = (text: string, entry: string) => text.replace(/^## \[/m, `${entry}\n\n## [`)
+/** The changelog as it is on the way to a release: with an Unreleased entry. */
+const onTheWay = (text: string) => (/^## \[Unreleased\]/m.test(text) ? text : withNewestEntry(text, "## [Unreleased]\n\nPrevious release: 0.2.0, commit `abc1234`."))
 
 const bumped = (to: string) => (file: string, text: string) =>
   file.endsWith("version.ts") ? text.replace(/PACKAGE_VERSION = "[^"]+"/, `PACKAGE_VERSION = "${to}"`) : file.endsWith("package.json") ? text.replace(/"version": "[^"]+"/, `"version": "${to}"`) : text
@@ -45,7 +52,7 @@ describe("releases", () => {
 
   it("passes a bump whose entry names the release before it and keeps its stored shape, and fails one that names no commit", () => {
     const withEntry = (commit: string) => (file: string, text: string) =>
-      file === "CHANGELOG.md" ? text.replace("## [Unreleased]", `## [7.0.0] - 2026-12-01\n\nPrevious release: ${commit}.\n\n## [Unreleased]`) : bumped("7.0.0")(file, text)
+      file === "CHANGELOG.md" ? withNewestEntry(text, `## [7.0.0] - 2026-12-01\n\nPrevious release: ${commit}.`) : bumped("7.0.0")(file, text)
     const released = releaseFilesWith(withEntry("0.1.0, commit `227978f`"))
     expect(releaseProblems(released)).toEqual(["release/stored-shapes/7.0.0.json is missing: run npm run release:stored-shape when cutting 7.0.0"])
     fs.mkdirSync(path.join(released, "release/stored-shapes"), { recursive: true })
@@ -55,8 +62,9 @@ describe("releases", () => {
   })
 
   it("tells a prerelease (a build on the way to the next release) under Unreleased, and fails it without one", () => {
-    expect(releaseProblems(releaseFilesWith(bumped("7.0.0-dev.3")))).toEqual([])
-    const withoutUnreleased = (file: string, text: string) => (file === "CHANGELOG.md" ? text.replace("## [Unreleased]", "## Work in progress") : bumped("7.0.0-dev.3")(file, text))
+    const prerelease = (file: string, text: string) => (file === "CHANGELOG.md" ? onTheWay(text) : bumped("7.0.0-dev.3")(file, text))
+    expect(releaseProblems(releaseFilesWith(prerelease))).toEqual([])
+    const withoutUnreleased = (file: string, text: string) => (file === "CHANGELOG.md" ? onTheWay(text).replace("## [Unreleased]", "## Work in progress") : bumped("7.0.0-dev.3")(file, text))
     expect(releaseProblems(releaseFilesWith(withoutUnreleased))).toEqual(['CHANGELOG.md has no "## [Unreleased]" entry for the version in package.json (7.0.0-dev.3)'])
   })
 
