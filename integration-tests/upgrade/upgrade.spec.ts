@@ -9,8 +9,7 @@
  * tsx): the previous release from its extracted folder with its own node_modules, medusa-config and migrations, the
  * current one from this checkout. Not from packed tarballs installed into one store folder (issue 47 asks for that;
  * not done: two `medusa plugin:build`s and a store install would add minutes to `npm test`), so the packages' build
- * output is not what runs here. Stop-then-start only: CHANGELOG.md says 0.1.0 cannot run beside this version, so
- * no two builds run at once. One boot per build; one database, one sandbox. Kept between runs on one machine: the
+ * output is not what runs here. Stop-then-start only: no two builds run at once here (side-by-side.spec.ts runs them). One boot per build; one database, one sandbox. Kept between runs on one machine: the
  * previous release's installed tree (per commit, in the temp folder) and its fresh store (a PostgreSQL database
  * named after the commit, copied for each run); the payments and the upgrade itself happen on every run.
  * A build that does not boot fails with its last log lines (UPGRADE_LOG_LEVEL=info for more of them).
