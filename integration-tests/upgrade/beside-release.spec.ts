@@ -21,7 +21,7 @@ Previous release: 0.1.0, commit \`227978f\`.
 `
 
 describe("the build the side-by-side suite runs beside the tree", () => {
-  it("is decided by this tree's CHANGELOG.md about the release before it (today: not beside 0.1.0, so HEAD)", () => {
+  it("is decided by this tree's CHANGELOG.md about the release before it", () => {
     const choice = besideChoiceOf()
     expect(choice.kind === "head" ? choice.notBeside : choice.version).toBe(previousReleaseOf().version)
   })
