@@ -7,7 +7,7 @@
  * redis-server can be started.
  */
 import { fromMinorUnits } from "../../src/gateway"
-import { topologySuite, waitFor, MEDUSA_CALL_WAIT_SECONDS, PGS, type Client, type Http, type TopologySuite } from "./support/store"
+import { topologySuite, waitFor, PGS, type Client, type Http, type TopologySuite } from "./support/store"
 import { deliveredBody, firstTimes, ledger, post, sendAll, signed, type LedgerEntry } from "./support/gateway"
 import { burstState, shopperWithGatewayCustomer, tokenizationBurst, type Shopper } from "./support/bursts"
 import { sessionFields } from "../support/session-fields"
@@ -324,15 +324,15 @@ topologySuite("production topology: 2 servers + 1 worker on one PostgreSQL and R
     await s.sandbox.control("DELETE", "/_sandbox/faults")
     const restarted = s.topology.restart(server)
     const webhookApplied = async () => (await s.sql("select 1 from pgs_webhook_event where subject_id = $1 and processed_at is not null", [made.transaction_id])).length > 0
-    // The wait, and time to spare: a webhook still not applied then is most likely the killed server's. Were it the
-    // other's, slow on a loaded machine, the job's run of it waits for that server's (the event's lock) and finds it applied.
-    const applied = { timeoutMs: (MEDUSA_CALL_WAIT_SECONDS + 12) * 1000, intervalMs: 500, what: `the ${type}'s webhook applied` }
+    // A webhook not applied by then is the killed server's. 75 s, past the dead server's 60 s lock leases: with the
+    // job run at 20 s, one run of the refund drill (2026-12-07) left the refund unrepaired; why is not known yet.
+    const applied = { timeoutMs: 75_000, intervalMs: 500, what: `the ${type}'s webhook applied` }
     const killedAt = Date.now()
     const by = await waitFor(webhookApplied, applied).then(
       () => "the store",
       async () => {
         await s.runJob("retry-webhooks", new Date(Date.now() + 3 * MINUTE)).result
-        await waitFor(webhookApplied, { ...applied, timeoutMs: 75_000 })
+        await waitFor(webhookApplied, applied)
         return "the retry job"
       },
     )
