@@ -2,7 +2,8 @@
  * The lock every writer of one PGS payment session's records runs under: the gateway events of each of its tries
  * (workflows/process-pgs-event.ts, named by the try's reference), the storefront's and 3-D Secure server's requests
  * (api/store/pgs/payment-sessions/session-request.ts, named by the session id) and what changes that payment's records
- * from outside an event (refund-not-made.ts). One key per session, not per try: a late decline webhook for an earlier
+ * from outside an event (refund-not-made.ts; reconcile/unfinished-operations.ts, which makes an event due again and
+ * removes the row it then records in place of). One key per session, not per try: a late decline webhook for an earlier
  * try and the shopper's attach of the paid one would otherwise each write the data read before the other wrote.
  * Nothing run under it takes it again (the lock is not re-entrant: that would wait out the timeout).
  */

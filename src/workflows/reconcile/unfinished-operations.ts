@@ -24,6 +24,7 @@ import { unconfirmedOperationKey } from "../../payments/lost-answers"
 import { isSingleStep, type GatewayTransactionType } from "../../payments/session-data"
 import { removeOperationRow } from "../medusa-operation-rows"
 import { runRecordedEvent } from "../process-pgs-event"
+import { underEventLock } from "../pgs-events/event-lock"
 import type { CheckDeps } from "./check"
 import { RECONCILE } from "./policy"
 import { sessionFields } from "../../payments/stored-session-data"
@@ -69,8 +70,17 @@ async function settle(deps: CheckDeps, operation: UnfinishedOperation): Promise<
     // place, and writes the record (pgs-events/management.ts). The event is made unprocessed first: if this process
     // dies before the row is removed, its webhook path runs once more, finds the row, and the next run comes back here;
     // if it dies after, the retry job runs the event.
-    await deps.knex(WEBHOOK_EVENT_TABLE).where({ id: event!.id }).update({ processed_at: null, outcome: null, error: null, next_attempt_at: null, updated_at: new Date() })
-    await removeOperationRow(deps.container, kind, operation.id)
+    // Both under the event's lock: a run of the event in between (the retry job, a later event of the payment, which
+    // runs the unprocessed ones before it) would find the row still there, take it for Medusa's own call and mark the
+    // event processed, and the row removed then left the gateway's operation recorded nowhere, for good.
+    const removed = await underEventLock(deps.container, reference!, async () => {
+      const current = await managementEventFor(deps.knex, reference!, operation.id)
+      if (!current || (!current.processed_at && current.outcome === null)) return false // recorded, not run yet: the retry job's
+      await deps.knex(WEBHOOK_EVENT_TABLE).where({ id: current.id }).update({ processed_at: null, outcome: null, error: null, next_attempt_at: null, updated_at: new Date() })
+      await removeOperationRow(deps.container, kind, operation.id)
+      return true
+    })
+    if (!removed) return null
     const ran = await runRecordedEvent(deps.container, event!.id)
     if (!ran?.outcome?.startsWith("applied:") && ran?.outcome !== "ignored:already_recorded") {
       deps.logger.warn(`PGS reconciliation: ${kind} ${tx.id} was re-run and answered ${ran?.outcome ?? "nothing (running elsewhere)"}; the retry job runs it again`)
