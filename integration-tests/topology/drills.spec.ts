@@ -324,8 +324,9 @@ topologySuite("production topology: 2 servers + 1 worker on one PostgreSQL and R
     await s.sandbox.control("DELETE", "/_sandbox/faults")
     const restarted = s.topology.restart(server)
     const webhookApplied = async () => (await s.sql("select 1 from pgs_webhook_event where subject_id = $1 and processed_at is not null", [made.transaction_id])).length > 0
-    // A webhook not applied by then is the killed server's. 75 s, past the dead server's 60 s lock leases: with the
-    // job run at 20 s, one run of the refund drill (2026-12-07) left the refund unrepaired; why is not known yet.
+    // A webhook not applied by then is the killed server's. 75 s, past the dead server's 60 s lock leases. One run
+    // with the job at 20 s (2026-12-07) left the refund unrepaired: reconciliation's repair raced a run of the event
+    // (fixed in fd3afb1, shown deterministically by http/reconcile-row-replacement.spec.ts).
     const applied = { timeoutMs: 75_000, intervalMs: 500, what: `the ${type}'s webhook applied` }
     const killedAt = Date.now()
     const by = await waitFor(webhookApplied, applied).then(
