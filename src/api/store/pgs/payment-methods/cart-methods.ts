@@ -30,6 +30,12 @@ export function cartOwner(req: { auth_context?: { actor_type?: string; actor_id?
   return actor && actor === cartCustomerId ? actor : undefined
 }
 
+/** Whether the cart is completed (one field: what a check under the cart's lock needs, not its methods). */
+export async function cartCompleted(scope: MedusaContainer, cartId: string): Promise<boolean> {
+  const { data } = await looseQuery(scope).graph({ entity: "cart", fields: ["id", "completed_at"], filters: { id: cartId } })
+  return !!(data[0] as CartView | undefined)?.completed_at
+}
+
 /** The cart's currency, owner, whether it is completed, and its servable methods; null for an unknown cart. */
 export async function cartMethods(
   scope: MedusaContainer,

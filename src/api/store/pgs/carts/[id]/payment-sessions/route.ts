@@ -20,7 +20,7 @@ import { looseQuery } from "../../../../../../lib/loose-query"
 import { rememberClient } from "../../../../../../payments/card-testing/client-record"
 import { guardAddress } from "../../../../../card-testing/address"
 import { guardDeps } from "../../../../../card-testing/middleware"
-import { CART_ID, cartMethods, cartOwner } from "../../../payment-methods/cart-methods"
+import { CART_ID, cartCompleted, cartMethods, cartOwner } from "../../../payment-methods/cart-methods"
 import type { CollectionSessionBody } from "../../../payment-collections/validators"
 import { withClientInfo } from "../../../payment-sessions/client-info-request"
 
@@ -44,7 +44,7 @@ export async function POST(req: AuthenticatedMedusaRequest<CollectionSessionBody
   // Medusa's session workflow deletes the collection's other sessions, one a running completion may have just
   // authorized: the check and the session are made under the cart's lock, which that completion holds throughout.
   const made = await underCartLock(req.scope, cartId, async () => {
-    if ((await cartMethods(req.scope, cartId))?.completed) return null
+    if (await cartCompleted(req.scope, cartId)) return null
     const { result } = await createPaymentSessionsWorkflow(req.scope).run({
       input: { payment_collection_id: collectionId, provider_id, customer_id: cartOwner(req, served.customer_id), data },
     })
