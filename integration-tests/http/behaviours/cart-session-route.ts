@@ -4,10 +4,18 @@
  * card-testing record, a storefront re-rendering from a refusal, a widget telling a refusal from a busy cart.
  */
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
-import { connect } from "../../../storefront-widget/src/core/api"
-import { listMethods } from "../../../storefront-widget/src/core/methods"
 import { payInFrame, storePost } from "../support/checkout"
 import { storeBody } from "../support/store"
+
+// The widget's sources are built for the browser (their own tsconfig, whose extension-less imports this config's
+// node16 resolution refuses): read at run time, typed here by the part this file uses.
+type WidgetApi = { fetch: unknown; complete: unknown; signedIn: unknown }
+const { connect } = require("../../../storefront-widget/src/core/api") as {
+  connect(c: { baseUrl: string; publishableKey: string; authToken?: () => string | null | undefined }): WidgetApi
+}
+const { listMethods } = require("../../../storefront-widget/src/core/methods") as {
+  listMethods(api: WidgetApi, cartId: string, o: { providers?: string[] }): Promise<[methods: unknown[], savedCards: unknown[] | null]>
+}
 
 export default storeBody("store: the cart session route beside Medusa's completion, and the completion's refusals", (s) => {
   const startSession = (cartId: string, body: unknown) => storePost(s, `/store/pgs/carts/${cartId}/payment-sessions`, body)
