@@ -12,6 +12,7 @@ import { storeEnvFor } from "../../../sandbox"
 import { seedStore, type StoreSeed } from "./seed"
 import { createFromMigratedTemplate } from "./migrated-database"
 import { adminToken } from "./admin"
+import { installRowRestore } from "../../support/row-restore"
 
 jest.setTimeout(180_000)
 
@@ -69,9 +70,11 @@ export function pgsStoreSuite(name: string, body: (s: StoreSuite) => void, optio
  * One Medusa boot for several behaviours that need the same store (same options): each keeps its describe, so a
  * failure names it, and the runner still restores the database before every test. Only the database is restored:
  * a body leaves the sandbox (faults, held webhooks, terminals) as it found it, and writes nothing in a `beforeAll`
- * (that would run after the snapshot, taken at the first body's first test).
+ * (that would run after the snapshot, taken at the first body's first test). The restore puts the snapshot's rows
+ * back (integration-tests/support/row-restore.ts: ~0.1 s instead of the runner's ~1 s re-creation of the database).
  */
 export function pgsStoreSuites(bodies: StoreBody[], options: StoreOptions = {}) {
+  installRowRestore()
   const s = {} as StoreSuite
   const dbName = `pgs-store-${ulid().toLowerCase()}`
   // Registered before the runner's own beforeAll, so the sandbox is up and PGS_* are set when medusa-config loads.
