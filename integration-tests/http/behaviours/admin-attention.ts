@@ -13,7 +13,7 @@ import { HOUR, MINUTE, decideAtGateway, orderAwaitingBank, paidAfterTheCartMoved
 import { adminPost, paymentOfOrder } from "../support/checkout"
 import { capturedPayments } from "../support/redirect"
 import { storeBody } from "../support/store"
-import { eventRows, manageAtGateway, processedEvent, waitFor } from "../support/webhooks"
+import { eventLockFree, eventRows, manageAtGateway, processedEvent, waitFor } from "../support/webhooks"
 import { sessionFields } from "../../support/session-fields"
 
 export default storeBody("admin: needs attention", (s) => {
@@ -276,6 +276,40 @@ export default storeBody("admin: needs attention", (s) => {
     })
     expect((await admin(s, "get", `/admin/payments/${paymentId}?fields=id,*refunds`)).data.payment.refunds.map((r: any) => r.id)).toEqual([refundId])
     expect((await list("?show=open")).items.map((i) => i.id)).toContain(item.id)
+  })
+
+  it("records the gateway's refund when its message comes while a person is removing Medusa's row for it from the order", async () => {
+    const { transactionId, session, paymentId, refundId } = await unconfirmedRefund(s)
+    // As old as a row is when Needs attention lists it (reconciliation's 5 minutes): the refund's message no longer
+    // waits for Medusa's call, and takes a row still there for that call's own.
+    await knex()("refund").where({ id: refundId }).update({ created_at: new Date(Date.now() - 10 * MINUTE) })
+    const [item] = (await list("?show=open")).items.filter((i) => i.transaction_id === transactionId)
+    // A transaction holds Medusa's row: the removal, its item closed, waits at it. The gateway's refund is made then,
+    // and its message runs as far as it can while the removal waits: to the end while nothing holds the event's lock
+    // (before the fix it took the row for Medusa's own call, the row was removed after, and the gateway's refund was
+    // recorded nowhere).
+    const holder = await knex().transaction()
+    let removal: Promise<{ status: number; data: any }> = Promise.resolve({ status: 0, data: null })
+    let made: { id: string; status: string } | undefined
+    try {
+      await holder("refund").where({ id: refundId }).forUpdate().first("id")
+      removal = admin(s, "post", `/admin/pgs/attention/${item.id}/remove`)
+      await waitFor(async () => (await knex()("pgs_follow_up").where({ id: item.id }).first("state")).state === "done", { what: "the item closed by the removal" })
+      const lockFree = await eventLockFree(s, String(sessionFields(session.data).reference))
+      made = await refundAtGatewayFor(paymentId, transactionId, refundId)
+      expect(made.status).toBe("APPROVED")
+      if (lockFree) await processedEvent(s, made.id)
+      else await waitFor(async () => (await eventRows(s, { subject_id: made!.id })).length > 0, { what: "the refund's message recorded" })
+    } finally {
+      await holder.rollback()
+    }
+    expect((await removal).data.removed).toEqual({ kind: "refund", id: refundId })
+    expect((await processedEvent(s, made!.id)).outcome).toBe("applied:external_refund")
+    // In the row's place, with what the admin gave it.
+    const refunds = (await admin(s, "get", `/admin/payments/${paymentId}?fields=id,*refunds`)).data.payment.refunds
+    expect(refunds.map((r: any) => ({ amount: r.amount, note: r.note, transaction: r.metadata?.pgs_transaction_id ?? null }))).toEqual([
+      { amount: 4, note: "Scarf returned", transaction: made!.id },
+    ])
   })
 
   it("tells the order view Medusa's current payment state after a capture and a refund, and what needs attention", async () => {

@@ -3,8 +3,10 @@
  * (workflows/process-pgs-event.ts, named by the try's reference), the storefront's and 3-D Secure server's requests
  * (api/store/pgs/payment-sessions/session-request.ts, named by the session id) and what changes that payment's records
  * from outside an event (refund-not-made.ts; reconcile/unfinished-operations.ts, which makes an event due again and
- * removes the row it then records in place of). One key per session, not per try: a late decline webhook for an earlier
- * try and the shopper's attach of the paid one would otherwise each write the data read before the other wrote.
+ * removes the row it then records in place of; Needs attention's "Remove from the order", which removes a refund row
+ * its message would be taken for: api/admin/pgs/attention/[id]/remove). One key per session, not per try: a late
+ * decline webhook for an earlier try and the shopper's attach of the paid one would otherwise each write the data read
+ * before the other wrote.
  * Nothing run under it takes it again (the lock is not re-entrant: that would wait out the timeout).
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
