@@ -8,5 +8,6 @@ import orderPayments from "./behaviours/order-payments"
 import orderPaymentsMore from "./behaviours/order-payments-more"
 import reconciliation from "./behaviours/reconciliation"
 import webhookRetry from "./behaviours/webhook-retry"
+import reconcileRowReplacement from "./behaviours/reconcile-row-replacement"
 
-pgsStoreSuites([orderPayments, orderPaymentsMore, reconciliation, webhookRetry])
+pgsStoreSuites([orderPayments, orderPaymentsMore, reconciliation, reconcileRowReplacement, webhookRetry])

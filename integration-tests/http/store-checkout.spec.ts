@@ -10,5 +10,21 @@ import publicPaymentData from "./behaviours/public-payment-data"
 import threeDsDecidedByGateway from "./behaviours/three-ds-decided-by-gateway"
 import checkoutDirect from "./behaviours/checkout-direct"
 import cardTesting from "./behaviours/card-testing"
+import sessionWriters from "./behaviours/session-writers"
+import cartSessionRoute from "./behaviours/cart-session-route"
+import collectionMethods from "./behaviours/collection-methods"
+import sessionClientInfo from "./behaviours/session-client-info"
 
-pgsStoreSuites([harness, paymentMethods, cartPaymentSession, publicPaymentData, threeDsDecidedByGateway, checkoutDirect, cardTesting])
+pgsStoreSuites([
+  harness,
+  paymentMethods,
+  cartPaymentSession,
+  publicPaymentData,
+  threeDsDecidedByGateway,
+  checkoutDirect,
+  cardTesting,
+  sessionWriters,
+  cartSessionRoute,
+  collectionMethods,
+  sessionClientInfo,
+])

@@ -14,6 +14,7 @@ import { sessionFields } from "../../support/session-fields"
 import { generateKeyPairSync } from "node:crypto"
 import { authorizeCard } from "../../sandbox/cards-support"
 import { REFUSED_KEY, refusalTally } from "../../../src/modules/pgs/webhook-intake/refusals"
+import { eventLockKey } from "../../../src/workflows/pgs-events/event-lock"
 
 /** Polls with a deadline; webhook processing runs workflows, so the default deadline is generous (20 s). */
 export const waitFor: typeof waitForShort = (check, opts = {}) => waitForShort(check, { timeoutMs: 20_000, ...opts })
@@ -107,6 +108,19 @@ export function processedEvent(s: StoreSuite, subjectId: string, event?: string,
     async () => (await eventRows(s, { subject_id: subjectId, ...(event ? { event } : {}) })).find((r) => r.processed_at || r.error),
     { timeoutMs, what: `processed ${event ?? "event"} for ${subjectId}` },
   )
+}
+
+/** Whether the lock every run of this session's events takes is free now (taken and given back at once). */
+export async function eventLockFree(s: StoreSuite, reference: string): Promise<boolean> {
+  const locking = s.container().resolve(Modules.LOCKING)
+  const ownerId = `probe-${Date.now()}`
+  try {
+    await locking.acquire(eventLockKey(reference), { ownerId })
+  } catch {
+    return false
+  }
+  await locking.release(eventLockKey(reference), { ownerId })
+  return true
 }
 
 /** The body the sandbox sent for this transaction's event (its exact bytes). */

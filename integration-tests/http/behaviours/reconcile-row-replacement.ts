@@ -4,18 +4,17 @@
  * row's place, whichever run gets there.
  */
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
-import { IDEMPOTENCY_METADATA_KEY } from "../../src/gateway"
-import retryPgsWebhookEvents from "../../src/jobs/retry-pgs-webhook-events"
-import { unconfirmedOperationKey } from "../../src/payments/lost-answers"
-import { eventLockKey } from "../../src/workflows/pgs-events/event-lock"
-import { paidOrder } from "./support/admin-pgs"
-import { MINUTE, runReconcile } from "./support/attention"
-import { adminPayment, adminPost, paymentOfOrder } from "./support/checkout"
-import { pgsStoreSuite } from "./support/store"
-import { eventRows, processedEvent, waitFor } from "./support/webhooks"
-import { sessionFields } from "../support/session-fields"
+import { IDEMPOTENCY_METADATA_KEY } from "../../../src/gateway"
+import retryPgsWebhookEvents from "../../../src/jobs/retry-pgs-webhook-events"
+import { unconfirmedOperationKey } from "../../../src/payments/lost-answers"
+import { paidOrder } from "../support/admin-pgs"
+import { MINUTE, runReconcile } from "../support/attention"
+import { adminPayment, adminPost, paymentOfOrder } from "../support/checkout"
+import { storeBody } from "../support/store"
+import { eventLockFree, eventRows, processedEvent, waitFor } from "../support/webhooks"
+import { sessionFields } from "../../support/session-fields"
 
-pgsStoreSuite("reconciliation replacing an unfinished refund row", (s) => {
+export default storeBody("reconciliation replacing an unfinished refund row", (s) => {
   /** A captured order, Medusa's refund row of 4.00 EUR written 3 minutes ago by a call that died, and the gateway's refund it made. */
   async function refundRowTheGatewayMade() {
     const { orderId, session, transactionId } = await paidOrder(s)
@@ -39,19 +38,6 @@ pgsStoreSuite("reconciliation replacing an unfinished refund row", (s) => {
     return { paymentId: payment.id as string, rowId: row!.id, reference: String(data.reference), refundId: made.body.id as string }
   }
 
-  /** Whether the lock every run of this session's events takes is free now (taken and given back at once). */
-  async function eventLockFree(reference: string): Promise<boolean> {
-    const locking = s.container().resolve(Modules.LOCKING)
-    const ownerId = `probe-${Date.now()}`
-    try {
-      await locking.acquire(eventLockKey(reference), { ownerId })
-    } catch {
-      return false
-    }
-    await locking.release(eventLockKey(reference), { ownerId })
-    return true
-  }
-
   it("records the gateway's refund when the retry job runs its webhook while reconciliation is replacing Medusa's row", async () => {
     const { paymentId, rowId, reference, refundId } = await refundRowTheGatewayMade()
     // The webhook came after Medusa's call had stopped: taken for that call, as the call's row is still there.
@@ -68,7 +54,7 @@ pgsStoreSuite("reconciliation replacing an unfinished refund row", (s) => {
       await holder("refund").where({ id: rowId }).forUpdate().first("id")
       reconcile = runReconcile(s, 10 * MINUTE)
       await waitFor(async () => (await eventRows(s, { subject_id: refundId }))[0]!.processed_at === null, { what: "the event made due again" })
-      const lockFree = await eventLockFree(reference)
+      const lockFree = await eventLockFree(s, reference)
       retried = retryPgsWebhookEvents(s.container(), { scheduledFor: new Date(Date.now() + 3 * MINUTE) })
       if (lockFree) await retried
     } finally {

@@ -6,15 +6,15 @@
  * client info is malformed or names what the server reads itself; the separate client-info call still works
  * (a store running an older widget).
  */
-import { sessionFields } from "../support/session-fields"
-import { BROWSER_INFO, payInFrame, storePost } from "./support/checkout"
-import { applyPayment, collectionSession, orderOwingMore } from "./support/order-payments"
-import { clientInfo, providerId, sessionRow, sessionStatus } from "./support/redirect"
-import { pgsStoreSuite } from "./support/store"
+import { sessionFields } from "../../support/session-fields"
+import { BROWSER_INFO, payInFrame, storePost } from "../support/checkout"
+import { applyPayment, collectionSession, orderOwingMore } from "../support/order-payments"
+import { clientInfo, providerId, sessionRow, sessionStatus } from "../support/redirect"
+import { storeBody } from "../support/store"
 
 const OPEN_BANKING = providerId("pgs-open-banking")
 
-pgsStoreSuite("store: a payment session and the browser's client info in one call", (s) => {
+export default storeBody("store: a payment session and the browser's client info in one call", (s) => {
   const startSession = (cartId: string, body: unknown) => storePost(s, `/store/pgs/carts/${cartId}/payment-sessions`, body)
 
   /** What the gateway recorded for the session's transaction: the shopper's IP and the payer it was sent. */
