@@ -8,13 +8,12 @@ import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { IDEMPOTENCY_METADATA_KEY, fromMinorUnits } from "../../../src/gateway"
 import { openFollowUp } from "../../../src/modules/pgs/follow-ups"
 import { removeOperationRow } from "../../../src/workflows/medusa-operation-rows"
-import { eventLockKey } from "../../../src/workflows/pgs-events/event-lock"
 import { admin, paidOrder } from "../support/admin-pgs"
 import { HOUR, MINUTE, decideAtGateway, orderAwaitingBank, paidAfterTheCartMovedOn, runReconcile, unconfirmedRefund, unreachable } from "../support/attention"
 import { adminPost, paymentOfOrder } from "../support/checkout"
 import { capturedPayments } from "../support/redirect"
 import { storeBody } from "../support/store"
-import { eventRows, manageAtGateway, processedEvent, waitFor } from "../support/webhooks"
+import { eventLockFree, eventRows, manageAtGateway, processedEvent, waitFor } from "../support/webhooks"
 import { sessionFields } from "../../support/session-fields"
 
 export default storeBody("admin: needs attention", (s) => {
@@ -296,9 +295,7 @@ export default storeBody("admin: needs attention", (s) => {
       await holder("refund").where({ id: refundId }).forUpdate().first("id")
       removal = admin(s, "post", `/admin/pgs/attention/${item.id}/remove`)
       await waitFor(async () => (await knex()("pgs_follow_up").where({ id: item.id }).first("state")).state === "done", { what: "the item closed by the removal" })
-      // Whether the lock every run of the payment's events takes is free now (taken and given back at once).
-      const [locking, key] = [s.container().resolve(Modules.LOCKING), eventLockKey(String(sessionFields(session.data).reference))]
-      const lockFree = await locking.acquire(key, { ownerId: "probe" }).then(() => locking.release(key, { ownerId: "probe" }).then(() => true), () => false)
+      const lockFree = await eventLockFree(s, String(sessionFields(session.data).reference))
       made = await refundAtGatewayFor(paymentId, transactionId, refundId)
       expect(made.status).toBe("APPROVED")
       if (lockFree) await processedEvent(s, made.id)
