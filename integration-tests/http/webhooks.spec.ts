@@ -31,6 +31,7 @@ import {
   countEvents,
   deliver,
   deliverSigned,
+  eventLockFree,
   eventRows,
   gatewayEventUnderAnotherKey,
   gatewayWebhookKey,
@@ -637,9 +638,10 @@ pgsStoreSuite("gateway webhooks", (s) => {
       const knex = s.container().resolve(ContainerRegistrationKeys.PG_CONNECTION)
       await rememberLostAnswer(knex, { warn: () => undefined }, new GatewayOutcomeUnknownError("answer lost", attempt))
       // The retry job runs it again, here before Medusa has deleted its row: it waits for the row to go rather than
-      // taking it for Medusa's own once more. (The delay only makes that order likely; the test holds either way.)
+      // taking it for Medusa's own once more. The row goes once the run holds the event's lock (which makes that order
+      // likely; the test holds either way).
       const rerun = retryPgsWebhookEvents(s.container(), { scheduledFor: new Date(Date.now() + 1000) })
-      await new Promise((resolve) => setTimeout(resolve, 600))
+      await waitFor(async () => !(await eventLockFree(s, attempt.reference)), { what: "the retry job's run of the event under its lock" })
       await knex("refund").where({ id: rowId }).delete()
       await rerun
       expect((await processedEvent(s, refundId)).outcome).toBe("applied:external_refund")
