@@ -1,5 +1,6 @@
 /**
- * A store developer's first hour, by README alone: pack both packages, make a fresh Medusa project shaped like
+ * A store developer's first hour, by README alone: pack both packages (packed.ts: once per content of the tree on
+ * this machine, shared with the upgrade suite), make a fresh Medusa project shaped like
  * Medusa's starter (its own package.json, tsconfig, .env and database), run README's marked install, sandbox,
  * medusa-config and run steps in it, check that TypeScript finds every entry point's types, and buy by card
  * through the packed widget in Chromium; the gateway's webhook reaches the store and is applied.
@@ -17,7 +18,8 @@ import { startStorefront, type RunningStorefront } from "../../scripts/demo/stor
 import { waitFor } from "../support/sandbox"
 import { CHROMIUM, demoStorefrontPayByCard, demoStorefrontToPayment, describeBrowser, screenshot } from "../browser/support"
 import { freePort } from "../../scripts/demo/flags"
-import { answers, readmeBlock, removeTreeInBackground, ROOT, run, shellEnv, startBackground, stopBackground, type Background } from "./project"
+import { answers, commands, npmEnv, readmeBlock, removeTreeInBackground, ROOT, run, shellEnv, startBackground, stopBackground, writeStarterBackend, type Background } from "./project"
+import { packedTree, README_PACKAGES } from "./packed"
 import { executablesOf, nodeRuntime, onNode, type NodeRuntime } from "./node-runtime"
 
 jest.setTimeout(1_200_000)
@@ -30,37 +32,28 @@ const STORES = [
   { medusa: "2.21.2", node: "24.22.3" },
   { medusa: "2.18.0", node: "22.23.5" },
 ]
-const PACKAGES = "~/pgs-packages"
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "pgs-newcomer-"))
-const packages = path.join(work, "packages")
+/** The tarballs of this tree, packed by README's pack block (packed.ts: once per content of the tree, shared). */
+let packages = ""
 /** README's commands with the tarball folder of this run. */
-const here = (command: string) => command.split(PACKAGES).join(packages)
-/** The lines of a README block, without comments. */
-const commands = (block: string) => block.split("\n").map((l) => l.replace(/\s+#.*$/, "").trim()).filter((l) => l && !l.startsWith("#"))
+const here = (command: string) => command.split(README_PACKAGES).join(packages)
 const installLine = (where: "backend" | "storefront") => {
   const line = readmeBlock("install").split("\n").find((l) => l.includes(`# in the ${where}`))
   if (!line) throw new Error(`README's install block has no "# in the ${where}" line`)
   return here(commands(line)[0])
-}
-// npm as a developer runs it, with the cache this machine already has.
-const npmEnv = () => shellEnv({ npm_config_prefer_offline: "true", npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false" })
-
-/** README's pack block, in order (the folder is README's to make: npm pack fails on a destination that does not exist). */
-async function pack() {
-  for (const command of commands(readmeBlock("pack"))) await run(here(command), ROOT, npmEnv())
 }
 
 let packed: Promise<void>
 const stores = new Map<string, Store>()
 
 beforeAll(async () => {
-  packed = pack()
+  packed = packedTree().then((folder) => void (packages = folder))
   for (const { medusa, node } of STORES) stores.set(medusa, setUpStore(medusa, node, packed))
   await packed
 }, 300_000)
 
-// Both stores' projects and the tarballs (some 200,000 files), removed after the suite without holding its worker.
+// Both stores' projects (some 200,000 files), removed after the suite without holding its worker.
 afterAll(() => removeTreeInBackground(work))
 
 /**
@@ -120,29 +113,9 @@ describe("the packed tarballs", () => {
   })
 })
 
-/** A backend shaped like dtc-starter's apps/backend: Medusa's packages, ts-node with swc, its tsconfig and .env. */
+/** A backend shaped like dtc-starter's apps/backend (project.ts), with its .env, README's medusa-config and a seed. */
 function createBackend(dir: string, version: string, env: Record<string, string>) {
-  fs.mkdirSync(path.join(dir, "src/scripts"), { recursive: true })
-  const medusa = Object.fromEntries(["admin-sdk", "cli", "framework", "medusa"].map((p) => [`@medusajs/${p}`, version]))
-  const pkg = {
-    name: "newcomer-backend",
-    private: true,
-    scripts: { dev: "medusa develop", start: "medusa start" },
-    dependencies: medusa,
-    devDependencies: { "@swc/core": "1.16.18", "@types/node": "^20.12.11", "ts-node": "^10.9.2", typescript: "^5.6.2" },
-  }
-  fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify(pkg, null, 2))
-  const tsconfig = {
-    compilerOptions: {
-      target: "ES2021", esModuleInterop: true, module: "Node16", moduleResolution: "Node16", emitDecoratorMetadata: true,
-      experimentalDecorators: true, skipLibCheck: true, declaration: false, outDir: "./.medusa/server", rootDir: "./",
-      jsx: "react-jsx", resolveJsonModule: true, strictNullChecks: true,
-    },
-    "ts-node": { swc: true },
-    include: ["**/*", ".medusa/types/*"],
-    exclude: ["node_modules", ".medusa/server", ".medusa/admin", ".cache"],
-  }
-  fs.writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify(tsconfig, null, 2))
+  writeStarterBackend(dir, "newcomer-backend", version)
   fs.writeFileSync(path.join(dir, ".env"), Object.entries(env).map(([k, v]) => `${k}=${v}`).join("\n") + "\n")
   fs.writeFileSync(path.join(dir, "medusa-config.ts"), readmeBlock("medusa-config.ts"))
   // The demo's catalogue: regions with the PGS providers enabled, products, a publishable key.

@@ -21,12 +21,45 @@ export function readmeBlock(name: string): string {
   return block[1]
 }
 
+/** The lines of a README block, without comments. */
+export const commands = (block: string) => block.split("\n").map((l) => l.replace(/\s+#.*$/, "").trim()).filter((l) => l && !l.startsWith("#"))
+
 
 /** The environment a developer's shell has: none of jest's loader flags or this repository's test settings. */
 export function shellEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env = { ...process.env }
   for (const key of Object.keys(env)) if (/^(NODE_OPTIONS|JEST_|PGS_|DB_|DATABASE_URL|MEDUSA_|LOG_LEVEL|npm_)/.test(key)) delete env[key]
   return { ...env, MEDUSA_DISABLE_TELEMETRY: "true", ...extra }
+}
+
+// npm as a developer runs it, with the cache this machine already has.
+export const npmEnv = () => shellEnv({ npm_config_prefer_offline: "true", npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false" })
+
+/**
+ * A backend project shaped like dtc-starter's apps/backend, before anything is installed: Medusa's packages at
+ * `medusa`, ts-node with swc (how its CLI loads medusa-config.ts and scripts), its tsconfig.
+ */
+export function writeStarterBackend(dir: string, name: string, medusa: string) {
+  fs.mkdirSync(path.join(dir, "src/scripts"), { recursive: true })
+  const pkg = {
+    name,
+    private: true,
+    scripts: { dev: "medusa develop", start: "medusa start" },
+    dependencies: Object.fromEntries(["admin-sdk", "cli", "framework", "medusa"].map((p) => [`@medusajs/${p}`, medusa])),
+    devDependencies: { "@swc/core": "1.16.18", "@types/node": "^20.12.11", "ts-node": "^10.9.2", typescript: "^5.6.2" },
+  }
+  fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify(pkg, null, 2))
+  const tsconfig = {
+    compilerOptions: {
+      target: "ES2021", esModuleInterop: true, module: "Node16", moduleResolution: "Node16", emitDecoratorMetadata: true,
+      experimentalDecorators: true, skipLibCheck: true, declaration: false, outDir: "./.medusa/server", rootDir: "./",
+      jsx: "react-jsx", resolveJsonModule: true, strictNullChecks: true,
+    },
+    "ts-node": { swc: true },
+    include: ["**/*", ".medusa/types/*"],
+    exclude: ["node_modules", ".medusa/server", ".medusa/admin", ".cache"],
+  }
+  fs.writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify(tsconfig, null, 2))
 }
 
 /** Runs a shell command line in `cwd` to its end; the output is kept and shown only when it fails. */

@@ -25,7 +25,8 @@
  * dashboard, scheduled reconciliation, and a migration's effect on the older build beyond what these steps touch.
  *
  * SIDE_BY_SIDE_COMMIT=<commit> runs the steps beside that commit instead (beside 227978f, 0.1.0, they fail as
- * issue 47 says). Builds run as in the upgrade suite: each from its own tree as its development store (tsx).
+ * issue 47 says). Each build runs from its own tree as its development store (tsx, its own node_modules): two
+ * versions of the plugin cannot be installed in one store folder (the upgrade suite installs them one after the other).
  * A process that does not boot fails with its last log lines (UPGRADE_LOG=1 prints every process's lines).
  */
 import { storeEnvFor } from "../../sandbox"

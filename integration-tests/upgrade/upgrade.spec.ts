@@ -5,28 +5,39 @@
  * sandbox) running on and its webhook address unchanged; the current build then finishes or uses each payment,
  * and Medusa is compared with the gateway for every transaction, amount for amount.
  *
- * Each build runs from its own tree, as its repository's development store (medusa-config.ts loading src/ through
- * tsx): the previous release from its extracted folder with its own node_modules, medusa-config and migrations, the
- * current one from this checkout. Not from packed tarballs installed into one store folder (issue 47 asks for that;
- * not done: two `medusa plugin:build`s and a store install would add minutes to `npm test`), so the packages' build
- * output is not what runs here. Stop-then-start only: no two builds run at once here (side-by-side.spec.ts runs them). One boot per build; one database, one sandbox. Kept between runs on one machine: the
- * previous release's installed tree (per commit, in the temp folder) and its fresh store (a PostgreSQL database
- * named after the commit, copied for each run); the payments and the upgrade itself happen on every run.
+ * Both builds run as a store gets them: packed with `npm pack` (each tree's prepack runs its `medusa plugin:build`)
+ * and installed with `npm install <tarball>` into ONE store folder (support/store-folder.ts: a Medusa project whose
+ * medusa-config registers the plugin as README says), the previous release's tarball first, then this tree's over it
+ * in the same folder, `medusa db:migrate` and `medusa start` through that folder's own CLI. What runs is the
+ * packages' build output from node_modules, never a source tree. Stop-then-start only: no two builds run at once
+ * here (side-by-side.spec.ts runs them, from their trees). One boot per build; one database, one sandbox.
+ * Kept between runs on one machine: the previous release's installed tree and tarball (per commit, in the temp
+ * folder), this tree's tarballs (per content, shared with the newcomer suite: newcomer/packed.ts), the store's
+ * Medusa install (per Medusa version; each run's store is a hard-linked copy) and the fresh store the previous
+ * release made (a PostgreSQL database named after the commit, copied for each run); both plugin installs, the
+ * payments and the upgrade itself happen on every run.
  * A build that does not boot fails with its last log lines (UPGRADE_LOG_LEVEL=info for more of them).
  */
 import { storeEnvFor } from "../../sandbox"
 import { dropDatabase, seededPublishableKey } from "../../scripts/demo/database"
 import { freePort } from "../../scripts/demo/flags"
-import { runCli, startServer, stopProcess, waitForHealth, type Env } from "../../scripts/demo/medusa"
+import { stopProcess, waitForHealth, type Env } from "../../scripts/demo/medusa"
 import { startHarness, waitFor, type SandboxHarness } from "../support/sandbox"
-import { previousRelease, type PreviousRelease } from "./support/previous-release"
+import { packedTree, pluginTarball } from "../newcomer/packed"
+import { packedRelease, previousRelease, type PreviousRelease } from "./support/previous-release"
 import { ADMIN, previousStore } from "./support/previous-store"
+import { storeFolder, type StoreFolder } from "./support/store-folder"
 import { atBankPage, ok, shop, type Client, type Shop } from "./support/shop"
 import { gatewayAndMedusa } from "./support/agreement"
 import { databaseUrl, Pg, type PgClient } from "./support/postgres"
 import type { ChildProcess } from "node:child_process"
 import fs from "node:fs"
 import path from "node:path"
+
+const ROOT = path.resolve(__dirname, "../..")
+const rootPackage = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8"))
+/** The store's Medusa: the one this tree is developed and tested on; the store keeps it across the upgrade. */
+const MEDUSA = rootPackage.devDependencies["@medusajs/medusa"] as string
 
 jest.setTimeout(20 * 60_000)
 
@@ -36,6 +47,10 @@ const PART = 1000
 describe("upgrading from the previous release with payments in every in-flight state", () => {
   const dbUrl = databaseUrl(`pgs_upgrade_${process.pid}`)
   let previous: PreviousRelease
+  let store: StoreFolder
+  /** The tarballs installed into the store, in order. */
+  let previousTarball = ""
+  let currentTarball = ""
   let sandbox: SandboxHarness
   let db: PgClient
   let env: Env
@@ -44,18 +59,22 @@ describe("upgrading from the previous release with payments in every in-flight s
   const tail: string[] = []
   const sql = async (text: string, params?: unknown[]) => (await db.query(text, params)).rows
 
-  /** Starts `medusa start` of one build on the store's one port and waits until it answers. */
-  const boot = async (start: (env: Env, log: (l: string) => void) => ChildProcess, wait: (url: string, child: ChildProcess, ms: number) => Promise<void>, name: string) => {
+  /** Starts `medusa start` in the store folder on its one port and waits until it answers. */
+  const boot = async (name: string) => {
     tail.length = 0
-    running = start(env, (line) => (tail.push(`[${name}] ${line}`), tail.length > 80 && tail.shift()))
-    await wait(base, running, 240_000).catch((error: Error) => {
+    running = store.cli.startServer(env, (line) => (tail.push(`[${name}] ${line}`), tail.length > 80 && tail.shift()))
+    await waitForHealth(base, running, 240_000).catch((error: Error) => {
       throw new Error(`${name}: ${error.message}\n${tail.join("\n")}`)
     })
   }
 
   beforeAll(async () => {
     previous = await previousRelease()
-    sandbox = await startHarness()
+    // This tree's packages, packed (or taken from an earlier run of the same content) while the store is made.
+    const current = packedTree()
+    current.catch(() => undefined) // awaited below
+    ;[previousTarball, store, sandbox] = await Promise.all([packedRelease(previous), storeFolder(MEDUSA, path.join(previous.dir, "scripts/demo/seed.ts")), startHarness()])
+    await store.install(previousTarball)
     await dropDatabase(dbUrl)
     const port = await freePort(0)
     base = `http://127.0.0.1:${port}`
@@ -81,7 +100,8 @@ describe("upgrading from the previous release with payments in every in-flight s
       PGS_CARD_TESTING_SESSIONS_PER_ADDRESS: "1000000",
     }
     // The store as the previous release made it: its migrations, the demo catalogue of its seed, its dashboard user.
-    await previousStore(previous, dbUrl, env)
+    await previousStore(store, dbUrl, env, `pgs_packed_${previous.commit.slice(0, 12)}`)
+    currentTarball = pluginTarball(await current)
     db = new Pg({ connectionString: dbUrl })
     await db.connect()
     // The gateway's webhook address is the store's, whichever build answers there.
@@ -93,6 +113,7 @@ describe("upgrading from the previous release with payments in every in-flight s
     await db?.end()
     await sandbox?.close()
     await dropDatabase(dbUrl).catch(() => {})
+    store?.remove()
   }, 120_000)
 
   // What the previous release left in flight, for the current build to finish.
@@ -120,7 +141,8 @@ describe("upgrading from the previous release with payments in every in-flight s
   const lostAnswerItem = async (transactionId: string) => (await sql("select state, resolved_at from pgs_follow_up where kind = 'unknown_management' and transaction_id = $1", [transactionId]))[0]
 
   it("the previous release takes payments in every in-flight state", async () => {
-    await boot(previous.cli.startServer, previous.cli.waitForHealth, `previous ${previous.version}`)
+    const installed = store.plugin()
+    await boot(`previous ${previous.version}`)
     shopper = shop(base, (await seededPublishableKey(dbUrl))!, sandbox)
     const admin: Client = await shopper.admin(ADMIN)
 
@@ -164,6 +186,7 @@ describe("upgrading from the previous release with payments in every in-flight s
     inFlight.answerLost = { paymentId: lostPayment.id, transactionId: lostPayment.transaction_id }
 
     const before = {
+      "the store runs the previous release's tarball": { version: installed.version, from: path.basename(installed.from) },
       "partly captured: Medusa's capture": (await sql("select amount from capture where payment_id = $1 and deleted_at is null", [partlyPayment.id])).map((r) => Math.round(Number(r.amount) * 100)),
       "bank payment: no order while the shopper is at the bank": await orderOfCart(bank.cartId),
       "approved while held: no order before its webhook": await orderOfCart(held.cartId),
@@ -174,6 +197,7 @@ describe("upgrading from the previous release with payments in every in-flight s
       "held webhooks: queued at the gateway": (await deliveries()).some((d) => d.state !== "delivered"),
     }
     expect(before).toEqual({
+      "the store runs the previous release's tarball": { version: previous.version, from: path.basename(previousTarball) },
       "partly captured: Medusa's capture": [PART],
       "bank payment: no order while the shopper is at the bank": undefined,
       "approved while held: no order before its webhook": undefined,
@@ -190,14 +214,20 @@ describe("upgrading from the previous release with payments in every in-flight s
     if (!inFlight.answerLost) throw new Error("the previous release did not take every payment (the test before failed): nothing to upgrade")
     const applied = async () => (await sql("select name from mikro_orm_migrations where name like 'Migration%'")).map((r) => r.name as string)
     const appliedBefore = new Set(await applied())
-    await runCli(["db:migrate"], env)
-    // Exactly the plugin migrations this tree has and the previous release had not, applied by this one `db:migrate`.
-    const pluginMigrations = (dir: string) => fs.readdirSync(path.join(dir, "src/modules/pgs/migrations")).filter((f) => /^Migration\d+\.ts$/.test(f)).map((f) => f.replace(/\.ts$/, ""))
-    const [previousOnes, currentOnes] = [pluginMigrations(previous.dir), pluginMigrations(path.resolve(__dirname, "../.."))]
-    expect({ "plugin migrations applied by the switch": (await applied()).filter((n) => !appliedBefore.has(n) && currentOnes.includes(n)).sort() }).toEqual({
-      "plugin migrations applied by the switch": currentOnes.filter((n) => !previousOnes.includes(n)).sort(),
+    const previousOnes = store.plugin().migrations
+    // The upgrade as a store makes it: this tree's tarball installed over the previous one, then its migrations.
+    await store.install(currentTarball)
+    const installed = store.plugin()
+    await store.cli.runCli(["db:migrate"], env)
+    // Exactly the plugin migrations this tree's package has and the previous one's had not, applied by this one `db:migrate`.
+    expect({
+      "the store runs this tree's tarball": { version: installed.version, from: path.basename(installed.from) },
+      "plugin migrations applied by the switch": (await applied()).filter((n) => !appliedBefore.has(n) && installed.migrations.includes(n)).sort(),
+    }).toEqual({
+      "the store runs this tree's tarball": { version: rootPackage.version, from: path.basename(currentTarball) },
+      "plugin migrations applied by the switch": installed.migrations.filter((n) => !previousOnes.includes(n)),
     })
-    await boot(startServer, waitForHealth, "current")
+    await boot("current")
     const admin = await shopper.admin(ADMIN)
 
     // Authorized: captured in full, then part refunded. Partly captured: the rest captured, then part refunded.

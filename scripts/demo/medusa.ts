@@ -1,6 +1,7 @@
 /**
  * Runs Medusa's CLI for the store in this checkout (the repository root's medusa-config.ts loads the plugin from
- * src/): TypeScript through tsx, as `medusa develop` would, without a build step.
+ * src/): TypeScript through tsx, as `medusa develop` would, without a build step. `medusaCli` runs another store
+ * folder's the same way.
  */
 import { spawn, type ChildProcess } from "node:child_process"
 import path from "node:path"
@@ -13,30 +14,38 @@ const CLI = path.join(ROOT, "node_modules/@medusajs/cli/dist/index.js")
 
 export type Env = Record<string, string | undefined>
 
-/** Runs a CLI command to its end; its output is kept and shown only when it fails. */
-export function runCli(args: string[], env: Env): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", CLI, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] })
-    let output = ""
-    child.stdout.on("data", (d) => (output += d))
-    child.stderr.on("data", (d) => (output += d))
-    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`medusa ${args.join(" ")} exited with ${code}:\n${output.slice(-4000)}`))))
-  })
+/** Medusa's CLI of one store folder: what the demo, the suites and a store's `npx medusa` run alike. */
+export type MedusaCli = {
+  /** Runs a CLI command to its end; its output is kept and shown only when it fails. */
+  runCli(args: string[], env: Env): Promise<void>
+  /** Starts any CLI command as a child process (a drill may kill it); its output lines go to `log`. */
+  spawnCli(args: string[], env: Env, log?: (line: string) => void): ChildProcess
+  /** Starts `medusa start` (server, worker or both in one process); logs go to `log` when given. */
+  startServer(env: Env, log?: (line: string) => void): ChildProcess
 }
 
-/** Starts `medusa start` (server, worker or both in one process); logs go to `log` when given. */
-export function startServer(env: Env, log?: (line: string) => void): ChildProcess {
-  return spawnCli(["start"], env, log)
+/**
+ * The CLI as `node <nodeArgs> <args>` in `cwd`, each variable of `env` over `base()`: this checkout's through tsx
+ * (below), an installed store's through its own `node_modules/@medusajs/cli/cli.js` (integration-tests/upgrade).
+ */
+export function medusaCli(cwd: string, nodeArgs: string[], base: () => NodeJS.ProcessEnv = () => process.env): MedusaCli {
+  const spawnCli = (args: string[], env: Env, log?: (line: string) => void) => {
+    const child = spawn(process.execPath, [...nodeArgs, ...args], { cwd, env: { ...base(), ...env }, stdio: ["ignore", "pipe", "pipe"] })
+    const forward = (d: Buffer) => d.toString().split("\n").filter((l) => l.trim()).forEach((l) => log?.(l))
+    child.stdout!.on("data", forward)
+    child.stderr!.on("data", forward)
+    return child
+  }
+  const runCli = (args: string[], env: Env) =>
+    new Promise<void>((resolve, reject) => {
+      const lines: string[] = []
+      const child = spawnCli(args, env, (line) => lines.push(line))
+      child.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`medusa ${args.join(" ")} exited with ${code}:\n${lines.join("\n").slice(-4000)}`))))
+    })
+  return { runCli, spawnCli, startServer: (env, log) => spawnCli(["start"], env, log) }
 }
 
-/** Starts any CLI command as a child process (a drill may kill it); its output lines go to `log`. */
-export function spawnCli(args: string[], env: Env, log?: (line: string) => void): ChildProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", CLI, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] })
-  const forward = (d: Buffer) => d.toString().split("\n").filter((l) => l.trim()).forEach((l) => log?.(l))
-  child.stdout!.on("data", forward)
-  child.stderr!.on("data", forward)
-  return child
-}
+export const { runCli, spawnCli, startServer } = medusaCli(ROOT, ["--import", "tsx", CLI])
 
 /** Polls GET /health until it answers 200 or the deadline passes (boot takes ~15 s; the admin's first build more). */
 export async function waitForHealth(url: string, child: ChildProcess, timeoutMs = 180_000): Promise<void> {

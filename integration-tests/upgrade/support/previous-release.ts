@@ -1,18 +1,19 @@
 /**
  * The previous release, rebuilt from the commit CHANGELOG.md names for it ("Previous release: X.Y.Z, commit `abc`"
- * in the Unreleased entry): `git archive` of that commit into a folder of its own, `npm ci` there, and its own
- * development store (its medusa-config.ts loads its src/ through tsx, as its `npm run demo` did; nothing of it
- * reads a `medusa plugin:build` output, so none is made). Its CLI runs through that tree's own
- * scripts/demo/medusa.ts (cwd and node_modules its own). The installed tree is kept per commit in the temp
- * folder: a commit's files never change, and `npm ci` is most of this suite's time. The side-by-side suite rebuilds
- * other commits (HEAD, a release to run beside) the same way, through buildOf.
+ * in the Unreleased entry): `git archive` of that commit into a folder of its own and `npm ci` there (buildOf);
+ * then its plugin packed as a store gets it (packedRelease: `npm pack`, whose prepack runs that tree's
+ * `medusa plugin:build`), which the upgrade suite installs into its store. The side-by-side suite runs rebuilt
+ * commits (HEAD, a release to run beside) as their own development store instead (medusa-config.ts loading src/
+ * through tsx, through that tree's scripts/demo/medusa.ts). The installed tree and the tarball are kept per commit in
+ * the temp folder: a commit's files never change, and `npm ci` and the build are most of a first run's time.
  */
 import { execFileSync } from "node:child_process"
 import fs from "node:fs"
 import os from "node:os"
 import path from "node:path"
 import type * as Launcher from "../../../scripts/demo/medusa"
-import { run, shellEnv } from "../../newcomer/project"
+import { npmEnv, removeTreeInBackground, run, shellEnv } from "../../newcomer/project"
+import { pluginTarball } from "../../newcomer/packed"
 
 const ROOT = path.resolve(__dirname, "../../..")
 
@@ -101,6 +102,35 @@ export async function buildOf(version: string, commit: string, options: { transi
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const cli = require(path.join(dir, "scripts/demo/medusa.ts")) as typeof Launcher
   return { version, commit: sha, dir, cli }
+}
+
+/**
+ * The plugin's tarball of a rebuilt commit, as that commit's README makes it (`npm pack`; its prepack runs `medusa
+ * plugin:build`), once per commit: built in a fresh `git archive` beside the installed tree, its node_modules a copy
+ * of that tree's as hard links (a symbolic link would make TypeScript name the other folder in the declarations and
+ * refuse to emit), so the kept tree is never built in. Kept in RELEASES/packed-<sha>, renamed there when whole.
+ */
+export async function packedRelease(build: ReleaseBuild): Promise<string> {
+  const dir = path.join(RELEASES, `packed-${build.commit}`)
+  if (!fs.existsSync(dir)) {
+    const partial = `${dir}.partial-${process.pid}`
+    const tree = `${dir}.tree-${process.pid}`
+    for (const d of [partial, tree]) fs.rmSync(d, { recursive: true, force: true })
+    fs.mkdirSync(partial)
+    fs.mkdirSync(tree)
+    try {
+      execFileSync("bash", ["-c", `git archive ${build.commit} | tar -x -C ${JSON.stringify(tree)}`], { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] })
+      execFileSync("cp", ["-al", path.join(build.dir, "node_modules"), path.join(tree, "node_modules")], { stdio: ["ignore", "ignore", "pipe"] })
+      await run(`npm pack --pack-destination ${JSON.stringify(partial)}`, tree, npmEnv())
+      if (!fs.existsSync(dir)) fs.renameSync(partial, dir)
+    } catch (error) {
+      if (!fs.existsSync(dir)) throw error // another run packed it first otherwise
+    } finally {
+      fs.rmSync(partial, { recursive: true, force: true })
+      removeTreeInBackground(tree) // its node_modules: some 100,000 links
+    }
+  }
+  return pluginTarball(dir)
 }
 
 /** A finished tree under RELEASES installed from this exact package-lock.json, or null. */

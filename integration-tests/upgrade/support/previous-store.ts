@@ -1,13 +1,14 @@
 /**
- * The store as the previous release makes it before any shopper comes: its migrations (`medusa db:migrate` of its
- * tree), the demo catalogue of its seed and a dashboard user. Made once per release commit and kept in PostgreSQL as
- * a database named after the commit; each run copies it (`create database … template`, about a second instead of
- * two minutes of CLI boots). Everything after this (payments, the upgrade) is done in the copy, on every run.
+ * The store as the previous release makes it before any shopper comes: its migrations (`medusa db:migrate`), the
+ * demo catalogue of its seed (scripts/demo/seed.ts of the folder the CLI runs in) and a dashboard user, made by the
+ * CLI of the store folder the release is installed in (the upgrade suite) or of its rebuilt tree (the side-by-side
+ * suite). Made once and kept in PostgreSQL as a database named by the caller (after the commit); each run copies it
+ * (`create database … template`, about a second instead of two minutes of CLI boots). Everything after this
+ * (payments, the upgrade) is done in the copy, on every run.
  */
-import type { Env } from "../../../scripts/demo/medusa"
+import type { Env, MedusaCli } from "../../../scripts/demo/medusa"
 import { dropDatabase } from "../../../scripts/demo/database"
 import { waitFor } from "../../support/sandbox"
-import type { PreviousRelease } from "./previous-release"
 import { Pg as Client, type PgClient } from "./postgres"
 
 /** The dashboard user the store is made with (kept in the copied database, so one place says it). */
@@ -27,9 +28,9 @@ async function onServer<T>(url: string, body: (client: PgClient) => Promise<T>):
 
 /**
  * Creates the database of `url` as the previous release's fresh store, with ADMIN able to log in. `template` names
- * the kept database when builds of several commits make the same store (the side-by-side suite's, by content).
+ * the kept database (builds of several commits may make the same store: the side-by-side suite's, by content).
  */
-export async function previousStore(previous: PreviousRelease, url: string, env: Env, template = `pgs_release_${previous.commit.slice(0, 12)}`): Promise<void> {
+export async function previousStore(previous: { cli: Pick<MedusaCli, "runCli"> }, url: string, env: Env, template: string): Promise<void> {
   const exists = () => onServer(url, async (c) => (await c.query("select 1 from pg_database where datname = $1", [template])).rows.length > 0)
   if (!(await exists())) {
     // Made under another name and renamed when whole, so a half-made store is never copied.
