@@ -7,13 +7,17 @@
  * redis-server can be started.
  */
 import { fromMinorUnits } from "../../src/gateway"
-import { topologySuite, waitFor, PGS, type Client, type Http, type TopologySuite } from "./support/store"
+import { topologySuite, waitFor, PGS, MEDUSA_CALL_WAIT_SECONDS, type Client, type Http, type TopologySuite } from "./support/store"
 import { deliveredBody, firstTimes, ledger, post, sendAll, signed, type LedgerEntry } from "./support/gateway"
 import { burstState, shopperWithGatewayCustomer, tokenizationBurst, type Shopper } from "./support/bursts"
 import { sessionFields } from "../support/session-fields"
+import { OPERATION_LOCK, operationLockKey } from "../../src/api/admin/pgs/orders/operation-lock"
 
 const ok = (status: number) => status >= 200 && status < 300
 const MINUTE = 60_000
+const LEASE_MS = OPERATION_LOCK.leaseSeconds * 1000
+/** A payment's capture/refund lock as Medusa's Redis locking provider keeps it (its default namespace). */
+const redisLockKey = (paymentId: string) => `medusa_lock:${operationLockKey(paymentId)}`
 
 /** The gateway's retries: every webhook not acknowledged with a 2xx is sent again (to the balancer) until it is. */
 async function gatewayRetries(s: TopologySuite, sends: Array<{ body: string; authorization: string }>, statuses: number[]) {
@@ -53,7 +57,7 @@ topologySuite("production topology: 2 servers + 1 worker on one PostgreSQL and R
    * The drill "killed between the gateway's approval and recording it", in two halves. The storefront's retry waits
    * for Medusa's cart lock, which the dead process held, to expire: completeCartWorkflow takes it for 2 minutes
    * (acquireLockStep ttl, fixed in Medusa 2.21). The drills between the halves run during that wait: they kill
-   * nothing, restart nothing and run no job, each on carts of its own (a job would reconcile their payments at a
+   * nothing, restart nothing and run no job (one holds a lock in a job runner), each on carts of its own (a job would reconcile their payments at a
    * later time; a kill or a Redis restart would change this drill's story).
    */
   let approvalKill: { cart: Awaited<ReturnType<TopologySuite["readyCart"]>>; approved: LedgerEntry; atKill: unknown; again: Promise<{ res: Http; afterMs: number }> } | null = null
@@ -81,6 +85,31 @@ topologySuite("production topology: 2 servers + 1 worker on one PostgreSQL and R
     again.catch(() => {}) // its failure is reported by the drill's second half
     await restarted
     approvalKill = { cart, approved, atKill, again }
+  })
+
+  it("holds a payment's capture lock past its lease while its holder lives: a capture clicked on the other server meanwhile waits for it", async () => {
+    const cart = await s.readyCart()
+    expect((await s.store().post(`/store/carts/${cart.cartId}/complete`)).body.type).toBe("order")
+    const [payment] = await paymentOf(cart.sessionId)
+    const key = redisLockKey(payment.id)
+    // A process of the store (a job runner, on the same Redis) holds the lock as a capture's route does while the
+    // gateway is slow, for longer than the lease; meanwhile a person clicks Capture on server 2.
+    const hold = s.jobs.run("/hold-operation-lock", { payment_id: payment.id, hold_ms: LEASE_MS + 5000 }).result
+    await waitFor(async () => (await s.redis.command("EXISTS", key)) === 1, { timeoutMs: 30_000, what: "the holder's lock" })
+    const heldAt = Date.now()
+    const answered: string[] = []
+    const click = (await s.admin(s.server(2).url)).post(`/admin/payments/${payment.id}/capture`, {}).finally(() => answered.push("capture"))
+    const released = hold.finally(() => answered.push("holder"))
+    // Until past the lease the lock stays the holder's, renewed: never gone, never longer than the lease.
+    const ttls: number[] = []
+    await waitFor(async () => (ttls.push(Number(await s.redis.command("TTL", key))), Date.now() - heldAt > LEASE_MS + 2000), { timeoutMs: 60_000, intervalMs: 1000, what: "past the lease" })
+    const [holder, captured] = await Promise.all([released, click])
+    console.log(`[drill] operation lock held ${holder.held_ms} ms (lease ${LEASE_MS} ms); seconds left, read each second: ${JSON.stringify(ttls)}`)
+    expect(ttls.filter((t) => !(t > 0 && t <= OPERATION_LOCK.leaseSeconds))).toEqual([])
+    // The click went through only once the holder let go, and captured once.
+    expect({ answered, capture: captured.status }).toEqual({ answered: ["holder", "capture"], capture: 200 })
+    const gateway = firstTimes(await ledger(s.sandbox)).filter((e) => e.parent_id === payment.data.transaction_id && e.transaction_type === "CAPTURE")
+    expect(gateway.map((e) => e.amount)).toEqual([cart.amountMinor])
   })
 
   it("completes one cart 20 times at once over both servers, its approval webhook delivered to both: one order, one gateway transaction, one Medusa payment", async () => {
@@ -307,37 +336,52 @@ topologySuite("production topology: 2 servers + 1 worker on one PostgreSQL and R
   })
 
   /**
-   * Server 1 asks the gateway for a capture or refund; the gateway makes it and holds its answer; server 1 is killed
-   * then and restarted. Returns once the gateway's webhook for it is applied (recognised as Medusa's: the webhook
-   * path waits for Medusa's call until MEDUSA_CALL_WAIT_SECONDS after Medusa wrote its row, the store's option
-   * medusaCallWaitSeconds; a store's is 58 s). When that webhook reached the killed server just before the kill,
-   * that server recorded it and died before running it: the retry job runs it once its grace has passed, as it
-   * would a couple of minutes later on a real store.
+   * Server 1 asks the gateway for a capture or refund of `paymentId`; the gateway makes it and holds its answer;
+   * server 1 is killed then and restarted. Returns once the payment's capture/refund lock, which the dead server held,
+   * has freed (within its lease: nobody renews it now) and the gateway's webhook for the operation is applied
+   * (recognised as Medusa's: the webhook path waits for Medusa's call until MEDUSA_CALL_WAIT_SECONDS after Medusa
+   * wrote its row, the store's option medusaCallWaitSeconds; a store's is 58 s). When that webhook reached the killed
+   * server just before the kill, that server recorded it and died before running it: the retry job runs it once its
+   * grace has passed, as it would a couple of minutes later on a real store.
    */
-  const killAfterTheGatewayActs = async (parent: string, type: "CAPTURE" | "REFUND", request: (admin: Client) => Promise<{ status: number }>) => {
+  const killAfterTheGatewayActs = async (paymentId: string, parent: string, type: "CAPTURE" | "REFUND", request: (admin: Client) => Promise<{ status: number }>) => {
     const server = s.server(1)
     await s.sandbox.control("POST", "/_sandbox/faults", { target: "POST /api/transactions/manage", kind: "latency", latency_ms: 15_000, phase: "after" })
     const first = request(await s.admin(server.url))
     const made = await waitFor(async () => firstTimes(await ledger(s.sandbox)).find((e) => e.parent_id === parent && e.transaction_type === type), { timeoutMs: 60_000, what: `the gateway's ${type}` })
     await s.topology.kill9(server)
+    const killedAt = Date.now()
+    const lock = redisLockKey(paymentId)
+    const leaseLeftAtKill = Number(await s.redis.command("TTL", lock))
+    const lockFreed = waitFor(async () => (await s.redis.command("EXISTS", lock)) === 0, { timeoutMs: LEASE_MS + 5000, intervalMs: 250, what: "the dead server's operation lock freed within its lease" })
+    lockFreed.catch(() => {}) // reported below
     expect((await first).status).toBe(0)
     await s.sandbox.control("DELETE", "/_sandbox/faults")
     const restarted = s.topology.restart(server)
     const webhookApplied = async () => (await s.sql("select 1 from pgs_webhook_event where subject_id = $1 and processed_at is not null", [made.transaction_id])).length > 0
-    // A webhook not applied by then is the killed server's. 75 s, past the dead server's 60 s lock leases. One run
-    // with the job at 20 s (2026-12-07) left the refund unrepaired: reconciliation's repair raced a run of the event
-    // (fixed in fd3afb1, shown deterministically by http/reconcile-row-replacement.spec.ts).
-    const applied = { timeoutMs: 75_000, intervalMs: 500, what: `the ${type}'s webhook applied` }
-    const killedAt = Date.now()
-    const by = await waitFor(webhookApplied, applied).then(
-      () => "the store",
-      async () => {
-        await s.runJob("retry-webhooks", new Date(Date.now() + 3 * MINUTE)).result
-        await waitFor(webhookApplied, applied)
-        return "the retry job"
-      },
-    )
-    console.log(`[drill] the ${type}'s webhook applied by ${by}, ${Math.round((Date.now() - killedAt) / 1000)} s after the kill`)
+    // The worker applies it within MEDUSA_CALL_WAIT_SECONDS of Medusa's row, written before the kill; 12 s more for a
+    // loaded machine. A webhook not applied by then is the killed server's (recorded, never started); were the worker
+    // still running it, the retry job would wait for the event's lock and find it done. (One run with the job at 20 s
+    // after the kill, 2026-12-07, left the refund unrepaired: reconciliation's repair raced a run of the event, fixed
+    // in fd3afb1, shown deterministically by the http suites' reconcile-row-replacement.)
+    const applied = { timeoutMs: (MEDUSA_CALL_WAIT_SECONDS + 12) * 1000, intervalMs: 500, what: `the ${type}'s webhook applied` }
+    const since = () => `${Math.round((Date.now() - killedAt) / 1000)} s after the kill`
+    const [by, freed] = await Promise.all([
+      waitFor(webhookApplied, applied).then(
+        () => `the store, ${since()}`,
+        async () => {
+          const [event] = await s.sql("select received_at, attempts, error, next_attempt_at from pgs_webhook_event where subject_id = $1", [made.transaction_id])
+          await s.runJob("retry-webhooks", new Date(Date.now() + 3 * MINUTE)).result
+          await waitFor(webhookApplied, applied)
+          return `the retry job, ${since()} (the event before it: ${JSON.stringify(event ?? null)})`
+        },
+      ),
+      lockFreed.then(since),
+    ])
+    console.log(`[drill] the ${type}'s webhook applied by ${by}; the dead server's lock (${leaseLeftAtKill} s left at the kill) freed ${freed}`)
+    // Held at the kill, on a lease no longer than the short one: a second click waits that long at most.
+    expect(leaseLeftAtKill).toBeGreaterThan(0)
+    expect(leaseLeftAtKill).toBeLessThanOrEqual(OPERATION_LOCK.leaseSeconds)
     return { made, restarted }
   }
 
@@ -346,7 +390,7 @@ topologySuite("production topology: 2 servers + 1 worker on one PostgreSQL and R
     expect((await s.store().post(`/store/carts/${cart.cartId}/complete`)).body.type).toBe("order")
     const [payment] = await paymentOf(cart.sessionId)
     const parent = payment.data.transaction_id as string
-    const { made: captured, restarted } = await killAfterTheGatewayActs(parent, "CAPTURE", (admin) => admin.post(`/admin/payments/${payment.id}/capture`, {}))
+    const { made: captured, restarted } = await killAfterTheGatewayActs(payment.id, parent, "CAPTURE", (admin) => admin.post(`/admin/payments/${payment.id}/capture`, {}))
     // A person clicks Capture again on the surviving server.
     const again = await (await s.admin(s.server(2).url)).post(`/admin/payments/${payment.id}/capture`, {})
     await restarted
@@ -386,7 +430,7 @@ topologySuite("production topology: 2 servers + 1 worker on one PostgreSQL and R
     const partMinor = Math.floor((cart.amountMinor * 2) / 5)
     const restMinor = cart.amountMinor - partMinor
     const major = (minor: number) => Number(fromMinorUnits(minor, payment.currency_code))
-    const { restarted } = await killAfterTheGatewayActs(parent, "CAPTURE", (admin) => admin.post(`/admin/payments/${payment.id}/capture`, { amount: major(partMinor) }))
+    const { restarted } = await killAfterTheGatewayActs(payment.id, parent, "CAPTURE", (admin) => admin.post(`/admin/payments/${payment.id}/capture`, { amount: major(partMinor) }))
     // The rest, captured on the surviving server: with the unfinished row, Medusa counts the payment fully captured.
     const rest = await (await s.admin(s.server(2).url)).post(`/admin/payments/${payment.id}/capture`, { amount: major(restMinor) })
     await restarted
@@ -524,7 +568,7 @@ topologySuite("production topology: 2 servers + 1 worker on one PostgreSQL and R
     const [partMinor, restMinor] = [Math.floor((cart.amountMinor * 2) / 5), cart.amountMinor - Math.floor((cart.amountMinor * 2) / 5)]
     const major = (minor: number) => Number(fromMinorUnits(minor, payment.currency_code))
     const request = (admin: Client) => admin.post(`/admin/payments/${payment.id}/refund`, { amount: major(partMinor), note: "Scarf returned", refund_reason_id: reason.id })
-    const { made: refunded, restarted } = await killAfterTheGatewayActs(parent, "REFUND", request)
+    const { made: refunded, restarted } = await killAfterTheGatewayActs(payment.id, parent, "REFUND", request)
     // On the surviving server a person refunds the rest, one cent too much first: Medusa's guard counts the unfinished row.
     const tooMuch = await admin2.post(`/admin/payments/${payment.id}/refund`, { amount: major(restMinor + 1) })
     const rest = await admin2.post(`/admin/payments/${payment.id}/refund`, { amount: major(restMinor) })

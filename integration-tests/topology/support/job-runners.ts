@@ -13,7 +13,7 @@ type Runner = { child: ChildProcess; ready: Promise<string>; busy: boolean; tail
 
 export type JobRunners = {
   /** POSTs to a free runner (booting one if none is free); `child` is the process that runs it. */
-  run(route: "/run" | "/seed", body: unknown): { child: ChildProcess; result: Promise<any> }
+  run(route: "/run" | "/seed" | "/hold-operation-lock", body: unknown): { child: ChildProcess; result: Promise<any> }
   /** Boots runners until `n` are running; resolves when they answer. */
   warm(n: number): Promise<void>
   stop(): Promise<void>

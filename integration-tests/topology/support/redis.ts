@@ -7,7 +7,16 @@ import net from "node:net"
 import { freePort } from "../../../scripts/demo/flags"
 import { waitFor } from "../../support/sandbox"
 
-export type OwnRedis = { url: string; port: number; restart(): Promise<void>; kill(): Promise<void>; start(): Promise<void>; stop(): Promise<void> }
+export type OwnRedis = {
+  url: string
+  port: number
+  /** One command's reply: an integer, a string, or null (nil). */
+  command(...args: string[]): Promise<number | string | null>
+  restart(): Promise<void>
+  kill(): Promise<void>
+  start(): Promise<void>
+  stop(): Promise<void>
+}
 
 /** Why this machine cannot run the drills' Redis, or null when it can. */
 export function redisUnavailable(): string | null {
@@ -28,6 +37,28 @@ export function ping(port: number): Promise<boolean> {
   })
 }
 
+/** Sends one command (RESP) and reads its reply; enough for the integer and string replies the drills read. */
+export function command(port: number, args: string[]): Promise<number | string | null> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, "127.0.0.1")
+    let reply = ""
+    socket.setTimeout(5000, () => (socket.destroy(), reject(new Error(`redis ${args[0]}: no reply`))))
+    socket.on("error", reject)
+    socket.on("connect", () => socket.write(`*${args.length}\r\n${args.map((a) => `$${Buffer.byteLength(a)}\r\n${a}\r\n`).join("")}`))
+    socket.on("data", (d) => {
+      reply += d.toString()
+      const parsed = /^([:+\-])(.*)\r\n$/.exec(reply) ?? /^\$(-1)\r\n$/.exec(reply) ?? /^\$\d+\r\n([\s\S]*)\r\n$/.exec(reply)
+      if (!parsed) return
+      socket.destroy()
+      if (parsed[1] === "-") reject(new Error(`redis ${args[0]}: ${parsed[2]}`))
+      else if (parsed[1] === ":") resolve(Number(parsed[2]))
+      else if (parsed[1] === "+") resolve(parsed[2]!)
+      else if (parsed[1] === "-1") resolve(null)
+      else resolve(parsed[1]!)
+    })
+  })
+}
+
 export async function startOwnRedis(): Promise<OwnRedis> {
   const port = await freePort(0)
   let child: ChildProcess | null = null
@@ -44,5 +75,13 @@ export async function startOwnRedis(): Promise<OwnRedis> {
     await exited
   }
   await start()
-  return { url: `redis://127.0.0.1:${port}`, port, start, kill, restart: async () => (await kill(), await start()), stop: kill }
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    command: (...args) => command(port, args),
+    start,
+    kill,
+    restart: async () => (await kill(), await start()),
+    stop: kill,
+  }
 }

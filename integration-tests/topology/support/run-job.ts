@@ -5,7 +5,9 @@
  * scheduled for (a drill passes a later time instead of waiting minutes for a lease or a grace period)} answers
  * the run's summary; retry-webhooks runs until nothing is due. POST /seed {"email", "password"} loads the demo's
  * catalogue and creates the admin user, what `medusa exec scripts/demo/seed.ts` and `medusa user` do, in this one
- * boot. A drill that kills a runner (SIGKILL) mid-run kills the process that runs the job.
+ * boot. POST /hold-operation-lock {"payment_id", "hold_ms"} holds the payment's capture/refund lock as the admin's
+ * capture route does (one-operation.ts) for that long, and answers once it is released. A drill that kills a runner
+ * (SIGKILL) mid-run kills the process that runs the job.
  */
 import http from "node:http"
 import type { ExecArgs, MedusaContainer } from "@medusajs/framework/types"
@@ -14,6 +16,7 @@ import { FeatureFlag, Modules } from "@medusajs/framework/utils"
 import reconcilePgsTransactions from "../../../src/jobs/reconcile-pgs-transactions"
 import retryPgsWebhookEvents from "../../../src/jobs/retry-pgs-webhook-events"
 import seedDemo from "../../../scripts/demo/seed"
+import { underOperationLock } from "../../../src/api/admin/pgs/orders/operation-lock"
 
 async function runJobs(container: MedusaContainer, jobs: string, scheduledFor: Date) {
   const result: Record<string, unknown> = {}
@@ -30,6 +33,13 @@ async function runJobs(container: MedusaContainer, jobs: string, scheduledFor: D
     } else throw new Error(`job must name reconcile and/or retry-webhooks, got ${jobs}`)
   }
   return result
+}
+
+/** Holds the lock for `holdMs` (Medusa's route at work); throws, as the route's lock would, if the lease was lost. */
+async function holdOperationLock(container: MedusaContainer, paymentId: string, holdMs: number) {
+  const started = Date.now()
+  await underOperationLock(container, paymentId, () => new Promise<void>((resolve) => setTimeout(resolve, holdMs)))
+  return { held_ms: Date.now() - started }
 }
 
 /** The demo's catalogue, then an admin user as `medusa user -e -p` makes one (user, emailpass identity, link). */
@@ -55,7 +65,12 @@ export default async function jobRunner({ container }: ExecArgs) {
     req.on("end", async () => {
       try {
         const body = JSON.parse(text || "{}")
-        const result = req.url === "/seed" ? await seedStore(container, body) : await runJobs(container, String(body.job), new Date(body.now))
+        const result =
+          req.url === "/seed"
+            ? await seedStore(container, body)
+            : req.url === "/hold-operation-lock"
+              ? await holdOperationLock(container, String(body.payment_id), Number(body.hold_ms))
+              : await runJobs(container, String(body.job), new Date(body.now))
         res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(result))
       } catch (error) {
         res.writeHead(500, { "content-type": "text/plain" }).end((error as Error).stack ?? String(error))

@@ -1,22 +1,20 @@
 /**
  * In front of Medusa's own POST /admin/payments/:id/capture and /refund, for PGS payments: one capture or refund of
- * a payment at a time (a lock held until the answer is sent), and, when the dashboard says what it saw
+ * a payment at a time (a lock held until the answer is sent: operation-lock.ts), and, when the dashboard says what it saw
  * (`x-pgs-expect-captured` / `x-pgs-expect-refunded`, minor units), a 409 if the payment moved since. A double click
  * or two admins pressing at once so make one gateway operation: the second finds the first done and is refused
  * before Medusa's workflow (and the gateway) is reached. Medusa's route, workflow and records stay the only path.
  */
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import type { BigNumberInput } from "@medusajs/framework/types"
-import { MathBN, Modules } from "@medusajs/framework/utils"
+import { MathBN } from "@medusajs/framework/utils"
 import { fromMinorUnits } from "../../../../gateway"
 import { medusaAmountInMinorUnits } from "../../../../lib/medusa-amount"
 import { looseQuery } from "../../../../lib/loose-query"
+import { underOperationLock } from "./operation-lock"
 
 export const EXPECT_HEADER = { capture: "x-pgs-expect-captured", refund: "x-pgs-expect-refunded" } as const
 type Operation = keyof typeof EXPECT_HEADER
-
-/** How long a second request waits for the first one's answer before it is refused (seconds). */
-const WAIT_SECONDS = 60
 
 type Amount = { raw_amount?: unknown; amount?: unknown }
 type PaymentRow = { id: string; provider_id: string; currency_code: string; captures?: Amount[]; refunds?: Amount[] }
@@ -57,24 +55,19 @@ export function oneOperationAtATime(operation: Operation) {
         res.status(400).json({ type: "invalid_data", message: `Header ${EXPECT_HEADER[operation]} must be a whole number of minor units`, errors: [{ field: EXPECT_HEADER[operation], message: "must be a whole number of minor units" }] })
         return
       }
-      const locking = req.scope.resolve(Modules.LOCKING)
-      await locking.execute(
-        `pgs-payment-operation:${id}`,
-        async () => {
-          if (expected !== null) {
-            const current = await paymentOf(req, id)
-            const now = summed(operation === "capture" ? current?.captures : current?.refunds, first.currency_code)
-            if (now !== expected) return conflict(res, operation, first.currency_code, expected, now)
-          }
-          // Held until Medusa's route has answered (or the client went away).
-          await new Promise<void>((resolve) => {
-            res.once("finish", resolve)
-            res.once("close", resolve)
-            next()
-          })
-        },
-        { timeout: WAIT_SECONDS },
-      )
+      await underOperationLock(req.scope, id, async () => {
+        if (expected !== null) {
+          const current = await paymentOf(req, id)
+          const now = summed(operation === "capture" ? current?.captures : current?.refunds, first.currency_code)
+          if (now !== expected) return conflict(res, operation, first.currency_code, expected, now)
+        }
+        // Held until Medusa's route has answered (or the client went away), however long that takes.
+        await new Promise<void>((resolve) => {
+          res.once("finish", resolve)
+          res.once("close", resolve)
+          next()
+        })
+      })
     } catch (error) {
       if (!res.headersSent) next(error)
     }
