@@ -15,9 +15,15 @@ import { sessionIdFromReference } from "../../payments/reference"
 
 /** As long as one event or one gateway call may hold it. */
 const EVENT_LOCK_TIMEOUT_SECONDS = 60
+/**
+ * How long the lock outlives a holder that stopped renewing it (a server killed mid-event): Medusa's Redis provider
+ * renews a lock taken by `execute` every third of `expire` while the job runs; its default lease, 60 s, held up the
+ * payment's next event that long after a crash (as the dashboard's operation lock did: api/admin/pgs/orders/operation-lock.ts).
+ */
+const EVENT_LOCK_LEASE_SECONDS = 15
 
 /** A try's reference (payses_…-N) and its session id name the same lock; a reference we did not make names its own. */
 export const eventLockKey = (reference: string): string => `pgs-event:${sessionIdFromReference(reference) ?? reference}`
 
 export const underEventLock = <T>(container: MedusaContainer, reference: string, run: () => Promise<T>): Promise<T> =>
-  container.resolve(Modules.LOCKING).execute(eventLockKey(reference), run, { timeout: EVENT_LOCK_TIMEOUT_SECONDS })
+  container.resolve(Modules.LOCKING).execute(eventLockKey(reference), run, { timeout: EVENT_LOCK_TIMEOUT_SECONDS, expire: EVENT_LOCK_LEASE_SECONDS })
