@@ -9,7 +9,7 @@ import type { BrowserContext, Locator, Page } from "playwright-core"
 import { waitFor } from "../support/sandbox"
 import { currentSession, PLAIN_VISA, storedTransactionId, walletPayment } from "../http/support/checkout-direct"
 import { screenshot } from "./support"
-import { cardFrame, chargesFor, fillCardFields, orderOf, payByCard, widgetState, widgetSuite } from "./widget-support"
+import { cardFrame, chargesFor, expectFinished, fillCardFields, orderOf, payByCard, widgetState, widgetSuite } from "./widget-support"
 import { sessionFields } from "../support/session-fields"
 import { recordViolations, shopHeader, type Violations, widgetPolicy, without } from "./widget-csp"
 
@@ -29,6 +29,7 @@ widgetSuite("storefront widget: cards", (s, shop) => {
     await payByCard(page, s.sandbox.testCard("frictionless_approved"))
     await widgetState(page, "done")
     expect(await page.locator(".pgs-status").textContent()).toBe("Payment approved. Thank you for your order!")
+    await expectFinished(page)
     expect((await orderOf(page))?.id).toMatch(/^order_/)
     const session = await currentSession(s, cart.id)
     expect(await chargesFor(s, sessionFields(session.data).reference)).toHaveLength(1)
@@ -80,6 +81,7 @@ widgetSuite("storefront widget: cards", (s, shop) => {
     await screenshot(page, "widget-card-3ds-frame-challenge")
     await press(approve)
     await widgetState(page, "done")
+    await expectFinished(page)
     expect((await orderOf(page))?.id).toMatch(/^order_/)
     await screenshot(page, "widget-card-3ds-frame-approved")
     await context.close()

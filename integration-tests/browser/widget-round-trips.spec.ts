@@ -1,8 +1,9 @@
 /**
  * The shopper's wait, counted (issue 48): on a phone every round trip to the store costs 100–300 ms, so the widget
- * keeps them off the critical path. The payment step reaches the gateway's card fields after at most 2 store round
- * trips (the cart, its methods and the texts at once; then the collection and session in one call, with the
- * gateway's script asked for beside it), and Pay reaches the order after at most 2 (the cart read that guards
+ * keeps them off the critical path. The payment step reaches the gateway's card fields after 1 store round trip:
+ * the cart's methods (with its total), the texts and the card's collection and session at once (the session route
+ * answers the cart's unpaid card session again rather than reading the cart first), the gateway's script asked for as
+ * soon as the methods name it. Pay reaches the order after at most 2 (the cart read that guards
  * against another tab; then the completion, which attaches the card's transaction first). A redirect method's Pay
  * reaches the bank's page after 2 as well: the session with the browser's data in one call (no cart read first: the
  * session route refuses a completed cart), then the completion, which answers the bank's address. The same for the
@@ -12,7 +13,7 @@ import path from "node:path"
 import type { Page } from "playwright-core"
 import { orderOwingMore } from "../http/support/order-payments"
 import { recordRequests, storeRoundTrips, type RoundTrips } from "./round-trips"
-import { cardFrame, fillCardFields, orderOf, widgetState, widgetSuite } from "./widget-support"
+import { cardFrame, expectFinished, fillCardFields, orderOf, widgetState, widgetSuite } from "./widget-support"
 
 const SHOTS = path.resolve(__dirname, "../../artifacts/screenshots")
 
@@ -47,15 +48,15 @@ widgetSuite("storefront widget: round trips on the shopper's critical path", (s,
   }
 
   for (const react of [false, true])
-    it(`reaches the card fields in 2 store round trips and the order in 2 after Pay, each request once (${react ? "React binding" : "mountCheckout"})`, async () => {
+    it(`reaches the card fields in 1 store round trip and the order in 2 after Pay, each request once (${react ? "React binding" : "mountCheckout"})`, async () => {
       const { page, context, rec, start } = await checkout(react)
       await cardReady(page)
       await page.screenshot({ path: path.join(SHOTS, `widget-round-trips-ready${react ? "-react" : ""}.png`) })
 
       const step = storeRoundTrips(rec.since(start))
-      expect(step.requests).toEqual(["GET /store/carts/cart_…", "GET /store/pgs/payment-methods", "POST /store/pgs/carts/cart_…/payment-sessions"])
-      expect(step.storeChain).toBe(2)
-      expect(step.onCriticalPath).toBeLessThanOrEqual(2)
+      expect(step.requests).toEqual(["GET /store/pgs/payment-methods", "POST /store/pgs/carts/cart_…/payment-sessions"])
+      expect(step.storeChain).toBe(1)
+      expect(step.onCriticalPath).toBe(1)
       // The gateway's script was asked for before the session's answer came, not after it.
       const all = rec.since(start)
       const script = all.find((r) => r.path.endsWith("/embedded-fields.js"))!
@@ -72,6 +73,7 @@ widgetSuite("storefront widget: round trips on the shopper's critical path", (s,
       expect(pay.storeChain).toBe(2)
       expect(pay.onCriticalPath).toBeLessThanOrEqual(2)
       await page.screenshot({ path: path.join(SHOTS, `widget-round-trips-paid${react ? "-react" : ""}.png`) })
+      await expectFinished(page)
       await context.close()
     })
 
@@ -83,7 +85,7 @@ widgetSuite("storefront widget: round trips on the shopper's critical path", (s,
       await context.close()
     })
 
-  it("paints in English, reading the cart and its methods once, when the shopper's language pack cannot be loaded", async () => {
+  it("paints in English, reading the methods once, when the shopper's language pack cannot be loaded", async () => {
     const cart = await s.createCart()
     let rec!: RoundTrips
     const start = Date.now()
@@ -93,7 +95,7 @@ widgetSuite("storefront widget: round trips on the shopper's critical path", (s,
     })
     await cardReady(page)
     await expect(page.getByRole("button", { name: /^Pay/ }).textContent()).resolves.toMatch(/^Pay /)
-    expect(storeRoundTrips(rec.since(start)).requests).toEqual(["GET /store/carts/cart_…", "GET /store/pgs/payment-methods", "POST /store/pgs/carts/cart_…/payment-sessions"])
+    expect(storeRoundTrips(rec.since(start)).requests).toEqual(["GET /store/pgs/payment-methods", "POST /store/pgs/carts/cart_…/payment-sessions"])
     await context.close()
   })
 

@@ -270,6 +270,15 @@ export async function widgetState(page: Page, state: string, timeout = 30_000) {
   await page.locator(`#payment[data-pgs-state="${state}"]`).waitFor({ timeout })
 }
 
+/**
+ * The paid state looks finished: the message alone, no card form left behind (it showed squeezed to a sliver of its
+ * width under "Payment approved") and no Pay to press.
+ */
+export async function expectFinished(page: Page) {
+  expect(await page.locator(".pgs-status").isVisible()).toBe(true)
+  for (const part of [".pgs-methods", ".pgs-card iframe", ".pgs-pay"]) expect({ part, visible: await page.locator(part).isVisible() }).toEqual({ part, visible: false })
+}
+
 /** The cart's order, read through the store API like the storefront's confirmation page would. */
 export async function orderOf(page: Page): Promise<{ id: string } | null> {
   return page.evaluate(() => (window as any).shopOrder ?? null)

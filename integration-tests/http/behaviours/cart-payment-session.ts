@@ -4,7 +4,7 @@
  * takes the card fields' transaction (`pgs_transaction`), attached and checked with the gateway before Medusa
  * completes. Both are routes an attacker can call too: anonymous, repeated, with bodies of any shape.
  */
-import { payInFrame, storePost } from "../support/checkout"
+import { attachTransaction, payInFrame, storePost } from "../support/checkout"
 import { storeBody, SYSTEM_PROVIDER_ID } from "../support/store"
 
 export default storeBody("store: a cart's session in one call, and completion with the card's transaction", (s) => {
@@ -32,6 +32,33 @@ export default storeBody("store: a cart's session in one call, and completion wi
     expect(second.status).toBe(200)
     expect(second.data.payment_session.payment_collection_id).toBe(first.data.payment_session.payment_collection_id)
     expect((await sessionsOf(cart.id)).map((p) => p.id)).toEqual([second.data.payment_session.id]) // Medusa keeps the newest
+  })
+
+  it("answers the cart's unpaid card session again when asked to reuse it (a reloaded checkout), and makes a new one once it was paid in, for another customer, or with session data", async () => {
+    const owner = await s.registerCustomer()
+    const cart = await s.createCart({ customerToken: owner.token })
+    const reuse = { provider_id: "pp_pgs_pgs", reuse: true }
+    const first = (await startSession(cart.id, reuse)).data.payment_session // no collection yet: made
+    const again = await startSession(cart.id, reuse)
+    expect(again.status).toBe(200)
+    expect(again.data.payment_session).toMatchObject({ id: first.id, payment_collection_id: first.payment_collection_id, status: "pending" })
+    expect(again.data.payment_session.data).toMatchObject({ integration: "embedded_fields", gateway_session_id: first.data.gateway_session_id })
+    expect((await sessionsOf(cart.id)).map((p) => p.id)).toEqual([first.id])
+    // The owner signed in: a session made without their account is not theirs to reuse, and theirs not a guest's.
+    const asOwner = await s.api.post(`/store/pgs/carts/${cart.id}/payment-sessions`, reuse, { headers: { ...s.storeHeaders, authorization: `Bearer ${owner.token}` } })
+    expect(asOwner.data.payment_session.id).not.toBe(first.id)
+    const asGuest = (await startSession(cart.id, reuse)).data.payment_session
+    expect(asGuest.id).not.toBe(asOwner.data.payment_session.id)
+    // Paid in (here declined, as the store recorded it): never answered again, a new session.
+    const { transactionId } = await payInFrame(s.sandbox, asGuest, s.sandbox.testCard("frictionless_insufficient_funds"))
+    const attached = await attachTransaction(s, asGuest.id, transactionId)
+    expect({ status: attached.status, body: attached.data }).toMatchObject({ status: 200 })
+    const afterPaying = (await startSession(cart.id, reuse)).data.payment_session
+    expect(afterPaying.id).not.toBe(asGuest.id)
+    // Session data asks for a session of its own.
+    const withData = (await startSession(cart.id, { ...reuse, data: { note: "x" } })).data.payment_session
+    expect(withData.id).not.toBe(afterPaying.id)
+    expect((await startSession(cart.id, { provider_id: "pp_pgs_pgs", reuse: "yes" })).data.message).toMatch(/reuse/)
   })
 
   it("gives two calls at once on a cart without a collection one collection between them", async () => {

@@ -87,6 +87,15 @@ export default storeBody("money after checkout: paying an order's payment collec
     expect(wrongOrder.status).toBe(404)
     expect(wrongOrder.data).toEqual((await collectionSummary(s, "pay_col_01JZZZZZZZZZZZZZZZZZZZZZZZ")).data)
     expect((await collectionSummary(s, collectionId, "?order_id=../../etc")).status).toBe(404)
+    // The session route reads the link's order the same way (the widget asks for the card's session beside the
+    // collection): none is made on another order's collection.
+    const sessionFor = (query: string) =>
+      s.api.post(`/store/pgs/payment-collections/${collectionId}/payment-sessions${query}`, { provider_id: "pp_pgs_pgs" }, { headers: s.storeHeaders, validateStatus: () => true })
+    for (const query of ["?order_id=order_01JZZZZZZZZZZZZZZZZZZZZZZZ", "?order_id=../../etc"]) {
+      const res = await sessionFor(query)
+      expect({ query, status: res.status, body: res.data }).toEqual({ query, status: 404, body: wrongOrder.data })
+    }
+    expect((await sessionFor(`?order_id=${orderId}`)).status).toBe(200)
     for (const body of [{}, { provider_id: "pp_system_default" }, { provider_id: "x".repeat(5000) }, { provider_id: "pp_pgs_pgs", data: { a: { b: { c: { d: "\u0000" } } } } }]) {
       const res = await collectionSession(s, collectionId, body)
       expect(res.status).toBeGreaterThanOrEqual(400)

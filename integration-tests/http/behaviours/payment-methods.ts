@@ -14,9 +14,14 @@ export default storeBody("store: payment methods of a cart", (s) => {
   const ids = (res: { data: { payment_methods: { provider_id: string }[] } }) => res.data.payment_methods.map((m) => m.provider_id)
 
   it("lists the card first and leaves out methods whose currency the cart does not have", async () => {
-    const eur = await methodsOf((await s.createCart({ currency_code: "eur" })).id)
+    const eurCart = await s.createCart({ currency_code: "eur" })
+    const eur = await methodsOf(eurCart.id)
     expect(eur.status).toBe(200)
     expect(eur.data.currency_code).toBe("eur")
+    // The cart's total as the store's cart answers it, for the widget's Pay button (it reads no cart before its session).
+    const read = await s.api.get(`/store/carts/${eurCart.id}?fields=id,total`, { headers: s.storeHeaders })
+    expect(eur.data.total).toBeGreaterThan(0)
+    expect(eur.data.total).toBe(read.data.cart.total)
     expect(ids(eur)[0]).toBe("pp_pgs_pgs")
     expect(ids(eur)).toEqual(expect.arrayContaining(["pp_pgs-open-banking_pgs", "pp_pgs-hosted_pgs", "pp_pgs-voucher-redirect_pgs"]))
     expect(ids(eur)).not.toContain("pp_pgs-provider-instant_pgs") // PLN only

@@ -26,9 +26,12 @@ const base = (id: string) => `/store/pgs/payment-collections/${encodeURIComponen
 export const readCollection = (api: Api, id: string, orderId?: string): Promise<CollectionView> =>
   api.fetch(base(id), { query: orderId ? { order_id: orderId } : {} })
 
-/** The session, with the browser's `client_info` recorded on it when given (one call: no client-info call after it). */
-export const startSession = (api: Api, id: string, body: { provider_id: string; data?: Record<string, unknown>; client_info?: object }): Promise<PaymentSession> =>
-  api.fetch(`${base(id)}/payment-sessions`, { method: "POST", body }).then((r) => r.payment_session)
+/**
+ * The session, with the browser's `client_info` recorded on it when given (one call: no client-info call after it);
+ * `orderId`: the link's order, so no session is made on a collection the page would not show.
+ */
+export const startSession = (api: Api, id: string, body: { provider_id: string; data?: Record<string, unknown>; client_info?: object }, orderId?: string): Promise<PaymentSession> =>
+  api.fetch(`${base(id)}/payment-sessions`, { method: "POST", body, query: orderId ? { order_id: orderId } : {} }).then((r) => r.payment_session)
 
 export const applyPayment = (api: Api, id: string, sessionId: string): Promise<Applied> =>
   api.fetch(`${base(id)}/apply`, { method: "POST", body: { payment_session_id: sessionId } })

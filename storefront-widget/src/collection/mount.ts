@@ -79,6 +79,8 @@ export function mountCollectionPayment(target: Element | string, o: CollectionOp
   let flow: Flow = initialFlow
   let fields: CardFields | null = null
   let cardSession: PaymentSession | null = null
+  /** The card's session, asked for beside the collection (load): the first card row to open takes it. */
+  let early: Promise<PaymentSession> | null = null
   let start: Start | undefined
   let extra: Panel | null = null
   const made: Record<string, Panel> = {}
@@ -190,8 +192,10 @@ export function mountCollectionPayment(target: Element | string, o: CollectionOp
     panel.replaceChildren(slot)
     // The gateway's script is asked for while the session is made, not after.
     preloadCardFields(view?.payment_methods.find((m) => m.identifier === "pgs")?.script_url)
+    const asked = early
+    early = null
     try {
-      cardSession = await startSession(api, o.collectionId, { provider_id: CARD_PROVIDER })
+      cardSession = await (asked ?? startSession(api, o.collectionId, { provider_id: CARD_PROVIDER }, o.orderId))
       const d = cardSession.data
       fields = await mountCardFields(slot, d, locale, cardVars(o.appearance, d.css_variables, o.cssVariables), o.customerConfig)
       render() // Pay is clickable now
@@ -203,6 +207,7 @@ export function mountCollectionPayment(target: Element | string, o: CollectionOp
 
   async function onPay() {
     await choosing.catch(() => {})
+    await early?.catch(() => {})
     const m = methodOf(selected)
     if (flow.state !== "idle" || !m) return
     dispatch({ type: "clear" })
@@ -272,8 +277,10 @@ export function mountCollectionPayment(target: Element | string, o: CollectionOp
       case "attaching":
         return { type: "session", session: await sessionRoute(api, cardSession!.id, "transaction", { transaction_id: f.tx }) }
       case "starting":
-        // One call: the session with the browser's data the store records for the gateway (and the payer's IP).
-        return { type: "session", session: await startSession(api, o.collectionId, start!) }
+        // One call: the session with the browser's data the store records for the gateway (and the payer's IP). It
+        // replaces the card's session: the card row, opened again, asks anew.
+        early = null
+        return { type: "session", session: await startSession(api, o.collectionId, start!, o.orderId) }
       case "completing":
         return applied(session!)
       case "fingerprint":
@@ -293,6 +300,12 @@ export function mountCollectionPayment(target: Element | string, o: CollectionOp
   let returning = o.returnSession ?? new URLSearchParams(location.search).get("pgs_session") ?? ""
 
   async function load() {
+    // The first load asks for the card's session beside the collection when the card may be the first method (one
+    // store round trip to its fields; refused, harmlessly, on a collection with nothing to pay), never when the payer
+    // comes back from a redirect: a new session would retire the one they paid in. Pay waits for it (Medusa keeps only
+    // the newest session: the one made at Pay must be it).
+    if (flow.state == "loading" && !returning && (o.providers?.[0] ?? CARD_PROVIDER) == CARD_PROVIDER)
+      (early = startSession(api, o.collectionId, { provider_id: CARD_PROVIDER }, o.orderId)).catch(() => {})
     let cards
     try {
       // The customer's saved cards and the texts at the same time (the cards are used only when the server says they own the order).

@@ -35,13 +35,11 @@ export function payerOf(cart: Cart): Record<string, string> {
 /**
  * Creates the payment session, and the cart's payment collection when it has none, in one call (our store route
  * runs Medusa's workflows for both, and records the browser's `client_info` when given); Medusa replaces the
- * cart's other sessions, and so does the cart's copy here. A completed cart is refused (409).
+ * cart's other sessions. `reuse`: the server answers the cart's unpaid card-fields session instead, when it has one.
+ * A completed cart is refused (409).
  */
-export async function startSession(api: Api, cart: Cart, body: { provider_id: string; data?: Record<string, unknown>; client_info?: object }): Promise<PaymentSession> {
-  const s: PaymentSession = (await api.fetch(`/store/pgs/carts/${cart.id}/payment-sessions`, { method: "POST", body })).payment_session
-  cart.payment_collection = { payment_sessions: [s] }
-  return s
-}
+export const startSession = (api: Api, cartId: string, body: { provider_id: string; data?: Record<string, unknown>; client_info?: object; reuse?: boolean }): Promise<PaymentSession> =>
+  api.fetch(`/store/pgs/carts/${cartId}/payment-sessions`, { method: "POST", body }).then((r) => r.payment_session)
 
 /** One of our store/pgs session routes (the flow decides what a lost answer means: flow.ts). */
 export const sessionRoute = (api: Api, sessionId: string, path: string, body: unknown): Promise<PaymentSession> =>

@@ -45,6 +45,8 @@ export function mountCheckout(target: Element | string, o: CheckoutOptions): Che
   let flow: Flow = initialFlow
   let fields: CardFields | null = null
   let cardSession: PaymentSession | null = null
+  /** The card's session, asked for beside the method list (load): the first card row to open takes it. */
+  let early: Promise<PaymentSession> | null = null
   /** The card fields' transaction and its session: the cart's completion attaches it first (one store call). */
   let named: { payment_session_id: string; transaction_id: string } | undefined
   /** What the next "starting" state creates: provider and session data, read when Pay was pressed. */
@@ -92,8 +94,10 @@ export function mountCheckout(target: Element | string, o: CheckoutOptions): Che
     host.setAttribute("data-pgs-state", f.state)
     box.lang = locale
     legend.textContent = t("methods")
-    // Locked while a payment runs: during the challenge the bank's page is the only thing to act on.
+    // Locked while a payment runs: during the challenge the bank's page is the only thing to act on. Paid, only the
+    // message stays (as on the payment-collection page): no card form left behind to fill in, nor a Pay to press.
     fieldset.disabled = f.state !== "idle"
+    fieldset.hidden = pay.hidden = f.state == "done"
     // Never before the card fields can take the card: a click would only find them missing.
     pay.disabled = f.state !== "idle" || !selected || (selected === "card" && !fields)
     pay.setAttribute("aria-busy", String(f.state !== "idle" && f.state !== "done"))
@@ -171,18 +175,22 @@ export function mountCheckout(target: Element | string, o: CheckoutOptions): Che
     // The card row keeps its height while the session and the gateway's fields load: a placeholder, not a gap.
     const slot = h("div", { className: "pgs-card", "aria-busy": "true" })
     panel.replaceChildren(slot)
-    const current = sessionOf(cart!, CARD_PROVIDER)
-    // Reuse the cart's unpaid Embedded Fields session; otherwise start one (Medusa replaces other sessions). A session
-    // with a transaction has the gateway's status (the store keeps the transaction's id to itself).
-    const reuse = !fresh && current?.data.integration === "embedded_fields" && current.status === "pending" && !current.data.gateway_status
+    const asked = fresh ? null : early
+    early = null
+    let kept = false
     try {
-      cardSession = reuse ? current : await startSession(api, cart!, { provider_id: CARD_PROVIDER })
+      // The cart's unpaid card-fields session if it has one (the server decides: it sees the transaction, which the
+      // store's answers leave out); otherwise a new one (Medusa replaces other sessions).
+      cardSession = await (asked ?? startSession(api, o.cartId, { provider_id: CARD_PROVIDER, reuse: !fresh }))
       const d = cardSession.data
+      // The terminal's language applies when the storefront chose none (the fields open in it).
+      if (!o.locale && d.locale) setLocale(d.locale).catch(() => {})
+      kept = !fresh
       fields = await mountCardFields(slot, d, locale, cardVars(o.appearance, d.css_variables, o.cssVariables), o.customerConfig)
       render() // Pay is clickable now
     } catch (e) {
       // A kept session the gateway no longer knows (expired, or lost): a fresh one, once.
-      if (reuse) return mountCard(true)
+      if (kept) return mountCard(true)
       panel.replaceChildren()
       throw e
     }
@@ -190,6 +198,7 @@ export function mountCheckout(target: Element | string, o: CheckoutOptions): Che
 
   async function onPay() {
     await choosing.catch(() => {})
+    await early?.catch(() => {})
     const m = methodOf(selected)
     if (flow.state !== "idle" || !m) return
     dispatch({ type: "clear" })
@@ -249,9 +258,11 @@ export function mountCheckout(target: Element | string, o: CheckoutOptions): Che
         return { ...e, session: cardSession! }
       }
       case "starting":
-        // One call: the session with the browser's data the store records for the gateway (and the shopper's IP).
+        // One call: the session with the browser's data the store records for the gateway (and the shopper's IP). It
+        // replaces the card's session: the card row, opened again, asks anew.
+        early = null
         try {
-          return { type: "session", session: await startSession(api, cart!, start!) }
+          return { type: "session", session: await startSession(api, cart!.id, start!) }
         } catch (e) {
           // Refused on a cart another tab completed meanwhile: completing it answers that order, nothing is paid anew.
           if (statusOf(e) != 409 || !(cart = await readCart(api, cart!.id)).completed_at) throw e
@@ -285,13 +296,14 @@ export function mountCheckout(target: Element | string, o: CheckoutOptions): Che
     return m
   }
 
-  /** The cart, its methods and the shopper's texts at once: the card's session is the only call after them. */
+  /**
+   * The methods (with the cart's total) and the shopper's texts at once, and beside them the card's session when the
+   * card may be the first method: one store round trip to the card fields (the card row's placeholder shows meanwhile).
+   * Pay waits for that session (Medusa keeps only the cart's newest: a saved card's, made at Pay, must be the newest).
+   */
   async function load() {
-    ;[cart, [methods, cards]] = await Promise.all([readCart(api, o.cartId), listMethods(api, o.cartId, o), texts])
-    // The terminal's locale (session data) applies when the storefront did not choose one; its texts follow when
-    // loaded (the card session does not wait for them).
-    const configured = sessionOf(cart, CARD_PROVIDER)?.data.locale
-    if (!o.locale && configured) setLocale(configured).catch(() => {}) // the fields keep their language
+    if ((o.providers?.[0] ?? CARD_PROVIDER) == CARD_PROVIDER) (early = startSession(api, o.cartId, { provider_id: CARD_PROVIDER, reuse: true })).catch(() => {})
+    ;[[methods, cards, cart]] = await Promise.all([listMethods(api, o.cartId, o), texts])
     selected = methods[0]?.key ?? ""
     buildRows()
   }

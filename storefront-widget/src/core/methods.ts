@@ -1,5 +1,6 @@
 /** The methods to offer: those the server says can serve the cart, the customer's saved cards, a wallet. */
 import type { Api } from "./api"
+import type { Cart } from "./cart"
 import { preloadCardFields } from "./card-fields"
 import type { TextKey, Translate } from "./i18n"
 import type { ChargeConsent, SavedCard } from "./saved-cards"
@@ -44,18 +45,17 @@ type Served = { provider_id: string; identifier: string; voucher_codes?: string[
  * The methods that can serve this cart, as the server decides (region, currency rules, the terminal's methods),
  * narrowed to `providers` when given; a logged-in customer's saved cards first (on their own cart), then the card, then the rest. The
  * gateway's card-fields script is asked for as soon as its address is known, here: with the card session, not after.
+ * Third: the cart as the Pay button shows it (its total from the server), so no cart is read before the card's session.
  */
 export async function listMethods(
   api: Api,
   cartId: string,
   o: { providers?: string[]; wallet?: unknown; methodData?: Record<string, Record<string, unknown>> },
-): Promise<[Method[], SavedCard[] | null]> {
+): Promise<[Method[], SavedCard[] | null, Cart]> {
   // The customer's saved cards come with them, only on the customer's own cart: on another (made before login) a
   // saved card cannot be used. null: none to offer (nor a card to save).
-  const { payment_methods: served, saved_cards: cards = null }: { payment_methods: Served[]; saved_cards?: SavedCard[] | null } = await api.fetch(
-    "/store/pgs/payment-methods",
-    { query: { cart_id: cartId } },
-  )
+  const { payment_methods: served, saved_cards: cards = null, total, currency_code }: { payment_methods: Served[]; saved_cards?: SavedCard[] | null; total?: number; currency_code?: string } =
+    await api.fetch("/store/pgs/payment-methods", { query: { cart_id: cartId } })
   const chosen = o.providers ? o.providers.flatMap((id) => served.filter((m) => m.provider_id === id)) : served
   const methods: Method[] = []
   for (const m of chosen) {
@@ -70,5 +70,5 @@ export async function listMethods(
     const vouchers = o.methodData?.[m.provider_id]?.voucher_code ? undefined : m.voucher_codes
     methods.push({ kind: "redirect", key: m.provider_id, id: m.provider_id, family: m.identifier.slice(4), vouchers, names: m.names })
   }
-  return [methods, cards]
+  return [methods, cards, { id: cartId, total, currency_code }]
 }

@@ -1,5 +1,5 @@
 import type { MiddlewareRoute } from "@medusajs/framework/http"
-import { applyBody, collectionSessionBody } from "./payment-collections/validators"
+import { applyBody, cartSessionBody, collectionSessionBody } from "./payment-collections/validators"
 import { attachTransactionBody, authenticationCompletedBody, clientInfoBody, completionBody, requestAuthenticationBody } from "./payment-sessions/validators"
 import { attachOnCompletion } from "./payment-sessions/attach-on-completion"
 import { validated } from "../../admin/pgs/validate"
@@ -20,7 +20,7 @@ export const storePgsMiddlewares: MiddlewareRoute[] = [
   { methods: ["POST"], matcher: `${SESSION}/three-ds/request-authentication`, middlewares: [validateBody(requestAuthenticationBody)] },
   { methods: ["POST"], matcher: `${SESSION}/three-ds/authentication-completed`, middlewares: [validateBody(authenticationCompletedBody)] },
   // The widget's payment step: the cart's collection and session in one call; its Pay: attach and complete in one.
-  { methods: ["POST"], matcher: "/store/pgs/carts/:id/payment-sessions", middlewares: [validateBody(collectionSessionBody)] },
+  { methods: ["POST"], matcher: "/store/pgs/carts/:id/payment-sessions", middlewares: [validateBody(cartSessionBody)] },
   { methods: ["POST"], matcher: "/store/carts/:id/complete", middlewares: [validated("body", completionBody), attachOnCompletion] },
   { methods: ["GET"], matcher: COLLECTION, middlewares: [maybeCustomer] },
   { methods: ["POST"], matcher: `${COLLECTION}/payment-sessions`, middlewares: [validateBody(collectionSessionBody)] },

@@ -19,5 +19,9 @@ export const collectionSessionBody = z.object({
 })
 export type CollectionSessionBody = z.infer<typeof collectionSessionBody>
 
+/** A cart's session: `reuse` answers the cart's unpaid card-fields session again, when it has one (carts/[id]/payment-sessions/reusable.ts). */
+export const cartSessionBody = collectionSessionBody.extend({ reuse: z.boolean({ error: "reuse must be true or false" }).optional() })
+export type CartSessionBody = z.infer<typeof cartSessionBody>
+
 export const applyBody = z.object({ payment_session_id: z.string().regex(/^payses_[0-9A-Za-z]{1,64}$/, "payment_session_id must be a payment session id such as payses_01J…") })
 export type ApplyBody = z.infer<typeof applyBody>

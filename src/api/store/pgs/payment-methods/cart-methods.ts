@@ -14,7 +14,7 @@ import { servableMethods, type ServableMethod } from "./servable"
 export const CART_ID = /^[\w-]{1,100}$/
 
 type RegionView = { payment_providers?: Array<{ id: string; is_enabled?: boolean }> | null }
-type CartView = { id: string; currency_code: string; completed_at?: string | Date | null; customer_id?: string | null; region?: RegionView | null }
+type CartView = { id: string; currency_code: string; total?: unknown; completed_at?: string | Date | null; customer_id?: string | null; region?: RegionView | null }
 
 /** The region's enabled providers that can serve this currency at its terminal, with the admin's method names. */
 export async function regionMethods(scope: MedusaContainer, region: RegionView | null | undefined, currencyCode: string): Promise<ServableMethod[]> {
@@ -36,20 +36,25 @@ export async function cartCompleted(scope: MedusaContainer, cartId: string): Pro
   return !!(data[0] as CartView | undefined)?.completed_at
 }
 
-/** The cart's currency, owner, whether it is completed, and its servable methods; null for an unknown cart. */
+/**
+ * The cart's currency, owner, whether it is completed, and its servable methods; null for an unknown cart. `total`:
+ * also the cart's total (Medusa's cart module computes it from the items, so only the widget's list asks for it).
+ */
 export async function cartMethods(
   scope: MedusaContainer,
   cartId: string,
-): Promise<{ currency_code: string; completed: boolean; customer_id: string | null; methods: ServableMethod[] } | null> {
+  { total = false } = {},
+): Promise<{ currency_code: string; total?: unknown; completed: boolean; customer_id: string | null; methods: ServableMethod[] } | null> {
   const { data } = await looseQuery(scope).graph({
     entity: "cart",
-    fields: ["id", "currency_code", "completed_at", "customer_id", "region.payment_providers.id", "region.payment_providers.is_enabled"],
+    fields: ["id", "currency_code", "completed_at", "customer_id", "region.payment_providers.id", "region.payment_providers.is_enabled", ...(total ? ["total"] : [])],
     filters: { id: cartId },
   })
   const cart = data[0] as CartView | undefined
   if (!cart) return null
   return {
     currency_code: cart.currency_code,
+    ...(total ? { total: cart.total } : {}),
     completed: !!cart.completed_at,
     customer_id: cart.customer_id ?? null,
     methods: await regionMethods(scope, cart.region, cart.currency_code),

@@ -3,7 +3,9 @@
  * storefront widget's list, each with the admin's names for it per locale (`names`, when the terminal has any); the
  * card's entry says when the checkout asks consent to later charges by the shop (`saved_card_consent: {store_name}`,
  * option savedCardConsent) and the gateway's card-fields script (`script_url`, asked for while the session is made);
- * `saved_cards`: the logged-in customer's saved cards when the cart is theirs, else null (none may be offered).
+ * `saved_cards`: the logged-in customer's saved cards when the cart is theirs, else null (none may be offered);
+ * `total`: the cart's total in major units, as GET /store/carts/:id answers it (the widget's Pay button says it, so
+ * it reads no cart before its card session: that session is asked for beside this list).
  * 400 for a malformed cart id, 404 for an unknown cart.
  */
 import type { AuthenticatedMedusaRequest, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
@@ -23,13 +25,13 @@ const query = z.object({
 export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) {
   const parsed = query.safeParse(req.query)
   if (!parsed.success) throw new MedusaError(MedusaError.Types.INVALID_DATA, parsed.error.issues.map((i) => i.message).join("; "))
-  const served = await cartMethods(req.scope, parsed.data.cart_id)
+  const served = await cartMethods(req.scope, parsed.data.cart_id, { total: true })
   if (!served) throw new MedusaError(MedusaError.Types.NOT_FOUND, `Cart ${parsed.data.cart_id} was not found`)
-  const { currency_code, methods } = served
+  const { currency_code, total, methods } = served
   const card = withCardScript(req.scope, methods).find((m) => m.identifier === "pgs")
   // The widget asks the shopper's consent to later charges by the shop in words naming the shop (savedCardConsent).
   if (card && req.scope.resolve<PgsModuleService>(PGS_MODULE).payLinkSettings().savedCardConsent) card.saved_card_consent = { store_name: await storeName(req) }
-  res.json({ currency_code, payment_methods: methods, saved_cards: await savedCardsOn(req, served.customer_id) })
+  res.json({ currency_code, total, payment_methods: methods, saved_cards: await savedCardsOn(req, served.customer_id) })
 }
 
 /**

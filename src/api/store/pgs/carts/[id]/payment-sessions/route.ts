@@ -1,5 +1,5 @@
 /**
- * POST /store/pgs/carts/:id/payment-sessions { provider_id, data?, client_info? }
+ * POST /store/pgs/carts/:id/payment-sessions { provider_id, data?, client_info?, reuse? }
  * The widget's one call to start paying a cart: the cart's payment collection (made with Medusa's own
  * createPaymentCollectionForCartWorkflow when it has none) and the session (createPaymentSessionsWorkflow; Medusa
  * keeps only the newest), where Medusa's store API takes two calls one after the other. Only a method the cart's
@@ -9,6 +9,8 @@
  * A completed cart is refused: its collection is the order's, and a new session would retire the order's payment;
  * checked again under Medusa's cart lock (the one its completion holds) before the session is made.
  * `client_info` records the browser's details on the new session as the client-info route does (client-info-request.ts).
+ * `reuse`: the cart's unpaid card-fields session is answered again when it has one (reusable.ts): the widget asks for
+ * the card's session beside the method list, before it could see the cart's sessions.
  * 200 { payment_session }; 400 bad body or a method that cannot serve the cart; 404 unknown cart; 409 completed cart
  * (or the client info refused by the provider); 503 the gateway away.
  */
@@ -21,8 +23,9 @@ import { rememberClient } from "../../../../../../payments/card-testing/client-r
 import { guardAddress } from "../../../../../card-testing/address"
 import { guardDeps } from "../../../../../card-testing/middleware"
 import { CART_ID, cartCompleted, cartMethods, cartOwner } from "../../../payment-methods/cart-methods"
-import type { CollectionSessionBody } from "../../../payment-collections/validators"
+import type { CartSessionBody } from "../../../payment-collections/validators"
 import { withClientInfo } from "../../../payment-sessions/client-info-request"
+import { reusableSession } from "./reusable"
 
 const notFound = (id: string) => ({ type: "not_found", message: `Cart ${id} was not found` })
 const completed = (id: string) => ({ type: "not_allowed", message: `Cart ${id} is already completed` })
@@ -32,24 +35,29 @@ const CART_LOCK_TIMEOUT_SECONDS = 30
 const underCartLock = <T>(scope: MedusaContainer, cartId: string, run: () => Promise<T>): Promise<T> =>
   scope.resolve(Modules.LOCKING).execute(cartId, run, { timeout: CART_LOCK_TIMEOUT_SECONDS })
 
-export async function POST(req: AuthenticatedMedusaRequest<CollectionSessionBody>, res: MedusaResponse) {
+export async function POST(req: AuthenticatedMedusaRequest<CartSessionBody>, res: MedusaResponse) {
   const cartId = String(req.params.id)
   const served = CART_ID.test(cartId) ? await cartMethods(req.scope, cartId) : null
   if (!served) return void res.status(404).json(notFound(cartId))
   if (served.completed) return void res.status(409).json(completed(cartId))
-  const { provider_id, data, client_info } = req.validatedBody
+  const { provider_id, data, client_info, reuse } = req.validatedBody
   if (!served.methods.some((m) => m.provider_id === provider_id))
     return void res.status(400).json({ type: "invalid_data", message: `provider_id ${provider_id} cannot serve this cart` })
-  const collectionId = (await collectionOf(req.scope, cartId)) ?? (await newCollection(req, cartId))
+  const existing = await collectionOf(req.scope, cartId)
+  const collectionId = existing ?? (await newCollection(req, cartId))
+  const customer_id = cartOwner(req, served.customer_id)
+  // Answering a kept session writes nothing, so it needs no lock (the cart was checked above); asked with session
+  // data, a new session is made (the kept one was made without it).
+  const kept = reuse && existing && !data ? await reusableSession(req.scope, existing, provider_id, customer_id) : null
   // Medusa's session workflow deletes the collection's other sessions, one a running completion may have just
   // authorized: the check and the session are made under the cart's lock, which that completion holds throughout.
-  const made = await underCartLock(req.scope, cartId, async () => {
+  const made = kept ?? (await underCartLock(req.scope, cartId, async () => {
     if (await cartCompleted(req.scope, cartId)) return null
     const { result } = await createPaymentSessionsWorkflow(req.scope).run({
-      input: { payment_collection_id: collectionId, provider_id, customer_id: cartOwner(req, served.customer_id), data },
+      input: { payment_collection_id: collectionId, provider_id, customer_id, data },
     })
     return result as { id: string; provider_id: string; status: string; data: Record<string, unknown> | null }
-  })
+  }))
   if (!made) return void res.status(409).json(completed(cartId))
   const session = await withClientInfo(req, res, { id: made.id, provider_id: made.provider_id, status: made.status, data: made.data ?? {}, payment_collection_id: collectionId }, client_info)
   if (session) res.json({ payment_session: session })
