@@ -117,6 +117,29 @@ describe("the store suites' row restore", () => {
     await inDatabase(database, (client) => client.query(`alter table cart add constraint refuse_all check (false) not valid`))
     expect(await restoreRows(database)).toBe(false)
     await inDatabase(database, (client) => client.query(`alter table cart drop constraint refuse_all`))
+    // Replaced in place, the trigger keeps its identity but not its definition.
+    await inDatabase(database, (client) =>
+      client.query(`create function refuse() returns trigger language plpgsql as $$ begin return new; end $$;
+        create trigger refuse before update on region for each row execute function refuse()`),
+    )
+    expect(await restoreRows(database)).toBe(false)
+  })
+
+  it("restores from the template when it declines, and restores by rows again after that", async () => {
+    installRowRestore()
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const runner = require("@medusajs/test-utils/dist/medusa-test-runner-utils/postgres-template")
+    const before = await contentsOf(template)
+    // Left by the test before: a trigger, and a row written under it.
+    await inDatabase(database, (client) => client.query(`insert into region values ('reg_9', 'left behind')`))
+    expect(await restoreRows(database)).toBe(false)
+
+    await runner.restorePostgresDatabaseFromTemplate({ databaseName: database, templateName: template })
+    expect(await contentsOf(database)).toEqual(before)
+    const triggers = await inDatabase(database, (client) => client.query(`select 1 from pg_trigger where tgname = 'refuse'`))
+    expect(triggers.rowCount).toBe(0)
+    // The template holds the snapshot too, so the next restore is by rows again.
+    expect(await restoreRows(database)).toBe(true)
   })
 
   it("is what Medusa's test runner calls to snapshot and restore, once installed", () => {
