@@ -31,6 +31,7 @@ import { atBankPage, ok, shop, type Client, type Shop } from "./support/shop"
 import { gatewayAndMedusa } from "./support/agreement"
 import { databaseUrl, Pg, type PgClient } from "./support/postgres"
 import type { ChildProcess } from "node:child_process"
+import { createHash } from "node:crypto"
 import fs from "node:fs"
 import path from "node:path"
 
@@ -38,6 +39,14 @@ const ROOT = path.resolve(__dirname, "../..")
 const rootPackage = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8"))
 /** The store's Medusa: the one this tree is developed and tested on; the store keeps it across the upgrade. */
 const MEDUSA = rootPackage.devDependencies["@medusajs/medusa"] as string
+/** The plugin migrations this tree's source has: its tarball must carry every one. */
+const SOURCE_MIGRATIONS = fs
+  .readdirSync(path.join(ROOT, "src/modules/pgs/migrations"))
+  .filter((f) => /^Migration\d+\.ts$/.test(f))
+  .map((f) => f.replace(/\.ts$/, ""))
+  .sort()
+/** What npm records as a tarball's integrity in the store's package-lock.json. */
+const integrityOf = (tarball: string) => `sha512-${createHash("sha512").update(fs.readFileSync(tarball)).digest("base64")}`
 
 jest.setTimeout(20 * 60_000)
 
@@ -99,8 +108,9 @@ describe("upgrading from the previous release with payments in every in-flight s
       PGS_CARD_TESTING_DECLINES_PER_ADDRESS: "1000000",
       PGS_CARD_TESTING_SESSIONS_PER_ADDRESS: "1000000",
     }
-    // The store as the previous release made it: its migrations, the demo catalogue of its seed, its dashboard user.
-    await previousStore(store, dbUrl, env, `pgs_packed_${previous.commit.slice(0, 12)}`)
+    // The store as the previous release made it: its migrations, the demo catalogue of its seed, its dashboard user;
+    // kept per release and per store (its Medusa version: the base store's key).
+    await previousStore(store, dbUrl, env, `pgs_packed_${previous.commit.slice(0, 12)}_${store.baseKey}`)
     currentTarball = pluginTarball(await current)
     db = new Pg({ connectionString: dbUrl })
     await db.connect()
@@ -186,7 +196,7 @@ describe("upgrading from the previous release with payments in every in-flight s
     inFlight.answerLost = { paymentId: lostPayment.id, transactionId: lostPayment.transaction_id }
 
     const before = {
-      "the store runs the previous release's tarball": { version: installed.version, from: path.basename(installed.from) },
+      "the store runs the previous release's tarball": { version: installed.version, from: path.basename(installed.from), integrity: installed.integrity },
       "partly captured: Medusa's capture": (await sql("select amount from capture where payment_id = $1 and deleted_at is null", [partlyPayment.id])).map((r) => Math.round(Number(r.amount) * 100)),
       "bank payment: no order while the shopper is at the bank": await orderOfCart(bank.cartId),
       "approved while held: no order before its webhook": await orderOfCart(held.cartId),
@@ -197,7 +207,7 @@ describe("upgrading from the previous release with payments in every in-flight s
       "held webhooks: queued at the gateway": (await deliveries()).some((d) => d.state !== "delivered"),
     }
     expect(before).toEqual({
-      "the store runs the previous release's tarball": { version: previous.version, from: path.basename(previousTarball) },
+      "the store runs the previous release's tarball": { version: previous.version, from: path.basename(previousTarball), integrity: integrityOf(previousTarball) },
       "partly captured: Medusa's capture": [PART],
       "bank payment: no order while the shopper is at the bank": undefined,
       "approved while held: no order before its webhook": undefined,
@@ -219,13 +229,16 @@ describe("upgrading from the previous release with payments in every in-flight s
     await store.install(currentTarball)
     const installed = store.plugin()
     await store.cli.runCli(["db:migrate"], env)
-    // Exactly the plugin migrations this tree's package has and the previous one's had not, applied by this one `db:migrate`.
+    // The tarball packed from this tree (npm's recorded sha512 is the tarball's), carrying every migration of this
+    // tree's source; exactly those the previous package had not are applied by this one `db:migrate`.
     expect({
-      "the store runs this tree's tarball": { version: installed.version, from: path.basename(installed.from) },
-      "plugin migrations applied by the switch": (await applied()).filter((n) => !appliedBefore.has(n) && installed.migrations.includes(n)).sort(),
+      "the store runs this tree's tarball": { version: installed.version, from: path.basename(installed.from), integrity: installed.integrity },
+      "the package's plugin migrations": installed.migrations,
+      "plugin migrations applied by the switch": (await applied()).filter((n) => !appliedBefore.has(n) && SOURCE_MIGRATIONS.includes(n)).sort(),
     }).toEqual({
-      "the store runs this tree's tarball": { version: rootPackage.version, from: path.basename(currentTarball) },
-      "plugin migrations applied by the switch": installed.migrations.filter((n) => !previousOnes.includes(n)),
+      "the store runs this tree's tarball": { version: rootPackage.version, from: path.basename(currentTarball), integrity: integrityOf(currentTarball) },
+      "the package's plugin migrations": SOURCE_MIGRATIONS,
+      "plugin migrations applied by the switch": SOURCE_MIGRATIONS.filter((n) => !previousOnes.includes(n)),
     })
     await boot("current")
     const admin = await shopper.admin(ADMIN)

@@ -47,17 +47,22 @@ module.exports = defineConfig({
 
 export type StoreFolder = {
   dir: string
+  /** The base store's key (Medusa's version and the starter's package.json): what the store was made with. */
+  baseKey: string
   cli: MedusaCli
   /** `npm install <tarball>` in the store, as a store developer installs a release. */
   install(tarball: string): Promise<void>
-  /** The plugin the store has now: its version, what package.json says it was installed from, its migrations. */
-  plugin(): { version: string; from: string; migrations: string[] }
+  /**
+   * The plugin the store has now: its version, what package.json says it was installed from, the integrity npm
+   * recorded for what it installed (sha512 of the tarball), its migrations.
+   */
+  plugin(): { version: string; from: string; integrity: string; migrations: string[] }
   remove(): void
 }
 
 /** A new store folder with Medusa `medusa` installed and no plugin yet; `seed` is copied to its scripts/demo/seed.ts. */
 export async function storeFolder(medusa: string, seed: string): Promise<StoreFolder> {
-  const base = await baseStore(medusa)
+  const { base, key } = await baseStore(medusa)
   fs.mkdirSync(STORES, { recursive: true })
   const dir = fs.mkdtempSync(path.join(STORES, `run-${process.pid}-`))
   for (const file of ["package.json", "package-lock.json", "tsconfig.json"]) fs.copyFileSync(path.join(base, file), path.join(dir, file))
@@ -72,11 +77,13 @@ export async function storeFolder(medusa: string, seed: string): Promise<StoreFo
   const installed = path.join(dir, "node_modules", PLUGIN)
   return {
     dir,
+    baseKey: key,
     cli: medusaCli(dir, [path.join(dir, "node_modules/@medusajs/cli/cli.js")], () => shellEnv()),
     install: async (tarball) => void (await run(`npm install ${JSON.stringify(tarball)}`, dir, npmEnv())),
     plugin: () => ({
       version: JSON.parse(fs.readFileSync(path.join(installed, "package.json"), "utf8")).version,
       from: JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")).dependencies[PLUGIN],
+      integrity: JSON.parse(fs.readFileSync(path.join(dir, "package-lock.json"), "utf8")).packages[`node_modules/${PLUGIN}`]?.integrity ?? "",
       migrations: fs
         .readdirSync(path.join(installed, ".medusa/server/src/modules/pgs/migrations"))
         .filter((f) => /^Migration\d+\.js$/.test(f))
@@ -88,14 +95,14 @@ export async function storeFolder(medusa: string, seed: string): Promise<StoreFo
 }
 
 /** Medusa's packages installed into a starter backend, once per Medusa version and package.json on this machine. */
-async function baseStore(medusa: string): Promise<string> {
+async function baseStore(medusa: string): Promise<{ base: string; key: string }> {
   const draft = fs.mkdtempSync(path.join(os.tmpdir(), "pgs-store-draft-"))
   writeStarterBackend(draft, "pgs-upgrade-store", medusa)
   const key = createHash("sha1").update(fs.readFileSync(path.join(draft, "package.json"))).digest("hex").slice(0, 12)
   const dir = path.join(STORES, `base-${medusa}-${key}`)
   if (fs.existsSync(dir)) {
     fs.rmSync(draft, { recursive: true, force: true })
-    return dir
+    return { base: dir, key }
   }
   // Installed beside its place and renamed when whole, so a half-made base is never copied.
   fs.mkdirSync(STORES, { recursive: true })
@@ -110,5 +117,5 @@ async function baseStore(medusa: string): Promise<string> {
   } finally {
     if (fs.existsSync(partial)) removeTreeInBackground(partial)
   }
-  return dir
+  return { base: dir, key }
 }
