@@ -4,6 +4,7 @@
  */
 import { pgsStoreSuites } from "./support/store"
 import harness from "./behaviours/harness"
+import cardCheckout from "./behaviours/card-checkout"
 import paymentMethods from "./behaviours/payment-methods"
 import cartPaymentSession from "./behaviours/cart-payment-session"
 import publicPaymentData from "./behaviours/public-payment-data"
@@ -17,6 +18,7 @@ import sessionClientInfo from "./behaviours/session-client-info"
 
 pgsStoreSuites([
   harness,
+  cardCheckout,
   paymentMethods,
   cartPaymentSession,
   publicPaymentData,

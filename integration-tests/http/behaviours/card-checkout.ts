@@ -4,8 +4,8 @@
  * cart completion → order; then capture, refund and cancel from the admin API, checked against the sandbox ledger.
  */
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import { pgsStoreSuite, SYSTEM_PROVIDER_ID } from "./support/store"
-import { waitFor } from "../support/sandbox"
+import { storeBody, SYSTEM_PROVIDER_ID } from "../support/store"
+import { waitFor } from "../../support/sandbox"
 import {
   adminPayment,
   adminPost,
@@ -17,11 +17,11 @@ import {
   paidEmbeddedCart,
   paymentOfOrder,
   payInFrame,
-} from "./support/checkout"
-import { parseForms, submit } from "../sandbox/cards-support"
-import { sessionFields } from "../support/session-fields"
+} from "../support/checkout"
+import { parseForms, submit } from "../../sandbox/cards-support"
+import { sessionFields } from "../../support/session-fields"
 
-pgsStoreSuite("card checkout with Embedded Fields", (s) => {
+export default storeBody("card checkout with Embedded Fields", (s) => {
   it("gives the storefront what the embedded fields need, and nothing secret", async () => {
     const cart = await s.createCart()
     const session = await s.initiatePaymentSession(cart.id, "pp_pgs_pgs")
