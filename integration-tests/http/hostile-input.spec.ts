@@ -142,6 +142,8 @@ pgsStoreSuite("hostile input on every plugin route", (s) => {
       { method: "GET", path: "/pgs/pay-result", query: { pgs_session: session.id, pgs_outcome: "success" }, as: "store" },
       // Start over on the result page: a POST from the page itself, with the same query.
       { method: "POST", path: "/pgs/pay-result", query: { pgs_session: session.id, pgs_outcome: "cancel" }, body: {}, as: "store" },
+      // The widget's read before a card's Pay: no publishable key needed either (sent here all the same).
+      { method: "GET", path: `/pgs/carts/${cart.id}/pay-check`, as: "store" },
       { method: "GET", path: "/admin/pgs/settings/card-testing", as: "admin" },
       { method: "POST", path: "/admin/pgs/settings/card-testing", body: { mode: "logged_in_only", hours: 1 }, as: "admin" },
     ]

@@ -15,6 +15,7 @@ import sessionWriters from "./behaviours/session-writers"
 import cartSessionRoute from "./behaviours/cart-session-route"
 import collectionMethods from "./behaviours/collection-methods"
 import sessionClientInfo from "./behaviours/session-client-info"
+import payCheck, { PAY_CHECK_STORE_CORS } from "./behaviours/pay-check"
 
 pgsStoreSuites([
   harness,
@@ -29,4 +30,5 @@ pgsStoreSuites([
   cartSessionRoute,
   collectionMethods,
   sessionClientInfo,
-])
+  payCheck,
+], { env: { STORE_CORS: PAY_CHECK_STORE_CORS } })

@@ -1,9 +1,9 @@
 /**
- * The first thing every plugin route runs (store, admin, 3-D Secure notification): a path, query string or body
- * holding what no id or field may hold — U+0000, an unpaired UTF-16 surrogate, bytes that are not percent-encoded
- * UTF-8, a path id longer than any id, a body nested deeper than 32 levels — is answered 400 naming where, before
- * a route, the database (which refuses U+0000) or the gateway client sees it. Registered for every path, acting on
- * ours and on Medusa's payment-session route (see PLUGIN_ROUTE_PREFIXES, GUARDED_MEDUSA_ROUTES).
+ * The first thing every plugin route runs (store, admin, 3-D Secure notification, pay link, the widget's pay check):
+ * a path, query string or body holding what no id or field may hold — U+0000, an unpaired UTF-16 surrogate, bytes
+ * that are not percent-encoded UTF-8, a path id longer than any id, a body nested deeper than 32 levels — is answered
+ * 400 naming where, before a route, the database (which refuses U+0000) or the gateway client sees it. Registered for
+ * every path, acting on ours and on Medusa's payment-session route (see PLUGIN_ROUTE_PREFIXES, GUARDED_MEDUSA_ROUTES).
  */
 import type { MedusaErrorHandlerFunction, MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { checkJsonText, MAX_JSON_DEPTH, unacceptableText } from "../gateway/text"
@@ -85,7 +85,7 @@ function queryProblems(rawQuery: string): FieldError[] {
  * would run; and a RegExp matcher made under jest's module sandbox fails Medusa's `instanceof RegExp` and silently
  * matches nothing (FRAMEWORK-NOTES 43).
  */
-export const PLUGIN_ROUTE_PREFIXES: RoutePattern[] = ["/store/pgs", "/admin/pgs", "/hooks/pgs/three-ds", "/pgs/pay", "/pgs/pay-result"].map((prefix) => ({ prefix }))
+export const PLUGIN_ROUTE_PREFIXES: RoutePattern[] = ["/store/pgs", "/admin/pgs", "/hooks/pgs/three-ds", "/pgs/pay", "/pgs/pay-result", "/pgs/carts"].map((prefix) => ({ prefix }))
 
 /**
  * Medusa's own routes that carry storefront data to our providers, guarded as ours are. Medusa writes a new

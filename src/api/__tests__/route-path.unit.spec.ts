@@ -16,6 +16,7 @@ const ROUTES = [
   "/admin/pgs/orders/:id/gateway",
   "/pgs/pay/:id",
   "/pgs/pay-result",
+  "/pgs/carts/:id/pay-check",
   "/hooks/pgs/three-ds/notification",
 ]
 const SPELLINGS = (path: string) => [
