@@ -8,6 +8,7 @@
  * Extra arguments go to jest (`npm test -- integration-tests/sandbox`).
  */
 const { spawn } = require("node:child_process")
+const { generateKeyPairSync } = require("node:crypto")
 const fs = require("node:fs")
 const os = require("node:os")
 const path = require("node:path")
@@ -34,6 +35,8 @@ async function main() {
     LOG_LEVEL: process.env.LOG_LEVEL ?? "error",
     // Names this run's migrated template database, which store suites copy (scripts/migrated-template.js).
     PGS_TEST_RUN_ID: `${process.pid}-${Date.now().toString(36)}`,
+    // One set of sandbox keys for every test harness of the run (integration-tests/support/sandbox.ts: runKeys).
+    PGS_TEST_SANDBOX_KEYS: JSON.stringify(sandboxKeys()),
   }
   const timingsFile = path.join(os.tmpdir(), `pgs-test-timings-${process.pid}.txt`)
   env.PGS_TEST_TIMINGS_FILE = timingsFile
@@ -46,6 +49,12 @@ async function main() {
   await db.stop()
   printTimings(timingsFile)
   process.exit(code)
+}
+
+/** Private PEMs for the sandbox's three key pairs (merchant, webhook, idp), as its `keys` option takes them. */
+function sandboxKeys() {
+  const pem = () => generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ type: "pkcs8", format: "pem" })
+  return { merchant: pem(), webhook: pem(), idp: pem() }
 }
 
 /** The slowest suites and the total (scripts/slowest-suites-reporter.js), as the run's last lines. */

@@ -31,7 +31,7 @@ describe("sandbox configuration and controls", () => {
   })
 
   it("generates new keys at each start unless fixed ones are given", async () => {
-    const other = await startHarness()
+    const other = await startHarness({ keys: undefined }) // not the run's shared keys (support/sandbox.ts: runKeys)
     const fixed = await startHarness({ keys: { merchant: h.sandbox.context.keys.merchant.privatePem } })
     try {
       expect(other.config.merchant_public_key).not.toBe(h.config.merchant_public_key)

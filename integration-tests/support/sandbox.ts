@@ -121,7 +121,17 @@ export class SandboxHarness {
 }
 
 export async function startHarness(options: SandboxOptions = {}): Promise<SandboxHarness> {
-  return new SandboxHarness(await startSandbox({ port: 0, webhookTimeScale: 0.001, fingerprintWaitMs: 0, ...options }))
+  return new SandboxHarness(await startSandbox({ port: 0, webhookTimeScale: 0.001, fingerprintWaitMs: 0, keys: runKeys(), ...options }))
+}
+
+/**
+ * The keys every harness of this `npm test` shares (scripts/test.js makes them once): a sandbox otherwise makes three
+ * RSA keys as it starts, 0.1–0.6 s of CPU each, and a run starts some hundred sandboxes. A test about keys passes
+ * its own (`keys`) or makes another pair; run outside scripts/test.js, each sandbox makes its own as before.
+ */
+function runKeys(): SandboxOptions["keys"] {
+  const json = process.env.PGS_TEST_SANDBOX_KEYS
+  return json ? JSON.parse(json) : undefined
 }
 
 let referenceCounter = 0
