@@ -8,9 +8,10 @@
  * decline webhook for an earlier try and the shopper's attach of the paid one would otherwise each write the data read
  * before the other wrote.
  * Nothing run under it takes it again (the lock is not re-entrant: that would wait out the timeout).
+ * A lease lost while a run held it is logged and the run's result kept (lib/leased-lock.ts): its writes were made.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { Modules } from "@medusajs/framework/utils"
+import { underLeasedLock } from "../../lib/leased-lock"
 import { sessionIdFromReference } from "../../payments/reference"
 
 /** As long as one event or one gateway call may hold it. */
@@ -26,4 +27,4 @@ const EVENT_LOCK_LEASE_SECONDS = 15
 export const eventLockKey = (reference: string): string => `pgs-event:${sessionIdFromReference(reference) ?? reference}`
 
 export const underEventLock = <T>(container: MedusaContainer, reference: string, run: () => Promise<T>): Promise<T> =>
-  container.resolve(Modules.LOCKING).execute(eventLockKey(reference), run, { timeout: EVENT_LOCK_TIMEOUT_SECONDS, expire: EVENT_LOCK_LEASE_SECONDS })
+  underLeasedLock(container, eventLockKey(reference), run, { timeout: EVENT_LOCK_TIMEOUT_SECONDS, expire: EVENT_LOCK_LEASE_SECONDS })

@@ -1,0 +1,54 @@
+/**
+ * A lock on Medusa's locking module held by a short lease its live holder renews (the dashboard's capture/refund lock,
+ * api/admin/pgs/orders/operation-lock.ts; the payment's event lock, workflows/pgs-events/event-lock.ts), that keeps
+ * what a job which finished did. Medusa's Redis provider (2.21 `locking-redis`) renews the lease every third of
+ * `expire` while the job runs; when a renewal finds it gone (Redis unreachable for two renewals, the key evicted, this
+ * process's event loop stalled past the lease) it aborts the job's signal and `execute` throws after the job returned
+ * (FRAMEWORK-NOTES 84): the work is done by then (a capture made, a refund row removed), and a caller that took the
+ * throw for a failure would tell a shop admin a capture that happened had failed, or skip what follows the job.
+ * So a job that finished has its result returned, with a warning naming the lock's key; a job that threw throws its
+ * own error; a lock not acquired in `timeout` throws as Medusa's does (the job never ran). The in-memory provider
+ * holds a lock exactly as long as its job and never loses it; the PostgreSQL one commits the job's transaction after
+ * it (a commit that fails then is kept the same way).
+ */
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+
+export type Lease = {
+  /** Seconds a caller waits for the lock before it is refused. */
+  timeout: number
+  /** Seconds the lock outlives a holder that stopped renewing it. */
+  expire: number
+}
+
+type Ran<T> = { done?: { value: T; signal?: AbortSignal }; threw?: { error: unknown } }
+
+export async function underLeasedLock<T>(container: MedusaContainer, key: string, job: (signal?: AbortSignal) => Promise<T>, lease: Lease): Promise<T> {
+  const ran: Ran<T> = {}
+  try {
+    return await container.resolve(Modules.LOCKING).execute(
+      key,
+      async (signal?: AbortSignal) => {
+        try {
+          const value = await job(signal)
+          ran.done = { value, signal }
+          return value
+        } catch (error) {
+          ran.threw = { error }
+          throw error
+        }
+      },
+      lease,
+    )
+  } catch (error) {
+    if (ran.threw) throw ran.threw.error
+    if (!ran.done) throw error
+    const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
+    if (ran.done.signal?.aborted)
+      logger.warn(
+        `[pgs] The lock "${key}" was lost while its job ran (its ${lease.expire} s lease lapsed before it could be renewed: Redis unreachable, or this process stalled); the job finished and its result stands, though another process may have held the lock meanwhile.`,
+      )
+    else logger.warn(`[pgs] The lock "${key}" could not be given back after its job finished (${(error as Error)?.message}); the job's result stands, and the lock frees itself within its ${lease.expire} s lease.`)
+    return ran.done.value
+  }
+}
