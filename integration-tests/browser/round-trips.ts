@@ -35,6 +35,19 @@ export function recordRequests(page: Page | BrowserContext, origins: { store: st
   return { since: (since) => records.filter((r) => r.start >= since) }
 }
 
+/**
+ * The CORS preflights (OPTIONS) a page sends from now on, with when each was sent (ms since the epoch, the clock of
+ * Date.now() and of `recordRequests`): Playwright's request events leave them out; Chromium's DevTools protocol
+ * reports them.
+ */
+export async function recordPreflights(page: Page): Promise<{ since(since: number): { url: string; start: number }[] }> {
+  const sent: { url: string; start: number }[] = []
+  const cdp = await page.context().newCDPSession(page)
+  cdp.on("Network.requestWillBeSent", (e) => void (e.request.method === "OPTIONS" && sent.push({ url: e.request.url, start: e.wallTime * 1000 })))
+  await cdp.send("Network.enable")
+  return { since: (since) => sent.filter((p) => p.start >= since) }
+}
+
 /** "GET /store/carts/:id": a store request named by method and path, ids left out, for the assertions' messages. */
 export const named = (r: Recorded) => `${r.method} ${r.path.replace(/\/(cart|pay_col|payses|order|pay)_[0-9A-Za-z]+/g, (_, p: string) => `/${p}_…`)}`
 

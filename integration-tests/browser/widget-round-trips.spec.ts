@@ -3,16 +3,18 @@
  * keeps them off the critical path. The payment step reaches the gateway's card fields after 1 store round trip:
  * the cart's methods (with its total), the texts and the card's collection and session at once (the session route
  * answers the cart's unpaid card session again rather than reading the cart first), the gateway's script asked for as
- * soon as the methods name it. Pay reaches the order after at most 2 (the cart read that guards
- * against another tab; then the completion, which attaches the card's transaction first). A redirect method's Pay
- * reaches the bank's page after 2 as well: the session with the browser's data in one call (no cart read first: the
- * session route refuses a completed cart), then the completion, which answers the bank's address. The same for the
- * React binding, and on the payment-collection page (money after checkout: the session, then apply). Counted from Chromium's record of the page's requests (round-trips.ts); nothing is timed.
+ * soon as the methods name it. Pay reaches the order after at most 2 (the cart read that guards against another tab,
+ * a request the browser sends without a CORS preflight, so none comes before the gateway's pay; then the completion,
+ * which attaches the card's transaction first). A redirect method's Pay reaches the bank's page after 2 as well: the
+ * session with the browser's data in one call (no cart read first: the session route refuses a completed cart), then
+ * the completion, which answers the bank's address. The same for the React binding, and on the payment-collection
+ * page (money after checkout: the session, then apply). Counted from Chromium's record of the page's requests
+ * (round-trips.ts); nothing is timed.
  */
 import path from "node:path"
 import type { Page } from "playwright-core"
 import { orderOwingMore } from "../http/support/order-payments"
-import { recordRequests, storeRoundTrips, type RoundTrips } from "./round-trips"
+import { recordPreflights, recordRequests, storeRoundTrips, type RoundTrips } from "./round-trips"
 import { cardFrame, expectFinished, fillCardFields, orderOf, widgetState, widgetSuite } from "./widget-support"
 
 const SHOTS = path.resolve(__dirname, "../../artifacts/screenshots")
@@ -48,7 +50,7 @@ widgetSuite("storefront widget: round trips on the shopper's critical path", (s,
   }
 
   for (const react of [false, true])
-    it(`reaches the card fields in 1 store round trip and the order in 2 after Pay, each request once (${react ? "React binding" : "mountCheckout"})`, async () => {
+    it(`reaches the card fields in 1 store round trip and the order in 2 after Pay, no preflight before the gateway's pay, each request once (${react ? "React binding" : "mountCheckout"})`, async () => {
       const { page, context, rec, start } = await checkout(react)
       await cardReady(page)
       await page.screenshot({ path: path.join(SHOTS, `widget-round-trips-ready${react ? "-react" : ""}.png`) })
@@ -64,18 +66,46 @@ widgetSuite("storefront widget: round trips on the shopper's critical path", (s,
       expect(script.start).toBeLessThan(session.end)
 
       await fillCardFields(page, s.sandbox.testCard("frictionless_approved"))
+      const preflights = await recordPreflights(page)
       const pressed = Date.now()
       await page.getByRole("button", { name: /^Pay/ }).press("Enter")
       await widgetState(page, "done")
       expect((await orderOf(page))?.id).toMatch(/^order_/)
       const pay = storeRoundTrips(rec.since(pressed))
-      expect(pay.requests).toEqual(["GET /store/carts/cart_…", "POST /store/carts/cart_…/complete"])
+      expect(pay.requests).toEqual(["GET /pgs/carts/cart_…/pay-check", "POST /store/carts/cart_…/complete"])
       expect(pay.storeChain).toBe(2)
       expect(pay.onCriticalPath).toBeLessThanOrEqual(2)
+      // The cart read before the gateway's pay is a simple request: no preflight's round trip ahead of the payment.
+      const gatewayPay = rec.since(pressed).find((r) => r.kind === "gateway" && r.method === "POST" && r.path.endsWith("/pay"))!
+      expect(gatewayPay).toBeDefined()
+      expect(preflights.since(pressed).filter((p) => p.start < gatewayPay.start).map((p) => p.url)).toEqual([])
+      // (The recorder sees preflights: the completion's, a /store call, comes after the gateway's pay.)
+      expect(preflights.since(pressed).map((p) => new URL(p.url).pathname)).toEqual([expect.stringMatching(/^\/store\/carts\/cart_\w+\/complete$/)])
       await page.screenshot({ path: path.join(SHOTS, `widget-round-trips-paid${react ? "-react" : ""}.png`) })
       await expectFinished(page)
       await context.close()
     })
+
+  it("reads the cart from the store API at Pay when the backend has no pay check (an older plugin), and still places the order", async () => {
+    const cart = await s.createCart()
+    let rec!: RoundTrips
+    const { page, context } = await shop().open({ cartId: cart.id }, { width: 520, height: 1100 }, (p) => {
+      rec = recordRequests(p, { store: s.medusaUrl, gateway: s.sandbox.url })
+      // What a backend without the route answers: Express's own 404 page (made readable: only its status decides).
+      void p.route(/\/pgs\/carts\/[^/]+\/pay-check$/, (route) =>
+        route.fulfill({ status: 404, body: "Cannot GET", contentType: "text/html", headers: { "access-control-allow-origin": "*" } }),
+      )
+    })
+    await cardReady(page)
+    await fillCardFields(page, s.sandbox.testCard("frictionless_approved"))
+    const pressed = Date.now()
+    await page.getByRole("button", { name: /^Pay/ }).press("Enter")
+    await widgetState(page, "done")
+    expect((await orderOf(page))?.id).toMatch(/^order_/)
+    // The pay check asked (and answered 404 here), then the store API's cart read, then the completion.
+    expect(storeRoundTrips(rec.since(pressed)).requests).toEqual(["GET /pgs/carts/cart_…/pay-check", "GET /store/carts/cart_…", "POST /store/carts/cart_…/complete"])
+    await context.close()
+  })
 
   for (const react of [false, true])
     it(`reaches a redirect method's page in 2 store round trips after Pay: the session with the browser's data, then the completion (${react ? "React binding" : "mountCheckout"})`, async () => {

@@ -285,7 +285,7 @@ export function mountCollectionPayment(target: Element | string, o: CollectionOp
         return applied(session!)
       case "fingerprint":
       case "challenge":
-        return secureCall(f, api, acs.host, t("challenge"), "baseUrl" in o ? new URL(o.baseUrl).origin : null, (c) => (challenge = c))
+        return secureCall(f, api, acs.host, t("challenge"), o, (c) => (challenge = c))
       case "leaving":
         rememberCollection(session!.id)
         if (f.step?.type === "redirect") location.assign(f.step.url)

@@ -21,17 +21,29 @@ export type HttpError = Error & { status?: number; body?: any }
  * `signedIn()`: whether a customer may be logged in, so customer-only routes are worth asking (a guest's call
  * would only log a 401 in the console): a bearer token, or cookie/session auth, where only the server knows.
  * `complete(cartId, body?)`: Medusa's cart completion (the body may name the card's transaction: checkout.ts).
+ * `simple(path)`: a GET of the backend's (not the store API's) with no header of ours and no credentials, which a
+ * browser sends without a CORS preflight (a round trip fewer); it fails when the SDK's client names no base URL.
  */
-export type Api = { fetch: Fetcher; complete(cartId: string, body?: object): Promise<any>; signedIn(): Promise<boolean> }
+export type Api = { fetch: Fetcher; complete(cartId: string, body?: object): Promise<any>; signedIn(): Promise<boolean>; simple(path: string): Promise<any> }
+
+/** The answer's JSON, or an HttpError. */
+async function answer(res: Response) {
+  const body = await res.json().catch(() => null)
+  if (!res.ok) throw Object.assign(new Error(body?.message ?? res.statusText), { status: res.status, body })
+  return body
+}
 
 export function connect(c: Connection): Api {
   let fetcher: Fetcher
   let signedIn: Api["signedIn"]
+  let base: string | undefined
   if ("sdk" in c) {
-    const client = c.sdk.client as SdkLike["client"] & { config?: { auth?: { type?: string } } }
+    const client = c.sdk.client as SdkLike["client"] & { config?: { auth?: { type?: string }; baseUrl?: string } }
     fetcher = client.fetch.bind(client)
     signedIn = async () => !client.getToken || client.config?.auth?.type === "session" || !!(await client.getToken())
+    base = client.config?.baseUrl
   } else {
+    base = c.baseUrl
     fetcher = async (path, init = {}) => {
       const url = new URL(c.baseUrl.replace(/\/$/, "") + path)
       for (const [k, v] of Object.entries(init.query ?? {})) url.searchParams.set(k, v)
@@ -39,19 +51,23 @@ export function connect(c: Connection): Api {
       const token = c.authToken?.()
       if (token) headers.authorization = `Bearer ${token}`
       if (init.body !== undefined) headers["content-type"] = "application/json"
-      const res = await fetch(url, {
-        method: init.method ?? "GET",
-        headers,
-        body: init.body === undefined ? undefined : JSON.stringify(init.body),
-        credentials: c.credentials ?? "omit",
-      })
-      const body = await res.json().catch(() => null)
-      if (!res.ok) throw Object.assign(new Error(body?.message ?? res.statusText), { status: res.status, body })
-      return body
+      return answer(
+        await fetch(url, {
+          method: init.method ?? "GET",
+          headers,
+          body: init.body === undefined ? undefined : JSON.stringify(init.body),
+          credentials: c.credentials ?? "omit",
+        }),
+      )
     }
     signedIn = async () => !!c.authToken?.() || c.credentials === "include"
   }
-  return { fetch: fetcher, complete: (id, body) => fetcher(`/store/carts/${id}/complete`, { method: "POST", body }), signedIn }
+  return {
+    fetch: fetcher,
+    complete: (id, body) => fetcher(`/store/carts/${id}/complete`, { method: "POST", body }),
+    signedIn,
+    simple: async (path) => answer(await fetch(base!.replace(/\/$/, "") + path, { credentials: "omit" })),
+  }
 }
 
 export const statusOf = (e: unknown) => (e as HttpError)?.status

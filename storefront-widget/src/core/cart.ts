@@ -20,6 +20,18 @@ const CART_FIELDS = "id,completed_at,email,currency_code,total,*billing_address,
 
 export const readCart = (api: Api, cartId: string): Promise<Cart> => api.fetch(`/store/carts/${cartId}`, { query: { fields: CART_FIELDS } }).then((r) => r.cart)
 
+/**
+ * The cart as a card's Pay reads it (completed? its card session? the payer), from the plugin's route outside the
+ * store API: the same fields, its sessions without `data`, in a request the browser sends without a preflight. Any
+ * failure but the cart's own 404 (an older plugin without the route, a proxy that forwards only /store, the
+ * network) reads it from the store API instead, so Pay is never worse off.
+ */
+export const readCartToPay = (api: Api, cartId: string): Promise<Cart> =>
+  api.simple(`/pgs/carts/${cartId}/pay-check`).then(
+    (r) => r.cart,
+    (e) => (e.body?.type == "not_found" ? Promise.reject(e) : readCart(api, cartId)),
+  )
+
 export const sessionOf = (cart: Cart, providerId: string) => cart.payment_collection?.payment_sessions?.find((s) => s.provider_id === providerId)
 
 /** What submitPayment may tell the gateway about the shopper: the cart's billing address and email, never card data. */

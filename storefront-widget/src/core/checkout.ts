@@ -6,8 +6,8 @@
  * Why one file of ~300 lines: it is the only place state meets DOM, and each render is a few lines; split further,
  * every piece would need the same closure (connection, translator, root and the current flow) handed to it.
  */
-import { conflictOf, connect, refusalOf, statusOf, wait, type Connection, type HttpError } from "./api"
-import { payerOf, readCart, sessionOf, startSession, type Cart, type PaymentSession } from "./cart"
+import { conflictOf, connect, refusalOf, statusOf, wait, type HttpError } from "./api"
+import { payerOf, readCart, readCartToPay, sessionOf, startSession, type Cart, type PaymentSession } from "./cart"
 import { mountCardFields, type CardFields } from "./card-fields"
 import { h, resolveTarget, shell } from "./dom"
 import { delayOf, initialFlow, next, type Event, type Flow, type State } from "./flow"
@@ -15,7 +15,7 @@ import { english, loadTexts, resolveLocale, type Locale, type TextKey, type Tran
 import { listMethods, providerLabel, type Method } from "./methods"
 import { rememberReturn } from "./return-key"
 import { buildRow, paintRow, type Row } from "./rows"
-import { deleteSavedCard, savedCardText, type SavedCard } from "./saved-cards"
+import { savedCardText, type SavedCard } from "./saved-cards"
 import type { CheckoutOptions } from "./options"
 import type { Dialog } from "./three-ds"
 import type { Panel, Start } from "./panels"
@@ -134,8 +134,7 @@ export function mountCheckout(target: Element | string, o: CheckoutOptions): Che
   }
 
   async function remove(card: SavedCard) {
-    await deleteSavedCard(api, card.id)
-    cards = (cards ?? []).filter((c) => c.id !== card.id)
+    await (await panels()).deleteSavedCard(api, card.id)
     methods = methods.filter((x) => !(x.kind === "saved" && x.card.id === card.id))
     rows = rows.filter((r) => (r.method.kind === "saved" && r.method.card.id === card.id ? r.row.remove() : true))
     if (selected === `saved:${card.id}`) await select("card")
@@ -207,7 +206,8 @@ export function mountCheckout(target: Element | string, o: CheckoutOptions): Che
       if (!fields) return
       // Another tab on this cart may have paid meanwhile: then this one shows that order instead of paying again.
       // (The other methods read no cart first: their session's one call is refused on a completed cart, see "starting".)
-      if ((cart = await readCart(api, cart!.id)).completed_at) return dispatch({ type: "pay", card: false, placed: true })
+      // Read without a preflight (cart.ts): one round trip before the gateway's pay, as short as a read can be.
+      if ((cart = await readCartToPay(api, cart!.id)).completed_at) return dispatch({ type: "pay", card: false, placed: true })
       // Another tab replaced the cart's card session since these fields opened: pay in fields on the current one.
       if (sessionOf(cart!, CARD_PROVIDER)?.id !== cardSession?.id) return select("card").then(() => dispatch({ type: "note", key: "expired", alert: true }))
       return fields.validate() ? dispatch({ type: "pay", card: true }) : dispatch({ type: "note", key: "checkFields", alert: true })
@@ -277,7 +277,7 @@ export function mountCheckout(target: Element | string, o: CheckoutOptions): Che
       }
       case "fingerprint":
       case "challenge":
-        return (await secure()).secureCall(f, api, acs!.host, t("challenge"), originOf(o), (c) => (challenge = c))
+        return (await secure()).secureCall(f, api, acs!.host, t("challenge"), o, (c) => (challenge = c))
       case "leaving":
         rememberReturn({ cartId: cart!.id, sessionId: session!.id })
         if (f.step?.type === "redirect") location.assign(f.step.url)
@@ -338,8 +338,5 @@ export function mountCheckout(target: Element | string, o: CheckoutOptions): Che
 
 /** An amount in major units (as Medusa answers) in the shopper's locale: "Pay €12.50", "Betala 12,50 €". */
 const money = (amount: number, currency: string, locale: string) => new Intl.NumberFormat(locale, { style: "currency", currency }).format(amount)
-
-/** The Medusa backend's origin: our own 3-D Secure notification page posts from there. */
-const originOf = (o: Connection): string | null => ("baseUrl" in o ? new URL(o.baseUrl).origin : null)
 
 export type { TextKey }

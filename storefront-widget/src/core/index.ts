@@ -1,10 +1,10 @@
 /** medusa-payment-pgs-storefront: the framework-free core. */
 export { mountCheckout, CARD_PROVIDER, type Checkout, type CheckoutOptions } from "./checkout"
-export { mountReturn } from "./lazy"
+export { completeCart, mountReturn } from "./lazy"
 export { rememberReturn } from "./return-key"
 export type { ReturnOptions, ReturnResult } from "./return-page"
 export { connect, type Connection, type SdkLike } from "./api"
-export { completeCart, type Completion } from "./cart"
+export type { Completion } from "./cart"
 export { next as nextFlow, initialFlow, type Flow, type Event as FlowEvent, type State } from "./flow"
 export type { Appearance, AppearanceVariables } from "./theme"
 export type { NextAction } from "./store-types"

@@ -9,3 +9,10 @@ export function mountReturn(...args: Parameters<typeof ReturnPage.mountReturn>):
   const mounted = import("./return-page").then((m) => m.mountReturn(...args))
   return { result: mounted.then((m) => m.result), setLocale: (l) => mounted.then((m) => m.setLocale(l)) }
 }
+
+/**
+ * Medusa's cart completion repeated until it answers (cart.ts), for a storefront that completes the cart itself: the
+ * return page's bundle carries it (the checkout completes through its flow and never needs it).
+ */
+export const completeCart = (...args: Parameters<typeof ReturnPage.completeCart>): ReturnType<typeof ReturnPage.completeCart> =>
+  import("./return-page").then((m) => m.completeCart(...args))

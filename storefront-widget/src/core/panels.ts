@@ -12,6 +12,9 @@ import type { CheckoutOptions } from "./options"
 import { CONSENT_WORDING, saveLabel } from "./saved-cards"
 import { CARD_PROVIDER } from "./store-types"
 
+/** A saved card's Delete (its row, pointed at or focused, has loaded this chunk already): not in the first paint. */
+export { deleteSavedCard } from "./saved-cards"
+
 const CSS =
   ".pgs-field{display:grid;gap:var(--pgs-spacingUnit)}.pgs-check{display:flex;gap:calc(var(--pgs-spacingUnit)*2);align-items:center}" +
   "[type=text],select{background:var(--pgs-colorBackground);min-height:44px;padding:0 10px;border:1px solid var(--pgs-colorBorder);border-radius:var(--pgs-borderRadius);width:100%}"

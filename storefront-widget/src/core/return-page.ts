@@ -12,6 +12,9 @@ import { declineKey, english, resolveLocale, translator, type Locale, type TextK
 
 import { RETURN_KEY as KEY } from "./return-key"
 
+/** For the core entry's completeCart (lazy.ts), which loads this bundle when first called. */
+export { completeCart }
+
 export type ReturnResult = { status: "approved" | "pending" | "declined" | "canceled" | "error"; order?: Order; key?: TextKey }
 
 export type ReturnOptions = Connection & ShellOptions & {

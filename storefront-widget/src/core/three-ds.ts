@@ -3,7 +3,7 @@
  * fingerprint (hidden iframe posting threeDSMethodData, then the fixed 5 s wait or the method page's completion),
  * challenge (iframe posting creq; only the ACS origin's CHALLENGE_RESPONSE is listened to), redirect, form_submit.
  */
-import type { Api } from "./api"
+import type { Api, Connection } from "./api"
 import { sessionRoute } from "./cart"
 import { addStyles, h } from "./dom"
 import type { Event, Flow } from "./flow"
@@ -136,13 +136,14 @@ export function runChallenge(
 /**
  * The call a 3-D Secure state of the flow (flow.ts) asks for: the browser's step (the method form, the challenge)
  * first, then telling the store how it went. `challenged` gets the running challenge, so Cancel can end it.
+ * `connection`: the widget's; a base URL's origin is the Medusa backend's, whose notification page posts from there.
  */
 export async function secureCall(
   f: Flow,
   api: Api,
   host: Element,
   title: string,
-  backendOrigin: string | null,
+  connection: Connection,
   challenged: (c: { cancel(): void }) => void,
 ): Promise<Event> {
   const session = (f.session ?? f.unsettled)!
@@ -151,7 +152,7 @@ export async function secureCall(
     return { type: "session", session: await sessionRoute(api, session.id, "three-ds/request-authentication", { method_completed: f.posted }) }
   }
   if (f.trans === undefined && f.step?.type === "challenge") {
-    const c = runChallenge(f.step, host, title, backendOrigin)
+    const c = runChallenge(f.step, host, title, "baseUrl" in connection ? new URL(connection.baseUrl).origin : null)
     challenged(c)
     return { type: "challenged", trans: await c.result }
   }
