@@ -310,6 +310,10 @@ export default storeBody("admin: needs attention", (s) => {
     expect(refunds.map((r: any) => ({ amount: r.amount, note: r.note, transaction: r.metadata?.pgs_transaction_id ?? null }))).toEqual([
       { amount: 4, note: "Scarf returned", transaction: made!.id },
     ])
+    // And the item: off the open list, its record saying the gateway made the refund after all.
+    expect((await list("?show=open")).items.map((i) => i.id)).not.toContain(item.id)
+    const record = await waitFor(async () => (await list()).items.find((i) => i.id === item.id && i.kind === "reconciled"), { what: "the repair's record" })
+    expect(record).toMatchObject({ needs_person: false, sentence: expect.stringMatching(/refund of 4\.00 EUR was made at the gateway/) })
   })
 
   it("tells the order view Medusa's current payment state after a capture and a refund, and what needs attention", async () => {
