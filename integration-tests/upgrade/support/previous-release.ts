@@ -133,8 +133,44 @@ export async function packedRelease(build: ReleaseBuild): Promise<string> {
   return pluginTarball(dir)
 }
 
-/** A finished tree under RELEASES installed from this exact package-lock.json, or null. */
+/**
+ * A tree whose node_modules is what `npm ci` of this package-lock.json installs: a finished tree under RELEASES
+ * installed from this exact lock, or else this checkout when its lock pins the same packages (a release's lock differs
+ * from the next's only in the root package's own version while no dependency changed) and its node_modules is exactly
+ * that lock installed; or null. On a fresh machine (CI) this spares the previous release's `npm ci` and HEAD's.
+ */
 function installedWithLock(lock: Buffer): string | null {
+  return installedUnderReleases(lock) ?? (checkoutInstalls(lock) ? ROOT : null)
+}
+
+/** The packages a lock pins, its root package (name and version) left out. */
+const pinned = (lock: Buffer | string) => {
+  const { packages } = JSON.parse(lock.toString()) as { packages: Record<string, { optional?: boolean; devOptional?: boolean }> }
+  delete packages[""]
+  return packages
+}
+
+/**
+ * Whether this checkout's node_modules is `lock` installed: the same pinned packages as its own package-lock.json,
+ * and npm's record of what it installed (node_modules/.package-lock.json) holds each of them unchanged and nothing
+ * else; only optional packages for other platforms (which npm skips) may be missing from it.
+ */
+function checkoutInstalls(lock: Buffer): boolean {
+  try {
+    const wanted = pinned(lock)
+    const own = pinned(fs.readFileSync(path.join(ROOT, "package-lock.json")))
+    const installed = pinned(fs.readFileSync(path.join(ROOT, "node_modules/.package-lock.json")))
+    const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
+    if (!same(wanted, own)) return false
+    if (Object.keys(installed).some((name) => !same(installed[name], wanted[name]))) return false
+    return Object.entries(wanted).every(([name, entry]) => name in installed || entry.optional || entry.devOptional)
+  } catch {
+    return false // no install here, or a lock npm did not write
+  }
+}
+
+/** A finished tree under RELEASES installed from this exact package-lock.json, or null. */
+function installedUnderReleases(lock: Buffer): string | null {
   if (!fs.existsSync(RELEASES)) return null
   for (const name of fs.readdirSync(RELEASES)) {
     const tree = path.join(RELEASES, name)
