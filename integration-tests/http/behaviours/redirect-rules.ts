@@ -4,13 +4,16 @@
  */
 import { Modules } from "@medusajs/framework/utils"
 import { request } from "undici"
-import { BROWSER_INFO } from "../support/sandbox"
-import { pgsStoreSuite } from "./support/store"
-import { capturedPayments, choose, clientInfo, orderPayments, providerId, sessionRow, sessionStatus, startRedirect } from "./support/redirect"
-import { adminPost, ledger, minor } from "./support/checkout"
-import { eventRows, orderOfCart, waitFor } from "./support/webhooks"
+import { BROWSER_INFO } from "../../support/sandbox"
+import { storeBody } from "../support/store"
+import { capturedPayments, choose, clientInfo, orderPayments, providerId, sessionRow, sessionStatus, startRedirect } from "../support/redirect"
+import { adminPost, ledger, minor } from "../support/checkout"
+import { eventRows, orderOfCart, waitFor } from "../support/webhooks"
 
-pgsStoreSuite(
+/** The store option these tests need: the store-*.spec.ts that runs them boots with it. */
+export const storeEnv = { PGS_ORIGINATOR_URL: "https://shop.example/de" }
+
+export default storeBody(
   "redirect payment rules",
   (s) => {
   /** Initiating a session answers 400 with this message, and the gateway saw nothing. */
@@ -257,5 +260,4 @@ pgsStoreSuite(
     })
   })
 },
-  { env: { PGS_ORIGINATOR_URL: "https://shop.example/de" } },
 )

@@ -3,13 +3,16 @@
  * of being given back; with giveUpRedirectOrdersAfterHours 0, an abandoned bank order is never canceled.
  */
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import reconcilePgsTransactions from "../../src/jobs/reconcile-pgs-transactions"
-import { pgsStoreSuite } from "./support/store"
-import { orderPayments, providerId, startRedirect } from "./support/redirect"
+import reconcilePgsTransactions from "../../../src/jobs/reconcile-pgs-transactions"
+import { storeBody } from "../support/store"
+import { orderPayments, providerId, startRedirect } from "../support/redirect"
 
 const HOUR = 60 * 60_000
 
-pgsStoreSuite(
+/** The store option these tests need: the store-*.spec.ts that runs them boots with it. */
+export const storeEnv = { PGS_REFUND_LATE_APPROVALS: "false", PGS_GIVE_UP_REDIRECT_AFTER_HOURS: "0" }
+
+export default storeBody(
   "reconciling with the gateway, automatic refunds and giving up turned off",
   (s) => {
     const runJob = (msFromNow: number) => reconcilePgsTransactions(s.container(), { scheduledFor: new Date(Date.now() + msFromNow) })
@@ -42,5 +45,4 @@ pgsStoreSuite(
       expect((await orderPayments(s, done.data.order.id)).order.status).not.toBe("canceled")
     })
   },
-  { env: { PGS_REFUND_LATE_APPROVALS: "false", PGS_GIVE_UP_REDIRECT_AFTER_HOURS: "0" } },
 )

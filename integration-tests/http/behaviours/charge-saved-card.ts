@@ -4,20 +4,23 @@
  * double clicks, retries (also after a lost answer) and two admins; when the bank wants the customer (3-D Secure)
  * or declines, nothing is charged and the admin reads why and is told to send the pay link.
  */
-import { admin, customerWithSavedCard } from "./support/admin-pgs"
-import { adminPost, BROWSER_INFO } from "./support/checkout"
-import { PLAIN_VISA, walletPayment } from "./support/checkout-direct"
-import { CONSENT_ASKED, orderFromDraft, orderOfCardSaver, orderOfCardSaverOwingMore, owedByOrder, owedCollection, paymentsOfCollection } from "./support/pay-link"
-import { drillOrderChange } from "./support/order-change-drill"
-import { ORDER_CHANGES_OWING_MORE } from "./support/order-changes"
-import { expectMedusaAndGatewayAgree } from "./support/agreement"
-import { pgsStoreSuite } from "./support/store"
-import { sessionFields } from "../support/session-fields"
+import { admin, customerWithSavedCard } from "../support/admin-pgs"
+import { adminPost, BROWSER_INFO } from "../support/checkout"
+import { PLAIN_VISA, walletPayment } from "../support/checkout-direct"
+import { CONSENT_ASKED, orderFromDraft, orderOfCardSaver, orderOfCardSaverOwingMore, owedByOrder, owedCollection, paymentsOfCollection } from "../support/pay-link"
+import { drillOrderChange } from "../support/order-change-drill"
+import { ORDER_CHANGES_OWING_MORE } from "../support/order-changes"
+import { expectMedusaAndGatewayAgree } from "../support/agreement"
+import { storeBody } from "../support/store"
+import { sessionFields } from "../../support/session-fields"
 
 let clicks = 0
 const newKey = () => `click-${Date.now().toString(36)}-${(clicks++).toString(36)}-abcdefgh`
 
-pgsStoreSuite(
+/** The store option these tests need: the store-*.spec.ts that runs them boots with it. */
+export const storeEnv = { PGS_SAVED_CARD_CONSENT: "true" }
+
+export default storeBody(
   "charging a saved card from the dashboard",
   (s) => {
     const owingOrderOfCardSaver = (scenario?: string, how?: Parameters<typeof orderOfCardSaverOwingMore>[2]) => orderOfCardSaverOwingMore(s, scenario, how)
@@ -200,5 +203,4 @@ pgsStoreSuite(
       expect(res.data.payment_methods.find((m: any) => m.identifier === "pgs")).toMatchObject({ saved_card_consent: { store_name: "Medusa Store" } })
     })
   },
-  { env: { PGS_SAVED_CARD_CONSENT: "true" } },
 )

@@ -3,14 +3,17 @@
  * rawCardDataPciScope, set only for this suite's store): the server encrypts them with the merchant key, they
  * never appear in the session data, and 3-D Secure runs as for any Direct API card.
  */
-import { pgsStoreSuite } from "./support/store"
-import { BROWSER_INFO, ledger } from "./support/checkout"
-import { directCart, PLAIN_VISA, requestAuthentication, runMethodStep } from "./support/checkout-direct"
-import { sessionFields } from "../support/session-fields"
+import { storeBody } from "../support/store"
+import { BROWSER_INFO, ledger } from "../support/checkout"
+import { directCart, PLAIN_VISA, requestAuthentication, runMethodStep } from "../support/checkout-direct"
+import { sessionFields } from "../../support/session-fields"
 
 const rawCard = (number: string) => ({ type: "card", number, cvv: "123", expiration_month: 12, expiration_year: new Date().getFullYear() + 2 })
 
-pgsStoreSuite(
+/** The store option these tests need: the store-*.spec.ts that runs them boots with it. */
+export const storeEnv = { PGS_RAW_CARD_PCI_SCOPE: "SAQ_D" }
+
+export default storeBody(
   "raw card checkout for a merchant in PCI DSS scope SAQ D",
   (s) => {
     it("authorizes raw card fields encrypted on the server, keeping them out of the session data", async () => {
@@ -57,5 +60,4 @@ pgsStoreSuite(
       expect((await ledger(s.sandbox)).length).toBe(before)
     })
   },
-  { env: { PGS_RAW_CARD_PCI_SCOPE: "SAQ_D" } },
 )

@@ -3,17 +3,20 @@
  * cost, the last one captures the rest as the final capture, a second run for one fulfillment captures nothing, and
  * a capture that fails is on "Needs attention" and is not retried.
  */
-import { BERLIN, taxGermany } from "./support/tax"
-import { adminPayment, approvedOperations } from "./support/checkout"
-import { admin } from "./support/admin-pgs"
-import { pgsStoreSuite } from "./support/store"
-import { processedEvent, waitFor } from "./support/webhooks"
-import { driftACent } from "./support/drift"
-import { capturesOf, fulfill, gatewayRecord, knexOf, operate, orderOfThree } from "./support/capture"
-import { captureOnFulfillment } from "../../src/workflows/capture-on-fulfillment"
+import { BERLIN, taxGermany } from "../support/tax"
+import { adminPayment, approvedOperations } from "../support/checkout"
+import { admin } from "../support/admin-pgs"
+import { storeBody } from "../support/store"
+import { processedEvent, waitFor } from "../support/webhooks"
+import { driftACent } from "../support/drift"
+import { capturesOf, fulfill, gatewayRecord, knexOf, operate, orderOfThree } from "../support/capture"
+import { captureOnFulfillment } from "../../../src/workflows/capture-on-fulfillment"
 import { capturePaymentWorkflow } from "@medusajs/core-flows"
 
-pgsStoreSuite(
+/** The store option these tests need: the store-*.spec.ts that runs them boots with it. */
+export const storeEnv = { PGS_CAPTURE_ON_FULFILLMENT: "true" }
+
+export default storeBody(
   "capture on fulfillment",
   (s) => {
     it("captures each fulfillment's items, and the rest as the final capture with the last one", async () => {
@@ -116,5 +119,4 @@ pgsStoreSuite(
       expect((await approvedOperations(s.sandbox, transactionId, "CAPTURE")).length).toBe(0)
     })
   },
-  { env: { PGS_CAPTURE_ON_FULFILLMENT: "true" } },
 )

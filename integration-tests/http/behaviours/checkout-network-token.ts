@@ -5,10 +5,10 @@
  * (no cryptogram, no ECI) still goes through 3-D Secure, as the spec says: "network-token skipped when a valid
  * cryptogram and ECI are provided".
  */
-import { pgsStoreSuite } from "./support/store"
-import { BROWSER_INFO, ledger } from "./support/checkout"
-import { currentSession, directCart, PLAIN_VISA } from "./support/checkout-direct"
-import { sessionFields } from "../support/session-fields"
+import { storeBody } from "../support/store"
+import { BROWSER_INFO, ledger } from "../support/checkout"
+import { currentSession, directCart, PLAIN_VISA } from "../support/checkout-direct"
+import { sessionFields } from "../../support/session-fields"
 
 const CRYPTOGRAM = { cryptogram: "AgAAAAAAAIR8CQrXcIhbQAAAAAA=", eci: "05" }
 const networkToken = (tokenNumber: string, extra: Record<string, unknown> = {}) => ({
@@ -19,7 +19,10 @@ const networkToken = (tokenNumber: string, extra: Record<string, unknown> = {}) 
   ...extra,
 })
 
-pgsStoreSuite(
+/** The store option these tests need: the store-*.spec.ts that runs them boots with it. */
+export const storeEnv = { PGS_NETWORK_TOKENS_FROM_STOREFRONT: "true" }
+
+export default storeBody(
   "network tokens from the storefront, where the store lets them through",
   (s) => {
     it("authorizes a network token with a cryptogram (encrypted on the server with the merchant key)", async () => {
@@ -67,5 +70,4 @@ pgsStoreSuite(
       expect((await ledger(s.sandbox)).length).toBe(before)
     })
   },
-  { env: { PGS_NETWORK_TOKENS_FROM_STOREFRONT: "true" } },
 )
