@@ -131,12 +131,19 @@ export async function createAdminUser(container: MedusaContainer) {
 // machine with other suites beside it; one timed out at 150 s): a deadline, not a wait.
 const FIRST_LOAD_MS = 300_000
 
-export async function launchChromium(): Promise<Browser> {
+/** `extraArgs`: flags a suite's other pages need (a shopper's page served by interception: LOCAL_NETWORK_AS_PUBLIC). */
+export async function launchChromium(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", ...extraArgs],
   })
 }
+
+/**
+ * A page served by request interception counts as public for Chromium's Local Network Access, so its calls to the
+ * store on loopback would be refused; a real storefront and store share a network (the widget suites' flag too).
+ */
+export const LOCAL_NETWORK_AS_PUBLIC = "--disable-features=LocalNetworkAccessChecks,PrivateNetworkAccessRespectPreflightResults"
 
 /**
  * Signs in on the dashboard's login page and waits until the dashboard has loaded. The first load may be long: a
@@ -156,45 +163,68 @@ export async function signIn(browser: Browser, adminUrl: string, user: { email: 
   return page
 }
 
+/** The dashboard for a test: a fresh page signed in as the suite's admin, its server's URL, and the Chromium it runs in. */
+export type Dashboard = { page: Page; url: string; browser: Browser }
+
 /**
- * The dashboard beside the suite's store for the whole suite, and a fresh page for each test, signed in as one
- * admin. The admin is made and signed in once, in beforeAll: that runs before the runner's snapshot, so the user
- * survives the database restore before each test, and the session lives in Medusa's memory, not the database.
- * Each test gets a new browser context from the signed-in state (cookies and storage as sign-in left them).
- * The build and Chromium start while the store boots. Read `page` and `url` inside the tests.
+ * The dashboard beside a suite's store: the build and Chromium start as the suite loads, before the store's boot
+ * (neither needs the store). `signIn` makes one admin and signs in once, in a `beforeAll`: that runs before the
+ * runner's snapshot, so the user survives the database restore before each test, and the session lives in Medusa's
+ * memory, not the database. `pageForEachTest` gives each test a new browser context from the signed-in state
+ * (cookies and storage as sign-in left them). `closeAfterAll` closes Chromium and the server where it is called.
  */
-export function dashboardForEachTest(s: StoreSuite): { page: Page; url: string } {
-  const d = {} as { page: Page; url: string }
-  let browser: Browser | undefined
+export function startDashboard(chromiumArgs: string[] = []) {
+  const d = {} as Dashboard
   let server: Awaited<ReturnType<typeof serveAdmin>> | undefined
   let signedIn: Awaited<ReturnType<BrowserContext["storageState"]>>
-  if (!hasChromium) return d // the suite is skipped (describeBrowser): nothing to build or launch
-  // Started while the suite is collected, before the store's boot: neither needs the store.
+  let signingIn: Promise<void> | undefined
   const built = buildAdmin()
-  const launched = launchChromium()
+  const launched = launchChromium(chromiumArgs)
   // Awaited in beforeAll; until then a failure must not count as unhandled.
   built.catch(() => undefined)
   launched.catch(() => undefined)
-  beforeAll(async () => {
-    browser = await launched
-    server = await serveAdmin(await built, s.medusaUrl)
-    d.url = server.url
-    const page = await signIn(browser, d.url, await createAdminUser(s.container()))
-    signedIn = await page.context().storageState()
-    await page.context().close()
-  }, 300_000)
-  afterAll(async () => {
-    await (browser ?? (await launched.catch(() => undefined)))?.close()
-    await server?.close()
-  })
-  beforeEach(async () => {
-    const context = await browser!.newContext({ viewport: { width: 1440, height: 1000 }, locale: "en-US", storageState: signedIn })
-    d.page = await context.newPage()
-  })
-  afterEach(async () => {
-    await d.page?.context().close()
-  })
-  return d
+  return {
+    d,
+    /** In each describe that uses it: the first to run signs in (with `-t`, jest runs no hook of a describe it skips). */
+    signIn(s: StoreSuite) {
+      beforeAll(() => (signingIn ??= (async () => {
+        d.browser = await launched
+        server = await serveAdmin(await built, s.medusaUrl)
+        d.url = server.url
+        const page = await signIn(d.browser, d.url, await createAdminUser(s.container()))
+        signedIn = await page.context().storageState()
+        await page.context().close()
+      })()), 300_000)
+    },
+    closeAfterAll() {
+      afterAll(async () => {
+        await (d.browser ?? (await launched.catch(() => undefined)))?.close()
+        await server?.close()
+      })
+    },
+    pageForEachTest() {
+      beforeEach(async () => {
+        const context = await d.browser.newContext({ viewport: { width: 1440, height: 1000 }, locale: "en-US", storageState: signedIn })
+        d.page = await context.newPage()
+      })
+      afterEach(async () => {
+        await d.page?.context().close()
+      })
+    },
+  }
+}
+
+/**
+ * The dashboard beside the suite's store for the whole suite, and a fresh page for each test, signed in as one
+ * admin (`startDashboard`). Read `page` and `url` inside the tests.
+ */
+export function dashboardForEachTest(s: StoreSuite): Dashboard {
+  if (!hasChromium) return {} as Dashboard // the suite is skipped (describeBrowser): nothing to build or launch
+  const dashboard = startDashboard()
+  dashboard.signIn(s)
+  dashboard.closeAfterAll()
+  dashboard.pageForEachTest()
+  return dashboard.d
 }
 
 /**
