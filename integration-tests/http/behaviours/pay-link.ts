@@ -4,22 +4,22 @@
  * canceled order charges nothing; money is refunded per payment across the checkout's and the link's payments.
  */
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
-import { cancelOnHostedPage, capturedOrder, editAddingItem, issueLink, orderFromDraft, openLink, owedByOrder, paidCollection, paymentsOfCollection, payOnHostedPage, startOver } from "./support/pay-link"
-import { ORDER_CHANGES_OWING_MORE, returnEverything } from "./support/order-changes"
-import { drillOrderChange } from "./support/order-change-drill"
-import { expectMedusaAndGatewayAgree } from "./support/agreement"
-import { unreachable } from "./support/attention"
-import { admin } from "./support/admin-pgs"
-import { adminPost, ledger, minor } from "./support/checkout"
-import { pgsStoreSuite } from "./support/store"
-import { processedEvent, waitFor } from "./support/webhooks"
-import { signPayLink } from "../../src/payments/pay-link"
-import { runRecordedEvent } from "../../src/workflows/process-pgs-event"
+import { cancelOnHostedPage, capturedOrder, editAddingItem, issueLink, orderFromDraft, openLink, owedByOrder, paidCollection, paymentsOfCollection, payOnHostedPage, startOver } from "../support/pay-link"
+import { ORDER_CHANGES_OWING_MORE, returnEverything } from "../support/order-changes"
+import { drillOrderChange } from "../support/order-change-drill"
+import { expectMedusaAndGatewayAgree } from "../support/agreement"
+import { unreachable } from "../support/attention"
+import { admin } from "../support/admin-pgs"
+import { adminPost, ledger, minor } from "../support/checkout"
+import { storeBody } from "../support/store"
+import { processedEvent, waitFor } from "../support/webhooks"
+import { signPayLink } from "../../../src/payments/pay-link"
+import { runRecordedEvent } from "../../../src/workflows/process-pgs-event"
 
 /** The store's backendUrl as medusa-config read it (the sandbox's store settings). */
 const BACKEND_AT_BOOT = "http://localhost:9000"
 
-pgsStoreSuite("pay by link", (s) => {
+export default storeBody("pay by link", (s) => {
   /**
    * The store's public URL (option backendUrl) is fixed when medusa-config loads, before the test runner picks
    * its port: links are opened at the running server, as a proxy in front of it would.

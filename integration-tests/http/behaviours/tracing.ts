@@ -5,23 +5,41 @@
  * transaction id inside a span's name.
  */
 import { InMemorySpanExporter, type ReadableSpan } from "@medusajs/framework/opentelemetry/sdk-trace-node"
+import { context, diag, metrics, propagation, trace } from "@medusajs/framework/opentelemetry/api"
 import { registerOtel } from "@medusajs/medusa"
-import { pgsStoreSuite } from "./support/store"
-import { paidOrder } from "./support/admin-pgs"
-import { waitFor } from "./support/webhooks"
-import { PGS_TRACER_NAME } from "../../src/lib/tracing"
+import { storeBody } from "../support/store"
+import { paidOrder } from "../support/admin-pgs"
+import { waitFor } from "../support/webhooks"
+import { PGS_TRACER_NAME } from "../../../src/lib/tracing"
 
-// Registered before the store boots, as instrumentation.ts is loaded before Medusa.
 const exporter = new InMemorySpanExporter()
-const sdk = registerOtel({ serviceName: "pgs-tracing-test", exporter, instrument: {} })
-afterAll(async () => {
-  await sdk.shutdown()
-})
+
+/** What the OpenTelemetry API holds process-wide (trace, context, propagation, metrics, diag), by name. */
+function otelGlobals(): string[] {
+  const key = Object.getOwnPropertySymbols(globalThis).find((sym) => sym.description?.startsWith("opentelemetry.js.api."))
+  return key ? Object.keys((globalThis as Record<symbol, object>)[key]).filter((name) => name !== "version") : []
+}
+const OTEL_APIS: Record<string, { disable(): void }> = { trace, context, propagation, metrics, diag }
 
 const ours = () => exporter.getFinishedSpans().filter((span: ReadableSpan) => span.instrumentationScope.name === PGS_TRACER_NAME)
 const durationMs = (span: ReadableSpan) => span.duration[0] * 1000 + span.duration[1] / 1e6
 
-pgsStoreSuite("tracing", (s) => {
+export default storeBody("tracing", (s) => {
+  // Registered for these tests only, in a store already up (the plugin asks for an SDK on every span:
+  // src/lib/tracing.ts), and taken away after them with what it registered process-wide, so the other behaviours
+  // sharing the store run untraced, as before.
+  let sdk: ReturnType<typeof registerOtel>
+  let before: string[]
+  beforeAll(() => {
+    before = otelGlobals()
+    sdk = registerOtel({ serviceName: "pgs-tracing-test", exporter, instrument: {} })
+  })
+  afterAll(async () => {
+    if (!sdk) return
+    await sdk.shutdown()
+    for (const name of otelGlobals()) if (!before.includes(name)) OTEL_APIS[name]?.disable()
+  })
+
   it("shows a paid order's gateway calls, webhook intake and event run as spans with operation, status and duration", async () => {
     exporter.reset()
     const { transactionId } = await paidOrder(s)
