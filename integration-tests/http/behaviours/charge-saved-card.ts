@@ -1,6 +1,6 @@
 /**
  * Charging what an order owes to the customer's saved card from the dashboard (merchant-initiated): only a card
- * saved with the customer's consent asked in words (option savedCardConsent, on for this suite's store), once for
+ * saved with the customer's consent asked in words (option savedCardConsent, on for the store that runs these tests), once for
  * double clicks, retries (also after a lost answer) and two admins; when the bank wants the customer (3-D Secure)
  * or declines, nothing is charged and the admin reads why and is told to send the pay link.
  */

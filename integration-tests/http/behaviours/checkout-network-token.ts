@@ -1,7 +1,7 @@
 /**
  * Network tokens from the storefront, for a store that turned that path on (option networkTokensFromStorefront:
  * its own server got the token from a wallet or a token service and its storefront passes it on). Off by default
- * (refused: hostile-input.spec.ts). The token is encrypted with the merchant key on the server, and a PAN_ONLY token
+ * (refused: behaviours/hostile-input.ts). The token is encrypted with the merchant key on the server, and a PAN_ONLY token
  * (no cryptogram, no ECI) still goes through 3-D Secure, as the spec says: "network-token skipped when a valid
  * cryptogram and ECI are provided".
  */

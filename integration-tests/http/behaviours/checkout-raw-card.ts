@@ -1,7 +1,7 @@
 /**
- * Raw card fields through the Direct API, for a merchant whose PCI DSS scope is SAQ D (option
- * rawCardDataPciScope, set only for this suite's store): the server encrypts them with the merchant key, they
- * never appear in the session data, and 3-D Secure runs as for any Direct API card.
+ * Raw card fields through the Direct API, for a merchant whose PCI DSS scope is SAQ D (option rawCardDataPciScope,
+ * set only for the store of store-saq-d.spec.ts): the server encrypts them with the merchant key, they never appear
+ * in the session data, and 3-D Secure runs as for any Direct API card.
  */
 import { storeBody } from "../support/store"
 import { BROWSER_INFO, ledger } from "../support/checkout"
