@@ -13,10 +13,11 @@
  */
 import { processPaymentWorkflow } from "@medusajs/core-flows"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { Modules, PaymentActions } from "@medusajs/framework/utils"
+import { PaymentActions } from "@medusajs/framework/utils"
 import { findOrderIdForCollection, findPaymentForSession, findPgsSession } from "../pgs-events/lookup"
 import { recordCapturesOnOrder } from "./order-transactions"
 import { findPayableCollection, whyNotPayable, type NotPayableReason } from "../../payments/order-collection"
+import { RENEWED_LEASE_SECONDS, underLeasedLock } from "../../lib/leased-lock"
 
 export type ApplyOutcome =
   | { kind: "applied" | "already_applied"; payment_id: string; captured: boolean }
@@ -33,9 +34,14 @@ export type ApplyOutcome =
 /** processPaymentWorkflow's own cart lock waits 30 s; ours likewise. */
 const LOCK_TIMEOUT_SECONDS = 30
 
+/**
+ * Run again, the apply finds the session's payment and answers already_applied (order transactions only where
+ * missing), so a lease lost while it ran (lib/leased-lock.ts) keeps its outcome: the payment was recorded. Not guarded:
+ * a second apply that took the lock in that window, between this one's check and its workflow (the payment module
+ * does not refuse a second payment for one session).
+ */
 export async function applyCollectionPayment(container: MedusaContainer, input: { sessionId: string; collectionId: string }): Promise<ApplyOutcome> {
-  const locking = container.resolve(Modules.LOCKING)
-  return locking.execute(input.collectionId, () => applyOnce(container, input), { timeout: LOCK_TIMEOUT_SECONDS })
+  return underLeasedLock(container, input.collectionId, () => applyOnce(container, input), { timeout: LOCK_TIMEOUT_SECONDS, expire: RENEWED_LEASE_SECONDS })
 }
 
 async function applyOnce(container: MedusaContainer, { sessionId, collectionId }: { sessionId: string; collectionId: string }): Promise<ApplyOutcome> {

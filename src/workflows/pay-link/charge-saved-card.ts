@@ -16,8 +16,8 @@
  */
 import { createPaymentSessionsWorkflow } from "@medusajs/core-flows"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { Modules } from "@medusajs/framework/utils"
 import type { BrowserInfo } from "../../gateway"
+import { RENEWED_LEASE_SECONDS, underLeasedLock } from "../../lib/leased-lock"
 import { looseQuery } from "../../lib/loose-query"
 import { PGS_MODULE } from "../../modules/pgs"
 import type PgsModuleService from "../../modules/pgs/service"
@@ -40,8 +40,13 @@ export type ChargeOutcome =
 
 const LOCK_TIMEOUT_SECONDS = 60
 
+/**
+ * The same click again answers its own charge and another click finds nothing owed, so a lease lost while it ran
+ * (lib/leased-lock.ts) keeps its answer: the charge was made. Not guarded: another click that took the lock in that
+ * window before this charge was recorded.
+ */
 export function chargeSavedCard(container: MedusaContainer, input: ChargeInput): Promise<ChargeOutcome> {
-  return container.resolve(Modules.LOCKING).execute(`pgs-charge:${input.collectionId}`, () => charge(container, input), { timeout: LOCK_TIMEOUT_SECONDS })
+  return underLeasedLock(container, `pgs-charge:${input.collectionId}`, () => charge(container, input), { timeout: LOCK_TIMEOUT_SECONDS, expire: RENEWED_LEASE_SECONDS })
 }
 
 /** The session an earlier click with this key made, if any. */

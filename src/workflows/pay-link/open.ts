@@ -14,6 +14,7 @@ import { readOwedCollection, type NotPayable, type OwedSession } from "./owed-co
 import { findPgsSession } from "../pgs-events/lookup"
 import { payerOfOrder } from "../../payments/order-payer"
 import { sessionFields } from "../../payments/stored-session-data"
+import { RENEWED_LEASE_SECONDS, underLeasedLock } from "../../lib/leased-lock"
 
 export const PAY_LINK_PROVIDER_ID = "pp_pgs-hosted_pgs"
 
@@ -57,9 +58,13 @@ function payerContext(owed: Exclude<Awaited<ReturnType<typeof readOwedCollection
 /** One lock per collection for everything that opens or closes its pay link's page. */
 export const payLinkLockKey = (collectionId: string) => `pgs-pay-link:${collectionId}`
 
+/**
+ * A lease lost while it ran (lib/leased-lock.ts) keeps the page it answers: the page was made. A visit that took the
+ * lock meanwhile may have made another: Medusa keeps only the collection's newest session, and money a replaced page
+ * takes after all goes back through the late-money path, as after a typed cancel (shopper-canceled.ts).
+ */
 export function openPayLink(container: MedusaContainer, collectionId: string): Promise<PayLinkOpening> {
-  const locking = container.resolve(Modules.LOCKING)
-  return locking.execute(payLinkLockKey(collectionId), () => open(container, collectionId), { timeout: LOCK_TIMEOUT_SECONDS })
+  return underLeasedLock(container, payLinkLockKey(collectionId), () => open(container, collectionId), { timeout: LOCK_TIMEOUT_SECONDS, expire: RENEWED_LEASE_SECONDS })
 }
 
 async function open(container: MedusaContainer, collectionId: string): Promise<PayLinkOpening> {

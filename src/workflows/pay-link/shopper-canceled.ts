@@ -12,13 +12,17 @@ import type { IPaymentModuleService, MedusaContainer } from "@medusajs/framework
 import { Modules, PaymentSessionStatus } from "@medusajs/framework/utils"
 import { findPgsSession, type SessionView } from "../pgs-events/lookup"
 import { isPayLinkSession, payLinkLockKey } from "./open"
+import { RENEWED_LEASE_SECONDS, underLeasedLock } from "../../lib/leased-lock"
 
 const LOCK_TIMEOUT_SECONDS = 30
 
-/** Answers the session as it is afterwards. */
+/**
+ * Answers the session as it is afterwards. Run twice it changes nothing more (only a waiting session without a
+ * transaction is moved, read again under the lock), so a lease lost while it ran (lib/leased-lock.ts) keeps its answer.
+ */
 export function recordShopperCancel(container: MedusaContainer, session: SessionView): Promise<SessionView> {
-  const locking = container.resolve(Modules.LOCKING)
-  return locking.execute(
+  return underLeasedLock(
+    container,
     payLinkLockKey(session.payment_collection_id),
     async () => {
       // Read again under the lock: a visit of the link or the webhook may have moved it since.
@@ -34,6 +38,6 @@ export function recordShopperCancel(container: MedusaContainer, session: Session
       })
       return { ...current, status: PaymentSessionStatus.CANCELED }
     },
-    { timeout: LOCK_TIMEOUT_SECONDS },
+    { timeout: LOCK_TIMEOUT_SECONDS, expire: RENEWED_LEASE_SECONDS },
   )
 }

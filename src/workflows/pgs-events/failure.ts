@@ -5,7 +5,7 @@
  * Never backwards: if the gateway now says APPROVED, or Medusa already has the session authorized/captured, or
  * the event is for an older attempt, nothing changes.
  */
-import { ContainerRegistrationKeys, Modules, PaymentSessionStatus } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, PaymentSessionStatus } from "@medusajs/framework/utils"
 import type { Transaction, TransactionEventPayload, TransactionStatus } from "../../gateway"
 import type { EventContext, EventOutcome } from "./context"
 import { findCartIdForCollection, findOrderIdForCollection, findPgsSession, sameMoney, sessionAndTransaction, sessionOfEvent, type SessionView } from "./lookup"
@@ -15,6 +15,7 @@ import { cardKey } from "../../payments/card-testing/rules"
 import { whoOfCollection } from "../../payments/card-testing/who"
 import { collectionStatusFor, recordPaymentFailureWorkflow } from "./record-failure"
 import { APPROVED_SESSION_STATUSES, gatewayTransactionType, isFailedStatus, medusaStatusFor } from "../../payments/status-table"
+import { RENEWED_LEASE_SECONDS, underLeasedLock } from "../../lib/leased-lock"
 
 /** The session status of a failed transaction: the one status table decides, as for the shopper's completion. */
 const failedStatus = (status: TransactionStatus, transactionType: string): PaymentSessionStatus | undefined =>
@@ -31,11 +32,12 @@ export async function handleFailure(ctx: EventContext, payload: TransactionEvent
   if (!status) return `ignored:gateway_status_${tx.status.toLowerCase()}`
   // Under the cart's lock, the one cart completion holds: a completion in flight either finishes first (then its
   // order is found and marked) or starts after (then it reads the decline itself) — never an order left awaiting.
+  // Applying never moves backwards and a second run changes nothing: a lease lost meanwhile keeps its outcome.
   const cartId = await findCartIdForCollection(ctx.container, session.payment_collection_id)
   const apply = () => applyFailure(ctx, session.id, tx, status)
   try {
     if (!cartId) return await apply()
-    return await ctx.container.resolve(Modules.LOCKING).execute(cartId, apply, { timeout: CART_LOCK_TIMEOUT_SECONDS })
+    return await underLeasedLock(ctx.container, cartId, apply, { timeout: CART_LOCK_TIMEOUT_SECONDS, expire: RENEWED_LEASE_SECONDS })
   } finally {
     // Every decline counts against its client, whether or not Medusa's session still wants it (a bot's is often
     // replaced already). After applying: the count's reads do not stand between the lookup and the write.

@@ -16,8 +16,8 @@
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { Modules } from "@medusajs/framework/utils"
 import { createPaymentCollectionForCartWorkflow, createPaymentSessionsWorkflow } from "@medusajs/core-flows"
+import { RENEWED_LEASE_SECONDS, underLeasedLock } from "../../../../../../lib/leased-lock"
 import { looseQuery } from "../../../../../../lib/loose-query"
 import { rememberClient } from "../../../../../../payments/card-testing/client-record"
 import { guardAddress } from "../../../../../card-testing/address"
@@ -30,10 +30,13 @@ import { reusableSession } from "./reusable"
 const notFound = (id: string) => ({ type: "not_found", message: `Cart ${id} was not found` })
 const completed = (id: string) => ({ type: "not_allowed", message: `Cart ${id} is already completed` })
 
-/** completeCartWorkflow's lock: the cart id, waited for up to its 30 s (core-flows cart/workflows/complete-cart). */
+/**
+ * completeCartWorkflow's lock: the cart id, waited for up to its 30 s (core-flows cart/workflows/complete-cart). A lease
+ * lost while the session was made (lib/leased-lock.ts) answers the session: it was made, and a later one replaces it.
+ */
 const CART_LOCK_TIMEOUT_SECONDS = 30
 const underCartLock = <T>(scope: MedusaContainer, cartId: string, run: () => Promise<T>): Promise<T> =>
-  scope.resolve(Modules.LOCKING).execute(cartId, run, { timeout: CART_LOCK_TIMEOUT_SECONDS })
+  underLeasedLock(scope, cartId, run, { timeout: CART_LOCK_TIMEOUT_SECONDS, expire: RENEWED_LEASE_SECONDS })
 
 export async function POST(req: AuthenticatedMedusaRequest<CartSessionBody>, res: MedusaResponse) {
   const cartId = String(req.params.id)
