@@ -8,6 +8,7 @@ import { MedusaApp } from "@medusajs/framework/modules-sdk"
 import type { ILockingModule, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules, createMedusaContainer } from "@medusajs/framework/utils"
 import { asValue } from "@medusajs/framework/awilix"
+import timers from "node:timers/promises"
 import { operationLockKey, underOperationLock } from "../../src/api/admin/pgs/orders/operation-lock"
 import { underLeasedLock } from "../../src/lib/leased-lock"
 import { eventLockKey, underEventLock } from "../../src/workflows/pgs-events/event-lock"
@@ -31,6 +32,11 @@ if (unavailable) console.warn(`[leased-locks] skipped: ${unavailable}`)
   let redis: OwnRedis
 
   beforeAll(async () => {
+    // The provider's acquire deadline, a timer of the lock's whole `timeout` (60 s for these locks) that each `execute`
+    // starts and never clears, would keep jest's worker alive that long after the last test: unreferenced, it still
+    // fires while the suite runs (the refused-in-time test), and no longer holds the process.
+    const setTimer = timers.setTimeout
+    jest.spyOn(timers, "setTimeout").mockImplementation((ms, value, options) => setTimer(ms, value, { ...options, ref: false }))
     redis = await startOwnRedis()
     app = await MedusaApp({
       modulesConfig: {
@@ -48,6 +54,7 @@ if (unavailable) console.warn(`[leased-locks] skipped: ${unavailable}`)
   afterAll(async () => {
     await app?.onApplicationShutdown()
     await redis?.stop()
+    jest.restoreAllMocks()
   })
   beforeEach(() => void (warnings.length = 0))
 
