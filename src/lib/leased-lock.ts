@@ -1,7 +1,7 @@
 /**
  * A lock on Medusa's locking module held by a short lease its live holder renews (the dashboard's capture/refund lock,
  * api/admin/pgs/orders/operation-lock.ts; the payment's event lock, workflows/pgs-events/event-lock.ts; and every other
- * lock the plugin takes: RENEWED_LEASE_SECONDS), that keeps
+ * lock the plugin takes: RENEWED_LEASE_SECONDS, or MONEY_LEASE_SECONDS where a second run could pay twice), that keeps
  * what a job which finished did. Medusa's Redis provider (2.21 `locking-redis`) renews the lease every third of
  * `expire` while the job runs; when a renewal finds it gone (Redis unreachable for two renewals, the key evicted, this
  * process's event loop stalled past the lease) it aborts the job's signal and `execute` throws after the job returned
@@ -23,12 +23,20 @@ export type Lease = {
 }
 
 /**
- * The lease the plugin's other locks take (pay links, collection payments, saved-card charges, the cart lock): as the
+ * The lease the plugin's other locks take (pay links, the shopper's Cancel, the cart lock): as the
  * operation and event locks' 15 s, renewed every 5 s while the job runs, so a live holder keeps the lock however long
  * its job takes (an event-loop stall of about 10 s is survived) and a killed process's lock frees within 15 s instead
  * of Medusa's default 60 s (FRAMEWORK-NOTES 81).
  */
 export const RENEWED_LEASE_SECONDS = 15
+
+/**
+ * The lease of a job that records or moves money and is not refused when run twice at once (applying an order's
+ * payment: the payment module takes a second payment for one session; charging a saved card): Medusa's default 60 s,
+ * renewed every 20 s, so only a stall past 40 s loses it and lets a second run in before the first has recorded
+ * anything. A killed server's lock then holds the next try up to a minute: a wait, not a second charge.
+ */
+export const MONEY_LEASE_SECONDS = 60
 
 type Ran<T> = { done?: { value: T; signal?: AbortSignal }; threw?: { error: unknown } }
 

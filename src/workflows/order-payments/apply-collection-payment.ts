@@ -17,7 +17,7 @@ import { PaymentActions } from "@medusajs/framework/utils"
 import { findOrderIdForCollection, findPaymentForSession, findPgsSession } from "../pgs-events/lookup"
 import { recordCapturesOnOrder } from "./order-transactions"
 import { findPayableCollection, whyNotPayable, type NotPayableReason } from "../../payments/order-collection"
-import { RENEWED_LEASE_SECONDS, underLeasedLock } from "../../lib/leased-lock"
+import { MONEY_LEASE_SECONDS, underLeasedLock } from "../../lib/leased-lock"
 
 export type ApplyOutcome =
   | { kind: "applied" | "already_applied"; payment_id: string; captured: boolean }
@@ -38,10 +38,10 @@ const LOCK_TIMEOUT_SECONDS = 30
  * Run again, the apply finds the session's payment and answers already_applied (order transactions only where
  * missing), so a lease lost while it ran (lib/leased-lock.ts) keeps its outcome: the payment was recorded. Not guarded:
  * a second apply that took the lock in that window, between this one's check and its workflow (the payment module
- * does not refuse a second payment for one session).
+ * does not refuse a second payment for one session): hence the long lease, MONEY_LEASE_SECONDS.
  */
 export async function applyCollectionPayment(container: MedusaContainer, input: { sessionId: string; collectionId: string }): Promise<ApplyOutcome> {
-  return underLeasedLock(container, input.collectionId, () => applyOnce(container, input), { timeout: LOCK_TIMEOUT_SECONDS, expire: RENEWED_LEASE_SECONDS })
+  return underLeasedLock(container, input.collectionId, () => applyOnce(container, input), { timeout: LOCK_TIMEOUT_SECONDS, expire: MONEY_LEASE_SECONDS })
 }
 
 async function applyOnce(container: MedusaContainer, { sessionId, collectionId }: { sessionId: string; collectionId: string }): Promise<ApplyOutcome> {

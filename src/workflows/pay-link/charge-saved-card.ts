@@ -17,7 +17,7 @@
 import { createPaymentSessionsWorkflow } from "@medusajs/core-flows"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import type { BrowserInfo } from "../../gateway"
-import { RENEWED_LEASE_SECONDS, underLeasedLock } from "../../lib/leased-lock"
+import { MONEY_LEASE_SECONDS, underLeasedLock } from "../../lib/leased-lock"
 import { looseQuery } from "../../lib/loose-query"
 import { PGS_MODULE } from "../../modules/pgs"
 import type PgsModuleService from "../../modules/pgs/service"
@@ -43,10 +43,10 @@ const LOCK_TIMEOUT_SECONDS = 60
 /**
  * The same click again answers its own charge and another click finds nothing owed, so a lease lost while it ran
  * (lib/leased-lock.ts) keeps its answer: the charge was made. Not guarded: another click that took the lock in that
- * window before this charge was recorded.
+ * window before this charge was recorded: hence the long lease, MONEY_LEASE_SECONDS.
  */
 export function chargeSavedCard(container: MedusaContainer, input: ChargeInput): Promise<ChargeOutcome> {
-  return underLeasedLock(container, `pgs-charge:${input.collectionId}`, () => charge(container, input), { timeout: LOCK_TIMEOUT_SECONDS, expire: RENEWED_LEASE_SECONDS })
+  return underLeasedLock(container, `pgs-charge:${input.collectionId}`, () => charge(container, input), { timeout: LOCK_TIMEOUT_SECONDS, expire: MONEY_LEASE_SECONDS })
 }
 
 /** The session an earlier click with this key made, if any. */
