@@ -107,6 +107,24 @@ widgetSuite("storefront widget: round trips on the shopper's critical path", (s,
     await context.close()
   })
 
+  it("tells the shopper something went wrong, and charges nothing, when the cart cannot be read at Pay (the network gone)", async () => {
+    const cart = await s.createCart()
+    const ledgerSize = async () => ((await s.sandbox.control("GET", "/_sandbox/ledger")).body.entries as unknown[]).length
+    const before = await ledgerSize()
+    const { page, context } = await shop().open({ cartId: cart.id }, { width: 520, height: 1100 })
+    await cardReady(page)
+    await fillCardFields(page, s.sandbox.testCard("frictionless_approved"))
+    // Both reads Pay may make (the pay check, then the store API's cart) fail as a lost connection does.
+    await page.route(/\/pgs\/carts\/[^/]+\/pay-check$|\/store\/carts\/[^/?]+\?/, (route) => route.abort("connectionfailed"))
+    await page.getByRole("button", { name: /^Pay/ }).press("Enter")
+    await page.locator(".pgs-error", { hasText: "Something went wrong. Please try again." }).waitFor({ timeout: 30_000 })
+    await widgetState(page, "idle") // Pay can be pressed again
+    // Nothing went to the gateway, and the cart is no order.
+    expect((await ledgerSize()) - before).toBe(0)
+    expect((await s.api.get(`/store/carts/${cart.id}?fields=completed_at`, { headers: s.storeHeaders })).data.cart.completed_at).toBeNull()
+    await context.close()
+  })
+
   for (const react of [false, true])
     it(`reaches a redirect method's page in 2 store round trips after Pay: the session with the browser's data, then the completion (${react ? "React binding" : "mountCheckout"})`, async () => {
       const { page, context, rec } = await checkout(react)

@@ -64,7 +64,7 @@ export function mountCheckout(target: Element | string, o: CheckoutOptions): Che
   const panel = h("div", { className: "pgs-panel" })
   const error = h("p", { className: "pgs-error", role: "alert" })
   const status = h("p", { className: "pgs-status", role: "status" })
-  const pay = h("button", { type: "button", className: "pgs-pay", onclick: () => void onPay() })
+  const pay = h("button", { type: "button", className: "pgs-pay", onclick: () => void onPay().catch(problem) })
   box.append(fieldset, error, status, pay)
 
   const methodOf = (key: string) => methods.find((m) => m.key === key)
