@@ -107,6 +107,22 @@ widgetSuite("storefront widget: round trips on the shopper's critical path", (s,
     await context.close()
   })
 
+  it("tells the shopper card payments are unavailable when the session cannot be made, with no uncaught error in the storefront's page", async () => {
+    await s.sandbox.control("POST", "/_sandbox/faults", { target: "POST /api/sessions", kind: "status", status: 503, count: 20 })
+    try {
+      const cart = await s.createCart()
+      const errors: string[] = []
+      // A development storefront (Next's overlay) shows every uncaught error to the developer as an issue of theirs.
+      const { page, context } = await shop().open({ cartId: cart.id }, { width: 520, height: 1100 }, (p) => void p.on("pageerror", (e) => errors.push(e.message)))
+      await page.locator(".pgs-error", { hasText: "unavailable right now" }).waitFor({ timeout: 60_000 })
+      await widgetState(page, "idle")
+      expect(errors).toEqual([])
+      await context.close()
+    } finally {
+      await s.sandbox.control("DELETE", "/_sandbox/faults")
+    }
+  })
+
   it("tells the shopper something went wrong, and charges nothing, when the cart cannot be read at Pay (the network gone)", async () => {
     const cart = await s.createCart()
     const ledgerSize = async () => ((await s.sandbox.control("GET", "/_sandbox/ledger")).body.entries as unknown[]).length

@@ -324,7 +324,7 @@ export function mountCheckout(target: Element | string, o: CheckoutOptions): Che
   render()
 
   return {
-    ready: ready.then(() => choosing),
+    ready: ready.then(() => choosing.catch(() => {})), // a method that failed to open was told (problem), not thrown
     state: () => flow.state,
     setLocale,
     destroy() {
