@@ -1,7 +1,7 @@
 /**
  * What the bench prepares outside the measured phases, through the store's own API: a cart in the demo's EUR region
  * (with or without its address and payment collection), and an order that owes more after an edit (the
- * payment-collection page's case, as in the browser suite's order-payment.spec.ts).
+ * payment-collection page's case, as in the browser suite's behaviours/order-payment.ts (store-browser.spec.ts)).
  */
 import { ADDRESS } from "./pages"
 import { BENCH_ADMIN, type Stack } from "./stack"

@@ -216,7 +216,7 @@ export default storeBody("card checkout with the Direct API", (s) => {
     expect(noBrowser.data.message).toMatch(/browser_info/)
 
     // A network token comes to a store's own server from a wallet or a token service, not from a browser: refused
-    // unless the store turns that path on (checkout-network-token.spec.ts).
+    // unless the store turns that path on (behaviours/checkout-network-token.ts).
     const networkToken = { type: "network-token", token_number: "4111111111111111", expiration_month: 12, expiration_year: new Date().getFullYear() + 2 }
     const token = await create({ payment_method: { ...networkToken, cryptogram: "AgAAAAAAAIR8CQrXcIhbQAAAAAA=", eci: "05" }, browser_info: BROWSER_INFO })
     expect(token.status).toBe(400)
