@@ -124,7 +124,7 @@ export default browserBody("partial capture in the dashboard", (s, d) => {
     await taxGermany(s)
     const { orderId } = await paidOrder(s, "frictionless_approved", { shipping_address: BERLIN })
     const payment = await paymentOfOrder(s, orderId)
-    // 7.7451 is sent as 7.75; 0.0018 more is still within it: the gateway is not asked (taxed-cart.spec).
+    // 7.7451 is sent as 7.75; 0.0018 more is still within it: the gateway is not asked (http/behaviours/taxed-cart.ts).
     for (const [what, amount] of [["capture", 30.345], ["refund", 7.7451], ["refund", 0.0018]] as const)
       expect((await operate(s, payment.id, what, amount)).status).toBe(200)
     await d.page.setViewportSize({ width: 1280, height: 900 })
