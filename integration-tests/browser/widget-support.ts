@@ -265,8 +265,12 @@ export async function payByCard(page: Page, number: string, payLabel = "Pay") {
   await page.getByRole("button", { name: payLabel }).press("Enter")
 }
 
-/** Waits for the widget's state machine to reach `state` (data-pgs-state on the mount point). */
-export async function widgetState(page: Page, state: string, timeout = 30_000) {
+/**
+ * Waits for the widget's state machine to reach `state` (data-pgs-state on the mount point). The deadline is for a
+ * full `npm test` on a loaded 2-core machine (CI varies up to 3×): a card paid under the docs' CSP once took over 30 s
+ * to reach "done" there, while it takes 7 s alone.
+ */
+export async function widgetState(page: Page, state: string, timeout = 90_000) {
   await page.locator(`#payment[data-pgs-state="${state}"]`).waitFor({ timeout })
 }
 
