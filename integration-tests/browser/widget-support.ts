@@ -271,7 +271,15 @@ export async function payByCard(page: Page, number: string, payLabel = "Pay") {
  * to reach "done" there, while it takes 7 s alone.
  */
 export async function widgetState(page: Page, state: string, timeout = 90_000) {
-  await page.locator(`#payment[data-pgs-state="${state}"]`).waitFor({ timeout })
+  await page
+    .locator(`#payment[data-pgs-state="${state}"]`)
+    .waitFor({ timeout })
+    .catch(async (error: Error) => {
+      // Say where it stood instead: its state and what it told the shopper.
+      const now = await page.locator("#payment").getAttribute("data-pgs-state", { timeout: 1_000 }).catch(() => "unknown")
+      const told = await page.locator(".pgs-error").textContent({ timeout: 1_000 }).catch(() => "")
+      throw new Error(`The widget did not reach "${state}" in ${timeout / 1000} s: it is "${now}", telling the shopper "${told ?? ""}". ${error.message}`)
+    })
 }
 
 /**
