@@ -10,6 +10,8 @@ module.exports = {
   setupFiles: ["<rootDir>/integration-tests/setup.js"],
   // After jest's own summary: the ten slowest suites and the total, so every run shows where the time goes.
   reporters: ["default", "<rootDir>/scripts/slowest-suites-reporter.js"],
+  // The longest suites first (scripts/suite-seconds.json), also on a fresh clone where jest has no durations.
+  testSequencer: "<rootDir>/scripts/test-sequencer.js",
   testTimeout: 60_000,
   // Each Medusa boot leaves memory behind in its worker; with 110+ suites one worker reached V8's heap limit and
   // died mid-suite. A worker above this after a suite is replaced by a fresh one.
