@@ -400,10 +400,11 @@ widgetSuite("storefront widget: cards", (s, shop) => {
 
   describe("under the Content-Security-Policy docs/widget.md gives storefronts", () => {
     const policy = () => widgetPolicy({ backend: s.medusaUrl, gateway: s.sandbox.url })
-    /** The shop's checkout page under `csp`, recording what Chromium reports from its next load on. */
+    /** The shop's checkout page under `csp`, recording what Chromium reports from its first load on. */
     const strictShop = async (csp: Map<string, string[]>) => {
-      const opened = await shop().checkout({ csp: shopHeader(csp) })
-      return { ...opened, violations: await recordViolations(opened.page) }
+      let violations!: Violations
+      const opened = await shop().checkout({ csp: shopHeader(csp) }, {}, undefined, async (page) => void (violations = await recordViolations(page)))
+      return { ...opened, violations }
     }
     /** The order placed with nothing refused on the way; a screenshot of the paid state. */
     const paidWithNothingRefused = async (o: { page: Page; context: BrowserContext; violations: Violations }, shot: string) => {
@@ -433,13 +434,13 @@ widgetSuite("storefront widget: cards", (s, shop) => {
     it("runs the Direct API fingerprint and challenge in the widget under the docs' additions, nothing refused; without them, refused", async () => {
       const direct = async (csp: Map<string, string[]>) => {
         const cart = await s.createCart()
+        let violations!: Violations
         const opened = await shop().open({
           cartId: cart.id,
           walletToken: walletPayment(PLAIN_VISA, "PAN_ONLY").token,
           sessionData: { simulated_flow: "VERSIONING_FINGERPRINT_Y_CHALLENGE" },
           csp: shopHeader(csp),
-        })
-        const violations = await recordViolations(opened.page)
+        }, undefined, async (page) => void (violations = await recordViolations(page)))
         await opened.page.getByLabel("Wallet on this device").check()
         await opened.page.getByRole("button", { name: "Pay" }).press("Enter")
         return { ...opened, violations }

@@ -47,8 +47,11 @@ export function without(policy: Map<string, string[]>, directive: string, source
 export type Violations = { events: () => Promise<{ directive: string; blocked: string }[]>; console: string[] }
 
 /**
- * Records, from the page's next load on, the `securitypolicyviolation` events of the page and its frames that we
- * can read (same origin) and every console message naming the Content Security Policy (any frame).
+ * Records, from the page's first load on (call it in `open`'s `before`), the `securitypolicyviolation` events of the
+ * page and its frames that we can read (same origin) and every console message naming the Content Security Policy
+ * (any frame). Not by reloading a loaded page: its first widget's session call, still running in the store, could then
+ * replace the reloaded widget's card session, which the widget rightly answers at Pay with "expired" and fresh
+ * fields (two full runs under load failed that way).
  */
 export async function recordViolations(page: Page): Promise<Violations> {
   const console: string[] = []
@@ -57,6 +60,5 @@ export async function recordViolations(page: Page): Promise<Violations> {
     const seen: { directive: string; blocked: string }[] = ((window as any).cspViolations = [])
     window.addEventListener("securitypolicyviolation", (e) => seen.push({ directive: e.effectiveDirective, blocked: e.blockedURI }), true)
   })
-  await page.reload()
   return { events: () => page.evaluate(() => (window as any).cspViolations ?? []), console }
 }

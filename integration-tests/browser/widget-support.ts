@@ -72,14 +72,15 @@ export type ShopConfig = {
 export const SHOP_NONCE = "c2hvcC1wYWdl"
 
 type Viewport = { width: number; height: number }
+type BeforeLoad = (page: Page) => unknown
 
 export type WidgetShop = {
   browser: Browser
   storeUrl: string
-  /** `before`: called with the page before it loads (e.g. to record its requests from the first). */
-  open(config: ShopConfig, viewport?: Viewport, before?: (page: Page) => void): Promise<{ page: Page; context: BrowserContext }>
+  /** `before`: called (and awaited) with the page before it loads (e.g. to record its requests from the first). */
+  open(config: ShopConfig, viewport?: Viewport, before?: BeforeLoad): Promise<{ page: Page; context: BrowserContext }>
   /** A cart of its own, and the shop's checkout page for it. */
-  checkout(config?: Omit<ShopConfig, "cartId">, cartInput?: Parameters<StoreSuite["createCart"]>[0], viewport?: Viewport): Promise<{ cart: any; page: Page; context: BrowserContext }>
+  checkout(config?: Omit<ShopConfig, "cartId">, cartInput?: Parameters<StoreSuite["createCart"]>[0], viewport?: Viewport, before?: BeforeLoad): Promise<{ cart: any; page: Page; context: BrowserContext }>
 }
 
 type PreparedShop = { dist: string; browser: Browser }
@@ -132,14 +133,14 @@ export async function startWidgetShop(s: StoreSuite, { dist, browser }: Prepared
     const page = await context.newPage()
     page.on("pageerror", (e) => console.error(`[shop page] ${e.message}`))
     page.on("console", (m) => m.type() === "error" && !m.text().includes("401") && console.error(`[shop console] ${m.text()}`))
-    before?.(page)
+    await before?.(page)
     await page.goto(`${storeUrl}/checkout`)
     return { page, context }
   }
 
-  const checkout: WidgetShop["checkout"] = async (config = {}, cartInput = {}, viewport) => {
+  const checkout: WidgetShop["checkout"] = async (config = {}, cartInput = {}, viewport, before) => {
     const cart = await s.createCart(cartInput)
-    return { cart, ...(await open({ cartId: cart.id, ...config }, viewport)) }
+    return { cart, ...(await open({ cartId: cart.id, ...config }, viewport, before)) }
   }
 
   return { browser, storeUrl, open, checkout }
