@@ -68,6 +68,16 @@ export default storeBody("store: a cart's session in one call, and completion wi
     expect(new Set(both.map((res) => res.data.payment_session.payment_collection_id)).size).toBe(1)
   })
 
+  it("gives calls at once that ask to reuse one card session between them (a checkout reloaded while its first call runs), so none is told it expired", async () => {
+    const cart = await s.createCart()
+    const reuse = { provider_id: "pp_pgs_pgs", reuse: true }
+    const all = await Promise.all([1, 2, 3].map(() => startSession(cart.id, reuse)))
+    expect(all.map((res) => res.status)).toEqual([200, 200, 200])
+    const ids = new Set(all.map((res) => res.data.payment_session.id))
+    expect(ids.size).toBe(1)
+    expect((await sessionsOf(cart.id)).map((p) => p.id)).toEqual([...ids]) // the one session every page holds is the cart's
+  })
+
   it("refuses in words what cannot start, before any collection is made: an unknown cart, a bad body, a method the cart cannot use", async () => {
     const unknown = await startSession("cart_01JZZZZZZZZZZZZZZZZZZZZZZZ", { provider_id: "pp_pgs_pgs" })
     expect(unknown.status).toBe(404)

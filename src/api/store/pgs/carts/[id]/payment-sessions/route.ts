@@ -10,7 +10,8 @@
  * checked again under Medusa's cart lock (the one its completion holds) before the session is made.
  * `client_info` records the browser's details on the new session as the client-info route does (client-info-request.ts).
  * `reuse`: the cart's unpaid card-fields session is answered again when it has one (reusable.ts): the widget asks for
- * the card's session beside the method list, before it could see the cart's sessions.
+ * the card's session beside the method list, before it could see the cart's sessions. Asked again under the cart's
+ * lock, so calls that ask to reuse at once share one session.
  * 200 { payment_session }; 400 bad body or a method that cannot serve the cart; 404 unknown cart; 409 completed cart
  * (or the client info refused by the provider); 503 the gateway away.
  */
@@ -56,6 +57,11 @@ export async function POST(req: AuthenticatedMedusaRequest<CartSessionBody>, res
   // authorized: the check and the session are made under the cart's lock, which that completion holds throughout.
   const made = kept ?? (await underCartLock(req.scope, cartId, async () => {
     if (await cartCompleted(req.scope, cartId)) return null
+    // Two calls asking to reuse at once both found nothing above (a checkout reloaded while its first call still ran
+    // in the store, two tabs opening): the one that comes second answers the session the first made instead of
+    // retiring it, or the page holding the first would be told "expired" at Pay.
+    const madeMeanwhile = reuse && !data ? await reusableSession(req.scope, collectionId, provider_id, customer_id) : null
+    if (madeMeanwhile) return madeMeanwhile
     const { result } = await createPaymentSessionsWorkflow(req.scope).run({
       input: { payment_collection_id: collectionId, provider_id, customer_id, data },
     })
