@@ -8,6 +8,8 @@ module.exports = {
   modulePathIgnorePatterns: ["<rootDir>/dist/", "<rootDir>/.medusa/", "<rootDir>/storefront-widget/"],
   testMatch: ["<rootDir>/src/**/__tests__/**/*.spec.ts", "<rootDir>/integration-tests/**/*.spec.ts"],
   setupFiles: ["<rootDir>/integration-tests/setup.js"],
+  // The widget's sources import "./x.js" for x.ts (scripts/jest-resolver.js).
+  resolver: "<rootDir>/scripts/jest-resolver.js",
   // After jest's own summary: the ten slowest suites and the total, so every run shows where the time goes.
   reporters: ["default", "<rootDir>/scripts/slowest-suites-reporter.js"],
   // The longest suites first (scripts/suite-seconds.json), also on a fresh clone where jest has no durations.

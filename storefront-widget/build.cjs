@@ -14,22 +14,24 @@ const { execFileSync } = require("node:child_process")
  * dialog when a payment needs them, the method panels (wallet, code, voucher, saved card) when the shopper opens
  * such a method. The return page's locale chunks are the core's (same content, same file).
  */
-const OWN_BUNDLES = { "./return-page": "return", "./three-ds": "three-ds", "./panels": "panels" }
+const OWN_BUNDLES = { "return-page": "return", "three-ds": "three-ds", panels: "panels" }
+// The sources name modules with ".js" (so the emitted declarations resolve under moduleResolution node16/nodenext);
+// the filters take the name without it too, so such an import still makes no shared chunk.
 const ownBundlesAreExternal = {
   name: "own-bundles-external",
   setup(b) {
-    b.onResolve({ filter: /^\.\/(return-page|three-ds|panels)$/ }, (args) =>
-      args.kind === "dynamic-import" ? { path: `./${OWN_BUNDLES[args.path]}.js`, external: true } : undefined,
+    b.onResolve({ filter: /^\.\/(return-page|three-ds|panels)(\.js)?$/ }, (args) =>
+      args.kind === "dynamic-import" ? { path: `./${OWN_BUNDLES[args.path.replace(/^\.\/|\.js$/g, "")]}.js`, external: true } : undefined,
     )
   },
 }
 
-/** The bindings import "../core" (or "../collection"): in the published package that is the bundle next to them. */
+/** The bindings import "../core/index.js" (or "../collection/index.js"): in the published package that is the bundle next to them. */
 const coreIsExternal = {
   name: "core-external",
   setup(b) {
-    b.onResolve({ filter: /^\.\.\/core$/ }, () => ({ path: "./index.js", external: true }))
-    b.onResolve({ filter: /^\.\.\/collection$/ }, () => ({ path: "./collection.js", external: true }))
+    b.onResolve({ filter: /^\.\.\/core(\/index\.js)?$/ }, () => ({ path: "./index.js", external: true }))
+    b.onResolve({ filter: /^\.\.\/collection(\/index\.js)?$/ }, () => ({ path: "./collection.js", external: true }))
   },
 }
 

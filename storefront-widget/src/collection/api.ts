@@ -1,6 +1,6 @@
 /** The payment-collection routes (store/pgs/payment-collections/:id/...), through the same store API connection. */
-import type { Api } from "../core/api"
-import type { PaymentSession } from "../core/cart"
+import type { Api } from "../core/api.js"
+import type { PaymentSession } from "../core/cart.js"
 
 export type Served = { provider_id: string; identifier: string; voucher_codes?: string[]; script_url?: string }
 

@@ -2,7 +2,7 @@
  * The payment-collection entry's own texts (what the cart checkout does not say), in the widget's four locales.
  * Kept here, not in the core's i18n packs, so the cart entry's bundle does not carry them.
  */
-import type { Locale } from "../core/i18n"
+import type { Locale } from "../core/i18n.js"
 
 export type CollectionText = "owed" | "order" | "settled" | "gone" | "unknown" | "pending" | "received"
 

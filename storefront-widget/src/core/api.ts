@@ -3,7 +3,7 @@
  * @medusajs/js-sdk instance (its `client.fetch` throws an error with `status`, exactly what we need) or plain
  * fetch with a base URL and a publishable key. Never the gateway API.
  */
-import type { Note } from "./flow"
+import type { Note } from "./flow.js"
 
 export type Fetcher = (path: string, init?: { method?: string; body?: unknown; query?: Record<string, string> }) => Promise<any>
 

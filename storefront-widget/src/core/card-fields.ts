@@ -3,9 +3,9 @@
  * through the spec's --lib-* variables. Card data stays inside the gateway's iframe. Resolves once the fields are
  * rendered (the component's mount), so the shopper can type the card number: only then is Pay offered.
  */
-import type { SessionData } from "./cart"
-import type { Event } from "./flow"
-import { loadScript, type CardComponent, type PaymentCore } from "./script"
+import type { SessionData } from "./cart.js"
+import type { Event } from "./flow.js"
+import { loadScript, type CardComponent, type PaymentCore } from "./script.js"
 
 export type Submitted = Extract<Event, { type: "submitted" }>
 export type CardFields = { pay(customer: Record<string, string>): Promise<Submitted>; validate(): boolean; changeLocale(l: string): void; destroy(): void }

@@ -1,9 +1,9 @@
 /** Cart, payment session and our store/pgs routes, through the store API. */
-import { statusOf, wait, type Api } from "./api"
-import { delayOf, initialFlow, next, type Flow } from "./flow"
-import type { Order, PaymentSession } from "./store-types"
+import { statusOf, wait, type Api } from "./api.js"
+import { delayOf, initialFlow, next, type Flow } from "./flow.js"
+import type { Order, PaymentSession } from "./store-types.js"
 
-export type { Order, PaymentSession, SessionData } from "./store-types"
+export type { Order, PaymentSession, SessionData } from "./store-types.js"
 
 export type Cart = {
   id: string

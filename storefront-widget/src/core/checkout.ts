@@ -6,25 +6,25 @@
  * Why one file of ~300 lines: it is the only place state meets DOM, and each render is a few lines; split further,
  * every piece would need the same closure (connection, translator, root and the current flow) handed to it.
  */
-import { conflictOf, connect, refusalOf, statusOf, wait, type HttpError } from "./api"
-import { payerOf, readCart, readCartToPay, sessionOf, startSession, type Cart, type PaymentSession } from "./cart"
-import { mountCardFields, type CardFields } from "./card-fields"
-import { h, resolveTarget, shell } from "./dom"
-import { delayOf, initialFlow, next, type Event, type Flow, type State } from "./flow"
-import { english, loadTexts, resolveLocale, type Locale, type TextKey, type Translate } from "./i18n"
-import { listMethods, providerLabel, type Method } from "./methods"
-import { rememberReturn } from "./return-key"
-import { buildRow, paintRow, type Row } from "./rows"
-import { savedCardText, type SavedCard } from "./saved-cards"
-import type { CheckoutOptions } from "./options"
-import type { Dialog } from "./three-ds"
-import type { Panel, Start } from "./panels"
-import { CARD_PROVIDER } from "./store-types"
-import { cardVars } from "./theme"
+import { conflictOf, connect, refusalOf, statusOf, wait, type HttpError } from "./api.js"
+import { payerOf, readCart, readCartToPay, sessionOf, startSession, type Cart, type PaymentSession } from "./cart.js"
+import { mountCardFields, type CardFields } from "./card-fields.js"
+import { h, resolveTarget, shell } from "./dom.js"
+import { delayOf, initialFlow, next, type Event, type Flow, type State } from "./flow.js"
+import { english, loadTexts, resolveLocale, type Locale, type TextKey, type Translate } from "./i18n.js"
+import { listMethods, providerLabel, type Method } from "./methods.js"
+import { rememberReturn } from "./return-key.js"
+import { buildRow, paintRow, type Row } from "./rows.js"
+import { savedCardText, type SavedCard } from "./saved-cards.js"
+import type { CheckoutOptions } from "./options.js"
+import type { Dialog } from "./three-ds.js"
+import type { Panel, Start } from "./panels.js"
+import { CARD_PROVIDER } from "./store-types.js"
+import { cardVars } from "./theme.js"
 // Loaded only when used (bundles of their own, like the locales): 3-D Secure's steps and dialog when a payment needs
 // them, the panels of the methods other than the card when the shopper opens (or points at) one.
-const threeDs = () => import("./three-ds")
-const panels = () => import("./panels")
+const threeDs = () => import("./three-ds.js")
+const panels = () => import("./panels.js")
 
 export { CARD_PROVIDER }
 export type { CheckoutOptions }

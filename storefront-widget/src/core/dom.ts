@@ -1,5 +1,5 @@
 /** Tiny DOM helpers and the widget's shell: a shadow root with its own styles, so host stylesheets stay outside. */
-import { CSS, themeVars, type Appearance } from "./theme"
+import { CSS, themeVars, type Appearance } from "./theme.js"
 
 type Props = Record<string, unknown>
 

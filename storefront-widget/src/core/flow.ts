@@ -4,8 +4,8 @@
  * feeding the answer back as an event. An event a state does not take returns the same flow (a late answer after
  * a cancel, a double click). Whether a payment failed is the server's word (the session's status), never ours.
  */
-import type { NextAction, Order, PaymentSession } from "./store-types"
-import { declineKey, type TextKey } from "./i18n"
+import type { NextAction, Order, PaymentSession } from "./store-types.js"
+import { declineKey, type TextKey } from "./i18n.js"
 
 export type State =
   | "loading" // reading the cart, its methods and the customer's saved cards

@@ -22,10 +22,10 @@ const EN =
   "Payment method|Card|{brand} ending in {last4}, expires {exp}|Delete {card}|||Pay|||||||||||||||||||Loading payment methods…|Online banking|UPI|Other wallets (chosen on the next page)|Bank transfer|QR code|Instant payment with a code|Voucher|Bank payment|Card on a secure payment page|Wallet on this device||Online banking on your bank's page|Pay {amount}|||||||"
 
 const PACKS: Record<Locale, () => Promise<{ default: string }>> = {
-  "en-US": () => import("./locales/en-US"),
-  "bs-BA": () => import("./locales/bs-BA"),
-  "ro-RO": () => import("./locales/ro-RO"),
-  "sv-SE": () => import("./locales/sv-SE"),
+  "en-US": () => import("./locales/en-US.js"),
+  "bs-BA": () => import("./locales/bs-BA.js"),
+  "ro-RO": () => import("./locales/ro-RO.js"),
+  "sv-SE": () => import("./locales/sv-SE.js"),
 }
 
 /** Exact tag, else the language part ("sv" → sv-SE), else English (as the embedded fields do). */

@@ -1,9 +1,9 @@
 /** The methods to offer: those the server says can serve the cart, the customer's saved cards, a wallet. */
-import type { Api } from "./api"
-import type { Cart } from "./cart"
-import { preloadCardFields } from "./card-fields"
-import type { TextKey, Translate } from "./i18n"
-import type { ChargeConsent, SavedCard } from "./saved-cards"
+import type { Api } from "./api.js"
+import type { Cart } from "./cart.js"
+import { preloadCardFields } from "./card-fields.js"
+import type { TextKey, Translate } from "./i18n.js"
+import type { ChargeConsent, SavedCard } from "./saved-cards.js"
 
 /** `names`: the terminal admin's name per locale, from the server (saved cards and the wallet keep ours). */
 type Names = Record<string, string>

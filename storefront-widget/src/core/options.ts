@@ -1,8 +1,8 @@
 /** What a store passes to mountCheckout (and PgsCheckout's props). */
-import type { Connection } from "./api"
-import type { Order } from "./cart"
-import type { State } from "./flow"
-import type { Appearance } from "./theme"
+import type { Connection } from "./api.js"
+import type { Order } from "./cart.js"
+import type { State } from "./flow.js"
+import type { Appearance } from "./theme.js"
 
 export type CheckoutOptions = Connection & {
   cartId: string

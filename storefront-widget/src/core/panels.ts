@@ -4,16 +4,16 @@
  * session Pay starts. A chunk of its own (like 3-D Secure's steps), loaded when such a method is opened or hovered:
  * the card's path never loads it. The payment-collection entry uses it as well.
  */
-import { browserInfo } from "./browser-info"
-import { addStyles, h } from "./dom"
-import type { TextKey, Translate } from "./i18n"
-import type { Method } from "./methods"
-import type { CheckoutOptions } from "./options"
-import { CONSENT_WORDING, saveLabel } from "./saved-cards"
-import { CARD_PROVIDER } from "./store-types"
+import { browserInfo } from "./browser-info.js"
+import { addStyles, h } from "./dom.js"
+import type { TextKey, Translate } from "./i18n.js"
+import type { Method } from "./methods.js"
+import type { CheckoutOptions } from "./options.js"
+import { CONSENT_WORDING, saveLabel } from "./saved-cards.js"
+import { CARD_PROVIDER } from "./store-types.js"
 
 /** A saved card's Delete (its row, pointed at or focused, has loaded this chunk already): not in the first paint. */
-export { deleteSavedCard } from "./saved-cards"
+export { deleteSavedCard } from "./saved-cards.js"
 
 const CSS =
   ".pgs-field{display:grid;gap:var(--pgs-spacingUnit)}.pgs-check{display:flex;gap:calc(var(--pgs-spacingUnit)*2);align-items:center}" +

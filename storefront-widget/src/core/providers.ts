@@ -4,8 +4,8 @@
  * `pp_{identifier}_{id}`: identifier `pgs` for cards, `pgs-{family}` for the others (PGS_FAMILIES); `id` is the one
  * given in medusa-config (`pgs` in the README), so the card provider is `pp_pgs_pgs`.
  */
-import { english } from "./i18n"
-import { PGS_FAMILIES, providerLabel } from "./methods"
+import { english } from "./i18n.js"
+import { PGS_FAMILIES, providerLabel } from "./methods.js"
 
 export { PGS_FAMILIES }
 

@@ -4,13 +4,13 @@
  * placed and the bank still confirms the payment, the order's number. `pgs_outcome` is only a hint; the server's
  * answer decides.
  */
-import { connect, statusOf, wait, type Api, type Connection } from "./api"
-import { lost } from "./flow"
-import { completeCart, type Order } from "./cart"
-import { h, resolveTarget, shell, type ShellOptions } from "./dom"
-import { declineKey, english, resolveLocale, translator, type Locale, type TextKey } from "./i18n"
+import { connect, statusOf, wait, type Api, type Connection } from "./api.js"
+import { lost } from "./flow.js"
+import { completeCart, type Order } from "./cart.js"
+import { h, resolveTarget, shell, type ShellOptions } from "./dom.js"
+import { declineKey, english, resolveLocale, translator, type Locale, type TextKey } from "./i18n.js"
 
-import { RETURN_KEY as KEY } from "./return-key"
+import { RETURN_KEY as KEY } from "./return-key.js"
 
 /** For the core entry's completeCart (lazy.ts), which loads this bundle when first called. */
 export { completeCart }

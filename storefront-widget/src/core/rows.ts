@@ -1,8 +1,8 @@
 /** The accordion's rows: one per method, with its radio, icon and name; built once, repainted on every state. */
-import { h } from "./dom"
-import type { Translate } from "./i18n"
-import { iconFor, svg } from "./icons"
-import type { Method } from "./methods"
+import { h } from "./dom.js"
+import type { Translate } from "./i18n.js"
+import { iconFor, svg } from "./icons.js"
+import type { Method } from "./methods.js"
 
 export type Row = { method: Method; row: HTMLElement; radio: HTMLInputElement; name: HTMLElement; del: HTMLButtonElement | false; body: HTMLElement }
 

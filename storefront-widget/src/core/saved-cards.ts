@@ -1,6 +1,6 @@
 /** The logged-in customer's saved cards (our store route); a guest's widget does not ask. */
-import { statusOf, type Api } from "./api"
-import type { Translate } from "./i18n"
+import { statusOf, type Api } from "./api.js"
+import type { Translate } from "./i18n.js"
 
 export type SavedCard = { id: string; brand: string | null; masked: string | null; last_4: string | null; exp_month: number | null; exp_year: number | null }
 

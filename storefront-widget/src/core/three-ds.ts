@@ -3,12 +3,12 @@
  * fingerprint (hidden iframe posting threeDSMethodData, then the fixed 5 s wait or the method page's completion),
  * challenge (iframe posting creq; only the ACS origin's CHALLENGE_RESPONSE is listened to), redirect, form_submit.
  */
-import type { Api, Connection } from "./api"
-import { sessionRoute } from "./cart"
-import { addStyles, h } from "./dom"
-import type { Event, Flow } from "./flow"
-import type { Translate } from "./i18n"
-import type { NextAction } from "./store-types"
+import type { Api, Connection } from "./api.js"
+import { sessionRoute } from "./cart.js"
+import { addStyles, h } from "./dom.js"
+import type { Event, Flow } from "./flow.js"
+import type { Translate } from "./i18n.js"
+import type { NextAction } from "./store-types.js"
 
 
 let frames = 0

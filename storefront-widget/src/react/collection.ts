@@ -3,7 +3,7 @@
  *   <PgsCollectionPayment sdk={sdk} collectionId={params.id} orderId={searchParams.order_id} onPaid={...} />
  */
 import { createElement, useEffect, useRef, type ReactElement } from "react"
-import { mountCollectionPayment, returnToCollection, type CollectionOptions, type CollectionPayment } from "../collection"
+import { mountCollectionPayment, returnToCollection, type CollectionOptions, type CollectionPayment } from "../collection/index.js"
 
 export function PgsCollectionPayment({ id, className, ...options }: CollectionOptions & { id?: string; className?: string }): ReactElement {
   const ref = useRef<HTMLDivElement>(null)

@@ -4,7 +4,7 @@
  *   <PgsReturn sdk={sdk} checkoutUrl="/checkout" onResult={...} />
  */
 import { createElement, useEffect, useRef, useState, type ReactElement } from "react"
-import { mountCheckout, mountReturn, type Checkout, type CheckoutOptions, type ReturnOptions, type State } from "../core"
+import { mountCheckout, mountReturn, type Checkout, type CheckoutOptions, type ReturnOptions, type State } from "../core/index.js"
 
 type Props<T> = T & { id?: string; className?: string }
 
