@@ -15,7 +15,6 @@ import checkoutNetworkToken, { storeEnv as networkTokens } from "./behaviours/ch
 import clientAddress, { storeEnv as oneProxy } from "./behaviours/client-address"
 import redirectRules, { storeEnv as originatorUrl } from "./behaviours/redirect-rules"
 
-// The saved-card charges first: they count the gateway's declined entries, which they then find as in a store of their own.
 pgsStoreSuites([chargeSavedCard, captureOnFulfillment, checkoutNetworkToken, clientAddress, redirectRules], {
   env: { ...savedCardConsent, ...captureOnFulfillmentOn, ...networkTokens, ...oneProxy, ...originatorUrl },
 })
