@@ -136,20 +136,29 @@ export const parts = [PgsClient, startSandbox, workflows, provider]
   )
 }
 
-/** A storefront folder with the widget installed from its tarball, and a page that uses both entry points in TSX. */
+/**
+ * A storefront folder with the widget installed from its tarball, and a page that uses its four entry points in TSX,
+ * typechecked with each module resolution a storefront may use: "bundler" (Next.js), "node" (dtc-starter) and "nodenext"
+ * (an ESM project on Node's own rules, where a declaration's relative import must name its file).
+ */
 function createStorefront(dir: string) {
   fs.mkdirSync(path.join(dir, "src"), { recursive: true })
-  // What the page below needs besides the widget: TypeScript and React's types.
-  const pkg = { name: "newcomer-storefront", private: true, devDependencies: { typescript: "^5.6.2", "@types/react": "^18.3.0" } }
+  // What the page below needs besides the widget: TypeScript and React's types. An ESM project ("type": "module"):
+  // "nodenext" reads the page as ESM, as it would a store's; "bundler" and "node" do not look at it.
+  const pkg = { name: "newcomer-storefront", private: true, type: "module", devDependencies: { typescript: "^5.6.2", "@types/react": "^18.3.0" } }
   fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify(pkg, null, 2))
   const tsconfig = { compilerOptions: { target: "ES2017", lib: ["dom", "esnext"], module: "esnext", moduleResolution: "bundler", jsx: "react-jsx", strict: true, noEmit: true, skipLibCheck: true }, include: ["src"] }
   fs.writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify(tsconfig, null, 2))
   // dtc-starter's storefront resolves modules the older way ("node"), which ignores package exports.
   fs.writeFileSync(path.join(dir, "tsconfig.node.json"), JSON.stringify({ ...tsconfig, compilerOptions: { ...tsconfig.compilerOptions, moduleResolution: "node" } }, null, 2))
+  const nodenext = { ...tsconfig.compilerOptions, module: "nodenext", moduleResolution: "nodenext" }
+  fs.writeFileSync(path.join(dir, "tsconfig.nodenext.json"), JSON.stringify({ ...tsconfig, compilerOptions: nodenext }, null, 2))
   fs.writeFileSync(
     path.join(dir, "src/payment.tsx"),
     `import { isPgsProvider, mountCheckout, pgsProviderInfo } from "medusa-payment-pgs-storefront"
+import { mountCollectionPayment } from "medusa-payment-pgs-storefront/collection"
 import { PgsCheckout, PgsReturn } from "medusa-payment-pgs-storefront/react"
+import { PgsCollectionPayment } from "medusa-payment-pgs-storefront/react/collection"
 
 export const title: string | undefined = isPgsProvider("pp_pgs_pgs") ? pgsProviderInfo("pp_pgs_pgs")?.title : undefined
 export const mount = () => mountCheckout("#payment", { baseUrl: "http://localhost:9000", publishableKey: "pk", cartId: "cart_1" })
@@ -157,6 +166,13 @@ export function Payment({ cartId }: { cartId: string }) {
   return <PgsCheckout baseUrl="http://localhost:9000" publishableKey="pk" cartId={cartId} onOrder={(order) => console.log(order.id)} />
 }
 export const Return = () => <PgsReturn baseUrl="http://localhost:9000" publishableKey="pk" checkoutUrl="/checkout" />
+export const payLink = (collectionId: string) => mountCollectionPayment("#payment", { baseUrl: "http://localhost:9000", publishableKey: "pk", collectionId })
+export const PayLink = ({ collectionId }: { collectionId: string }) => (
+  <PgsCollectionPayment baseUrl="http://localhost:9000" publishableKey="pk" collectionId={collectionId} onPaid={(paid) => console.log(paid.status)} />
+)
+// Typed, not any (what skipLibCheck makes of a declaration whose imports do not resolve): a call without options is an error.
+// @ts-expect-error mountCheckout takes the options
+export const untyped = () => mountCheckout("#payment")
 `,
   )
 }
@@ -289,6 +305,7 @@ describe.each(STORES)("a new Medusa $medusa store on Node $node, set up by READM
       run("npx tsc --noEmit -p .", backend, shell),
       run("npx tsc --noEmit -p .", storefront, shell),
       run("npx tsc --noEmit -p tsconfig.node.json", storefront, shell),
+      run("npx tsc --noEmit -p tsconfig.nodenext.json", storefront, shell),
     ])
   })
 
