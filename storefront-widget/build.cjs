@@ -4,7 +4,7 @@
 // suites and the bench can use it without an ESM loader.
 const { build } = require("esbuild")
 const path = require("node:path")
-const { rmSync } = require("node:fs")
+const { readdirSync, readFileSync, rmSync } = require("node:fs")
 const { execFileSync } = require("node:child_process")
 
 /**
@@ -50,10 +50,24 @@ async function buildWidget(outdir = path.join(__dirname, "dist")) {
   return { core: path.join(outdir, "index.js"), react: path.join(outdir, "react.js"), collection: path.join(outdir, "collection.js") }
 }
 
-/** Declarations for every export (core and React entries) from the same sources, with TypeScript's own compiler. */
+/**
+ * Declarations for every export (core and React entries) from the same sources, with TypeScript's own compiler. Each
+ * relative import in them must name its file ("./checkout.js", "../core/index.js"): a store whose TypeScript resolves
+ * as Node does ("nodenext", "node16") finds nothing at "./checkout", and every export is any there. The sources' own
+ * tsconfig ("bundler") takes either, so the build checks.
+ */
 function emitTypes(outdir) {
   const tsc = require.resolve("typescript/bin/tsc")
-  execFileSync(process.execPath, [tsc, "-p", path.join(__dirname, "tsconfig.json"), "--emitDeclarationOnly", "--outDir", path.join(outdir, "types")], { stdio: "inherit" })
+  const types = path.join(outdir, "types")
+  execFileSync(process.execPath, [tsc, "-p", path.join(__dirname, "tsconfig.json"), "--emitDeclarationOnly", "--outDir", types], { stdio: "inherit" })
+  const unnamed = readdirSync(types, { recursive: true })
+    .filter((file) => file.endsWith(".d.ts"))
+    .flatMap((file) =>
+      [...readFileSync(path.join(types, file), "utf8").matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*)["'](\.{1,2}\/[^"']*)["']/g)]
+        .filter((m) => !m[1].endsWith(".js"))
+        .map((m) => `${file}: ${m[1]}`),
+    )
+  if (unnamed.length) throw new Error(`relative imports without ".js" in the declarations (write them so in src/):\n${unnamed.join("\n")}`)
 }
 
 module.exports = { buildWidget, emitTypes }
