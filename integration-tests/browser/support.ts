@@ -19,9 +19,24 @@ export const describeBrowser = (name: string, fn: () => void) =>
 
 const SCREENSHOTS = path.resolve(__dirname, "../../artifacts/screenshots")
 
+/**
+ * The whole page as the shopper sees it. A page taller than the viewport is captured in a viewport grown to its height
+ * (then given back): Chromium's capture beyond the viewport briefly lays cross-origin frames out at another width
+ * (60 px), so a frame sized to its content (the gateway's card fields) asked for 60-130 px more, was given them
+ * while the picture was taken, and showed an empty band under its fields that no shopper sees. Growing only the
+ * height moves no frame.
+ */
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true })
-  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true })
+  const viewport = page.viewportSize()
+  const height = await page.evaluate(() => Math.ceil(document.documentElement.scrollHeight))
+  const grow = viewport && height > viewport.height
+  if (grow) await page.setViewportSize({ width: viewport.width, height })
+  try {
+    await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true })
+  } finally {
+    if (grow) await page.setViewportSize(viewport)
+  }
 }
 
 const AXE = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8")

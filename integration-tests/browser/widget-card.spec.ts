@@ -17,6 +17,30 @@ import { recordViolations, shopHeader, type Violations, widgetPolicy, without } 
 const CONSENT_WORDS = "Save this card and allow Medusa Store to charge it for amounts I still owe on my orders"
 const SHOTS = path.resolve(__dirname, "../../artifacts/screenshots")
 
+/**
+ * The page's screenshot, checked to show the card frame as tall as the gateway's fields (and no empty band under
+ * them): the frame keeps its content's height while the page is captured, and after.
+ */
+async function screenshotCardRow(page: Page, name: string) {
+  const frame = page.locator(".pgs-card iframe")
+  await frame.evaluate((f) => {
+    const w = window as any
+    w.cardFrameHeights = []
+    w.cardFrameWatch = new MutationObserver(() => w.cardFrameHeights.push(f.getBoundingClientRect().height))
+    w.cardFrameWatch.observe(f, { attributes: true, attributeFilter: ["style"] })
+  })
+  await screenshot(page, name)
+  const during = await page.evaluate(() => {
+    const w = window as any
+    w.cardFrameWatch.disconnect()
+    return w.cardFrameHeights as number[]
+  })
+  // The content: the frame's fields (and any status or 3-D Secure step) with the body's padding, whatever html and body say.
+  const content = await cardFrame(page).locator("#pgs-root").evaluate((root) => root.getBoundingClientRect().bottom + parseFloat(getComputedStyle(document.body).paddingBottom))
+  const heights = [...during, (await frame.boundingBox())!.height]
+  expect(heights.filter((h) => Math.abs(h - content) > 2)).toEqual([])
+}
+
 widgetSuite("storefront widget: cards", (s, shop) => {
   const alertText = (page: Page) => page.locator(".pgs-error").textContent()
   // Keys reach the gateway's nested frames where Chromium's mouse clicks do not (see sandbox-embedded-3ds.spec.ts);
@@ -78,7 +102,7 @@ widgetSuite("storefront widget: cards", (s, shop) => {
     expect(await page.locator(".pgs-methods").evaluate((f) => (f as HTMLFieldSetElement).disabled)).toBe(true)
     // Under the bank's page, the widget says the bank is checking the card (not that the payment is processing).
     expect(await page.locator(".pgs-status").textContent()).toBe("Checking your card with your bank…")
-    await screenshot(page, "widget-card-3ds-frame-challenge")
+    await screenshotCardRow(page, "widget-card-3ds-frame-challenge")
     await press(approve)
     await widgetState(page, "done")
     await expectFinished(page)
@@ -155,7 +179,7 @@ widgetSuite("storefront widget: cards", (s, shop) => {
     await cardFrame(page).locator("#err-cvv").filter({ hasText: "This field is required" }).waitFor()
     expect(await page.locator("#payment").getAttribute("data-pgs-state")).toBe("idle")
     expect(await chargesFor(s, sessionFields((await currentSession(s, cart.id)).data).reference)).toEqual([])
-    await screenshot(page, "widget-card-validation-errors")
+    await screenshotCardRow(page, "widget-card-validation-errors")
     await context.close()
   })
 
@@ -330,7 +354,7 @@ widgetSuite("storefront widget: cards", (s, shop) => {
     await waitFor(async () => ((await alertText(page)) === "The payment session expired. Please start again." ? true : null), { what: "the note to pay again" })
     await waitFor(async () => ((await currentSession(s, cart.id)).data.gateway_session_id !== lost.data.gateway_session_id ? true : null), { what: "a fresh card session" })
     await cardFrame(page).locator("input").first().waitFor({ timeout: 30_000 })
-    await screenshot(page, "widget-card-session-renewed")
+    await screenshotCardRow(page, "widget-card-session-renewed")
     await payByCard(page, s.sandbox.testCard("frictionless_approved"))
     await widgetState(page, "done")
     const paid = await currentSession(s, cart.id)
