@@ -24,7 +24,7 @@ const SCREENSHOTS = path.resolve(__dirname, "../../artifacts/screenshots")
  * (then given back): Chromium's capture beyond the viewport briefly lays cross-origin frames out at another width
  * (60 px), so a frame sized to its content (the gateway's card fields) asked for 60-130 px more, was given them
  * while the picture was taken, and showed an empty band under its fields that no shopper sees. Growing only the
- * height moves no frame.
+ * height moves no frame (headless Chromium shows no scrollbar, so the width stays).
  */
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true })
@@ -35,7 +35,8 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   try {
     await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true })
   } finally {
-    if (grow) await page.setViewportSize(viewport)
+    // Given back even if the capture failed; a page closed meanwhile must not hide the capture's own error.
+    if (grow) await page.setViewportSize(viewport).catch(() => undefined)
   }
 }
 

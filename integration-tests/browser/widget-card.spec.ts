@@ -23,6 +23,11 @@ const SHOTS = path.resolve(__dirname, "../../artifacts/screenshots")
  */
 async function screenshotCardRow(page: Page, name: string) {
   const frame = page.locator(".pgs-card iframe")
+  // The content: the frame's fields (and any status or 3-D Secure step) with the body's padding, whatever html and body say.
+  const content = () => cardFrame(page).locator("#pgs-root").evaluate((root) => root.getBoundingClientRect().bottom + parseFloat(getComputedStyle(document.body).paddingBottom))
+  // First the frame's own resize to its fields (a message after its first input shows, later under load): only a
+  // change the capture makes counts below.
+  await waitFor(async () => (Math.abs((await frame.boundingBox())!.height - (await content())) <= 2 ? true : null), { what: "the card frame as tall as its fields" })
   await frame.evaluate((f) => {
     const w = window as any
     w.cardFrameHeights = []
@@ -35,10 +40,9 @@ async function screenshotCardRow(page: Page, name: string) {
     w.cardFrameWatch.disconnect()
     return w.cardFrameHeights as number[]
   })
-  // The content: the frame's fields (and any status or 3-D Secure step) with the body's padding, whatever html and body say.
-  const content = await cardFrame(page).locator("#pgs-root").evaluate((root) => root.getBoundingClientRect().bottom + parseFloat(getComputedStyle(document.body).paddingBottom))
   const heights = [...during, (await frame.boundingBox())!.height]
-  expect(heights.filter((h) => Math.abs(h - content) > 2)).toEqual([])
+  const fields = await content()
+  expect(heights.filter((h) => Math.abs(h - fields) > 2)).toEqual([])
 }
 
 widgetSuite("storefront widget: cards", (s, shop) => {

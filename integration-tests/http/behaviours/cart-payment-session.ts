@@ -76,6 +76,15 @@ export default storeBody("store: a cart's session in one call, and completion wi
     const ids = new Set(all.map((res) => res.data.payment_session.id))
     expect(ids.size).toBe(1)
     expect((await sessionsOf(cart.id)).map((p) => p.id)).toEqual([...ids]) // the one session every page holds is the cart's
+    // The owner and a guest asking at once on the owner's cart never share: the session made for one is not the other's.
+    const owner = await s.registerCustomer()
+    const owned = await s.createCart({ customerToken: owner.token })
+    const [asOwner, asGuest] = await Promise.all([
+      s.api.post(`/store/pgs/carts/${owned.id}/payment-sessions`, reuse, { headers: { ...s.storeHeaders, authorization: `Bearer ${owner.token}` } }),
+      startSession(owned.id, reuse),
+    ])
+    expect([asOwner.status, asGuest.status]).toEqual([200, 200])
+    expect(asOwner.data.payment_session.id).not.toBe(asGuest.data.payment_session.id)
   })
 
   it("refuses in words what cannot start, before any collection is made: an unknown cart, a bad body, a method the cart cannot use", async () => {
