@@ -50,9 +50,10 @@ export async function POST(req: AuthenticatedMedusaRequest<CartSessionBody>, res
   const existing = await collectionOf(req.scope, cartId)
   const collectionId = existing ?? (await newCollection(req, cartId))
   const customer_id = cartOwner(req, served.customer_id)
-  // Answering a kept session writes nothing, so it needs no lock (the cart was checked above); asked with session
-  // data, a new session is made (the kept one was made without it).
-  const kept = reuse && existing && !data ? await reusableSession(req.scope, existing, provider_id, customer_id) : null
+  // Asked with session data, a new session is made (a kept one was made without it).
+  const reusable = () => (reuse && !data ? reusableSession(req.scope, collectionId, provider_id, customer_id) : null)
+  // Answering a kept session writes nothing, so it needs no lock (the cart was checked above).
+  const kept = existing ? await reusable() : null
   // Medusa's session workflow deletes the collection's other sessions, one a running completion may have just
   // authorized: the check and the session are made under the cart's lock, which that completion holds throughout.
   const made = kept ?? (await underCartLock(req.scope, cartId, async () => {
@@ -60,7 +61,7 @@ export async function POST(req: AuthenticatedMedusaRequest<CartSessionBody>, res
     // Two calls asking to reuse at once both found nothing above (a checkout reloaded while its first call still ran
     // in the store, two tabs opening): the one that comes second answers the session the first made instead of
     // retiring it, or the page holding the first would be told "expired" at Pay.
-    const madeMeanwhile = reuse && !data ? await reusableSession(req.scope, collectionId, provider_id, customer_id) : null
+    const madeMeanwhile = await reusable()
     if (madeMeanwhile) return madeMeanwhile
     const { result } = await createPaymentSessionsWorkflow(req.scope).run({
       input: { payment_collection_id: collectionId, provider_id, customer_id, data },
