@@ -3,9 +3,10 @@
  * keeps them off the critical path. The payment step reaches the gateway's card fields after 1 store round trip:
  * the cart's methods (with its total), the texts and the card's collection and session at once (the session route
  * answers the cart's unpaid card session again rather than reading the cart first), the gateway's script asked for as
- * soon as the methods name it. Pay reaches the order after at most 2 (the cart read that guards against another tab,
- * a request the browser sends without a CORS preflight, so none comes before the gateway's pay; then the completion,
- * which attaches the card's transaction first). A redirect method's Pay reaches the bank's page after 2 as well: the
+ * soon as the methods name it. Pay reaches the order after 1: the cart read that guards against another tab (a
+ * request the browser sends without a CORS preflight) is read ahead as the card form turns complete, while the
+ * shopper reaches for Pay, and again at Pay only when it may be stale; then the completion, which attaches the card's
+ * transaction first. A redirect method's Pay reaches the bank's page after 2: the
  * session with the browser's data in one call (no cart read first: the session route refuses a completed cart), then
  * the completion, which answers the bank's address. The same for the React binding, and on the payment-collection
  * page (money after checkout: the session, then apply). Counted from Chromium's record of the page's requests
@@ -14,7 +15,8 @@
 import path from "node:path"
 import type { Page } from "playwright-core"
 import { orderOwingMore } from "../http/support/order-payments"
-import { recordPreflights, recordRequests, storeRoundTrips, type RoundTrips } from "./round-trips"
+import { waitFor } from "../support/sandbox"
+import { named, recordPreflights, recordRequests, storeRoundTrips, type RoundTrips } from "./round-trips"
 import { cardFrame, expectFinished, fillCardFields, orderOf, widgetState, widgetSuite } from "./widget-support"
 
 const SHOTS = path.resolve(__dirname, "../../artifacts/screenshots")
@@ -49,8 +51,12 @@ widgetSuite("storefront widget: round trips on the shopper's critical path", (s,
     expect(pay.onCriticalPath).toBeLessThanOrEqual(2)
   }
 
+  /** The pay check the complete card form reads ahead, answered (the shopper's pause before Pay is longer than its round trip). */
+  const payCheckReadAhead = (rec: RoundTrips, since: number) =>
+    waitFor(() => rec.since(since).find((r) => named(r) === "GET /pgs/carts/cart_…/pay-check"), { what: "the pay check read ahead", timeoutMs: 30_000 })
+
   for (const react of [false, true])
-    it(`reaches the card fields in 1 store round trip and the order in 2 after Pay, no preflight before the gateway's pay, each request once (${react ? "React binding" : "mountCheckout"})`, async () => {
+    it(`reaches the card fields in 1 store round trip and the order in 1 after Pay (the pay check read ahead as the card form completed), no preflight before the gateway's pay, each request once (${react ? "React binding" : "mountCheckout"})`, async () => {
       const { page, context, rec, start } = await checkout(react)
       await cardReady(page)
       await page.screenshot({ path: path.join(SHOTS, `widget-round-trips-ready${react ? "-react" : ""}.png`) })
@@ -65,19 +71,25 @@ widgetSuite("storefront widget: round trips on the shopper's critical path", (s,
       const session = all.find((r) => r.path.endsWith("/payment-sessions"))!
       expect(script.start).toBeLessThan(session.end)
 
+      const typing = Date.now()
       await fillCardFields(page, s.sandbox.testCard("frictionless_approved"))
+      // Read as the form turned complete, not while it was being filled in: the shopper's cart as Pay will see it.
+      const ahead = await payCheckReadAhead(rec, typing)
       const preflights = await recordPreflights(page)
       const pressed = Date.now()
       await page.getByRole("button", { name: /^Pay/ }).press("Enter")
       await widgetState(page, "done")
       expect((await orderOf(page))?.id).toMatch(/^order_/)
       const pay = storeRoundTrips(rec.since(pressed))
-      expect(pay.requests).toEqual(["GET /pgs/carts/cart_…/pay-check", "POST /store/carts/cart_…/complete"])
-      expect(pay.storeChain).toBe(2)
-      expect(pay.onCriticalPath).toBeLessThanOrEqual(2)
-      // The cart read before the gateway's pay is a simple request: no preflight's round trip ahead of the payment.
+      expect(pay.requests).toEqual(["POST /store/carts/cart_…/complete"])
+      expect(pay.storeChain).toBe(1)
+      expect(pay.onCriticalPath).toBe(1)
+      // Read once in the whole checkout, before Pay.
+      expect(rec.since(start).filter((r) => named(r) === "GET /pgs/carts/cart_…/pay-check")).toEqual([ahead])
+      // Nothing of the store's before the gateway's pay: no preflight's round trip ahead of the payment.
       const gatewayPay = rec.since(pressed).find((r) => r.kind === "gateway" && r.method === "POST" && r.path.endsWith("/pay"))!
       expect(gatewayPay).toBeDefined()
+      expect(rec.since(pressed).filter((r) => r.kind === "store" && r.start < gatewayPay.start).map(named)).toEqual([])
       expect(preflights.since(pressed).filter((p) => p.start < gatewayPay.start).map((p) => p.url)).toEqual([])
       // (The recorder sees preflights: the completion's, a /store call, comes after the gateway's pay.)
       expect(preflights.since(pressed).map((p) => new URL(p.url).pathname)).toEqual([expect.stringMatching(/^\/store\/carts\/cart_\w+\/complete$/)])
@@ -85,6 +97,64 @@ widgetSuite("storefront widget: round trips on the shopper's critical path", (s,
       await expectFinished(page)
       await context.close()
     })
+
+  /**
+   * Tab "two" fills in the card (its pay check is read ahead, the cart still open), then the shopper pays the same cart
+   * in tab "one"; `hidden`: tab two's page went to the background meanwhile and came back. (Headless Chromium keeps
+   * every tab visible, so the page is told what a browser tells it when its tab goes to the background and returns.)
+   */
+  async function paidElsewhereAfterReadAhead(hidden: boolean) {
+    const cart = await s.createCart()
+    const ledgerSize = async () => ((await s.sandbox.control("GET", "/_sandbox/ledger")).body.entries as { replay: boolean }[]).filter((e) => !e.replay).length
+    const before = await ledgerSize()
+    let rec!: RoundTrips
+    const two = await shop().open({ cartId: cart.id }, { width: 520, height: 1100 }, (p) => (rec = recordRequests(p, { store: s.medusaUrl, gateway: s.sandbox.url })))
+    await cardReady(two.page)
+    const typing = Date.now()
+    await fillCardFields(two.page, s.sandbox.testCard("frictionless_approved"))
+    await payCheckReadAhead(rec, typing) // read while the cart was still open
+    const visibility = (state: string) =>
+      two.page.evaluate((state) => {
+        Object.defineProperty(document, "visibilityState", { value: state, configurable: true })
+        document.dispatchEvent(new Event("visibilitychange", { bubbles: true })) // as the browser fires it
+      }, state)
+    if (hidden) await visibility("hidden")
+    const one = await shop().open({ cartId: cart.id })
+    await cardFrame(one.page).locator("input").first().waitFor({ timeout: 30_000 })
+    await fillCardFields(one.page, s.sandbox.testCard("frictionless_approved"))
+    await one.page.getByRole("button", { name: /^Pay/ }).press("Enter")
+    await widgetState(one.page, "done")
+    if (hidden) await visibility("visible")
+    return { two, rec, order: (await orderOf(one.page))!, charged: async () => (await ledgerSize()) - before, close: () => Promise.all([one.context.close(), two.context.close()]) }
+  }
+
+  it("reads the pay check again at Pay when the page was hidden after the card form was complete, and shows the order another tab placed meanwhile, charging once", async () => {
+    const { two, rec, order, charged, close } = await paidElsewhereAfterReadAhead(true)
+    const pressed = Date.now()
+    await two.page.getByRole("button", { name: /^Pay/ }).press("Enter")
+    await widgetState(two.page, "done")
+    expect((await orderOf(two.page))?.id).toBe(order.id)
+    // The pay check again (the one read ahead predates the other tab's order), then the completion answering the order.
+    expect(storeRoundTrips(rec.since(pressed)).requests).toEqual(["GET /pgs/carts/cart_…/pay-check", "POST /store/carts/cart_…/complete"])
+    expect(await charged()).toBe(1) // one payment at the gateway: this tab paid nothing
+    await close()
+  })
+
+  it("lets a read ahead serve one Pay: when the cart was paid elsewhere while the page stayed in view, the gateway refuses this tab's payment and the next Pay shows that order, charging once", async () => {
+    // The window a read ahead leaves (another device, or a window side by side, paying in the same minute): no money
+    // is taken twice (the card session is paid once), and the shopper is not held on the stale read.
+    const { two, rec, order, charged, close } = await paidElsewhereAfterReadAhead(false)
+    await two.page.getByRole("button", { name: /^Pay/ }).press("Enter")
+    await two.page.locator(".pgs-error", { hasText: "Something went wrong. Please try again." }).waitFor({ timeout: 30_000 })
+    await widgetState(two.page, "idle")
+    const again = Date.now()
+    await two.page.getByRole("button", { name: /^Pay/ }).press("Enter")
+    await widgetState(two.page, "done")
+    expect((await orderOf(two.page))?.id).toBe(order.id)
+    expect(storeRoundTrips(rec.since(again)).requests).toEqual(["GET /pgs/carts/cart_…/pay-check", "POST /store/carts/cart_…/complete"])
+    expect(await charged()).toBe(1)
+    await close()
+  })
 
   it("reads the cart from the store API at Pay when the backend has no pay check (an older plugin), and still places the order", async () => {
     const cart = await s.createCart()
@@ -97,13 +167,16 @@ widgetSuite("storefront widget: round trips on the shopper's critical path", (s,
       )
     })
     await cardReady(page)
+    const typing = Date.now()
     await fillCardFields(page, s.sandbox.testCard("frictionless_approved"))
+    // Read ahead as the form turned complete: the pay check (answered 404 here), then the store API's cart.
+    await waitFor(() => rec.since(typing).find((r) => named(r) === "GET /store/carts/cart_…"), { what: "the store API's cart read ahead", timeoutMs: 30_000 })
+    expect(storeRoundTrips(rec.since(typing)).requests).toEqual(["GET /pgs/carts/cart_…/pay-check", "GET /store/carts/cart_…"])
     const pressed = Date.now()
     await page.getByRole("button", { name: /^Pay/ }).press("Enter")
     await widgetState(page, "done")
     expect((await orderOf(page))?.id).toMatch(/^order_/)
-    // The pay check asked (and answered 404 here), then the store API's cart read, then the completion.
-    expect(storeRoundTrips(rec.since(pressed)).requests).toEqual(["GET /pgs/carts/cart_…/pay-check", "GET /store/carts/cart_…", "POST /store/carts/cart_…/complete"])
+    expect(storeRoundTrips(rec.since(pressed)).requests).toEqual(["POST /store/carts/cart_…/complete"])
     await context.close()
   })
 
@@ -129,9 +202,10 @@ widgetSuite("storefront widget: round trips on the shopper's critical path", (s,
     const before = await ledgerSize()
     const { page, context } = await shop().open({ cartId: cart.id }, { width: 520, height: 1100 })
     await cardReady(page)
+    // Both reads Pay may make (the pay check, then the store API's cart) fail as a lost connection does: ahead, as the
+    // form turns complete, and at Pay.
+    await page.route(/\/pgs\/carts\/[^/]+\/pay-check$|\/store\/carts\/cart_[^/?]+$/, (route) => route.abort("connectionfailed"))
     await fillCardFields(page, s.sandbox.testCard("frictionless_approved"))
-    // Both reads Pay may make (the pay check, then the store API's cart) fail as a lost connection does.
-    await page.route(/\/pgs\/carts\/[^/]+\/pay-check$|\/store\/carts\/[^/?]+\?/, (route) => route.abort("connectionfailed"))
     await page.getByRole("button", { name: /^Pay/ }).press("Enter")
     await page.locator(".pgs-error", { hasText: "Something went wrong. Please try again." }).waitFor({ timeout: 30_000 })
     await widgetState(page, "idle") // Pay can be pressed again

@@ -44,6 +44,22 @@ export default storeBody("the widget's pay check: the cart a card's Pay reads, w
     expect([shouted.status, shouted.body.cart]).toEqual([200, res.body.cart])
   })
 
+  it("is answered in the same fields by Medusa's own cart route with its default fields, the widget's read where the pay check cannot answer", async () => {
+    const cart = await s.createCart()
+    const session = await s.initiatePaymentSession(cart.id, "pp_pgs_pgs")
+    // The widget asks the store API without a field list (storefront-widget/src/core/cart.ts: readCart): its
+    // defaults must hold every field the pay check answers, else Pay there would pay without the payer or the session.
+    const byDefault = (await s.api.get(`/store/carts/${cart.id}`, { headers: s.storeHeaders })).data.cart
+    const { payment_collection, billing_address, ...cartFields } = (await payCheck(`/pgs/carts/${cart.id}/pay-check`)).body.cart
+    expect(byDefault).toMatchObject(cartFields)
+    // The payer the gateway is told (payerOf): these of the billing address.
+    const payer = (a: Record<string, unknown>) => Object.fromEntries(["first_name", "last_name", "address_1", "city", "postal_code", "country_code", "phone"].map((k) => [k, a[k]]))
+    expect(payer(byDefault.billing_address)).toEqual(payer(billing_address))
+    expect(payer(billing_address)).toMatchObject({ first_name: "Ada", city: "Berlin", country_code: "de" })
+    expect(byDefault.payment_collection.payment_sessions).toEqual([expect.objectContaining(payment_collection.payment_sessions[0])])
+    expect(byDefault.payment_collection.payment_sessions[0]).toMatchObject({ id: session.id, provider_id: "pp_pgs_pgs" })
+  })
+
   it("says a completed cart is completed, so a second tab shows the order instead of paying", async () => {
     const { cart } = await paidEmbeddedCart(s)
     expect((await s.completeCart(cart.id)).status).toBe(200)

@@ -197,7 +197,7 @@ export function mountCollectionPayment(target: Element | string, o: CollectionOp
     try {
       cardSession = await (asked ?? startSession(api, o.collectionId, { provider_id: CARD_PROVIDER }, o.orderId))
       const d = cardSession.data
-      fields = await mountCardFields(slot, d, locale, cardVars(o.appearance, d.css_variables, o.cssVariables), o.customerConfig)
+      fields = await mountCardFields(slot, d, locale, cardVars(o.appearance, d.css_variables, o.cssVariables), o.customerConfig, () => {}) // no read before Pay to do ahead
       render() // Pay is clickable now
     } catch (e) {
       panel.replaceChildren()

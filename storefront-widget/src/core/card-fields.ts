@@ -18,15 +18,17 @@ export async function mountCardFields(
   d: SessionData,
   locale: string,
   vars: Record<string, string>,
-  customerConfig?: Record<string, boolean>,
+  customerConfig: Record<string, boolean> | undefined,
+  onComplete: () => void,
 ): Promise<CardFields> {
   for (const [k, v] of Object.entries(vars)) host.style.setProperty(k, v)
   const PaymentComponent = await loadScript(d.script_url!)
   const core: PaymentCore = await PaymentComponent({ clientKey: d.client_key!, sessionId: d.gateway_session_id!, environment: d.environment!, locale })
   const c: CardComponent = core.create("card", {
     componentConfig: { customerConfig: { hasHolderName: true, holderNameRequired: true, ...customerConfig } },
-    // The frame shows its own field errors; the widget's one message says what to do.
-    componentListeners: { onError: () => {} },
+    // The frame shows its own field errors; the widget's one message says what to do. A change that leaves the form
+    // complete tells the checkout the shopper may press Pay next (a state that does not say so reads at Pay).
+    componentListeners: { onError: () => {}, onChange: (s?: { isValid?: boolean }) => s?.isValid && onComplete() },
   })
   await c.mount(host)
   // The placeholder stays until the gateway has sized its frame to its fields: the frame reports its empty page's

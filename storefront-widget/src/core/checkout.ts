@@ -54,6 +54,14 @@ export function mountCheckout(target: Element | string, o: CheckoutOptions): Che
   /** The open method's panel (not the card's), and every panel made so far: reopening keeps what was typed. */
   let extra: Panel | null = null
   const made: Record<string, Panel> = {}
+  /**
+   * The pay check read ahead, as the card form turns complete (Pay is the shopper's next step), so Pay need not wait
+   * a round trip for it. Dropped when the page is hidden (the shopper may be paying in another tab), when the card
+   * session changes, when it fails, and after a minute: Pay then reads as it did.
+   */
+  let ahead: Promise<Cart | void> | null = null
+  const drop = () => void (ahead = null)
+  addEventListener("visibilitychange", drop) // fired at the document, heard on the window it bubbles to
   let challenge: { cancel(): void } | null = null
   let acs: Dialog | null = null
   let gone = false
@@ -175,7 +183,7 @@ export function mountCheckout(target: Element | string, o: CheckoutOptions): Che
     const slot = h("div", { className: "pgs-card", "aria-busy": "true" })
     panel.replaceChildren(slot)
     const asked = fresh ? null : early
-    early = null
+    ahead = early = null
     let kept = false
     try {
       // The cart's unpaid card-fields session if it has one (the server decides: it sees the transaction, which the
@@ -185,7 +193,7 @@ export function mountCheckout(target: Element | string, o: CheckoutOptions): Che
       // The terminal's language applies when the storefront chose none (the fields open in it).
       if (!o.locale && d.locale) setLocale(d.locale).catch(() => {})
       kept = !fresh
-      fields = await mountCardFields(slot, d, locale, cardVars(o.appearance, d.css_variables, o.cssVariables), o.customerConfig)
+      fields = await mountCardFields(slot, d, locale, cardVars(o.appearance, d.css_variables, o.cssVariables), o.customerConfig, () => (ahead ??= (setTimeout(drop, 6e4), readCartToPay(api, cart!.id).catch(drop))))
       render() // Pay is clickable now
     } catch (e) {
       // A kept session the gateway no longer knows (expired, or lost): a fresh one, once.
@@ -206,8 +214,10 @@ export function mountCheckout(target: Element | string, o: CheckoutOptions): Che
       if (!fields) return
       // Another tab on this cart may have paid meanwhile: then this one shows that order instead of paying again.
       // (The other methods read no cart first: their session's one call is refused on a completed cart, see "starting".)
-      // Read without a preflight (cart.ts): one round trip before the gateway's pay, as short as a read can be.
-      if ((cart = await readCartToPay(api, cart!.id)).completed_at) return dispatch({ type: "pay", card: false, placed: true })
+      // Read without a preflight (cart.ts), ahead of Pay when it could be.
+      const read = ahead
+      ahead = null // it serves one Pay: a payment that fails (another tab's, say) is not tried again on it
+      if ((cart = (await read) || (await readCartToPay(api, cart!.id))).completed_at) return dispatch({ type: "pay", card: false, placed: true })
       // Another tab replaced the cart's card session since these fields opened: pay in fields on the current one.
       if (sessionOf(cart!, CARD_PROVIDER)?.id !== cardSession?.id) return select("card").then(() => dispatch({ type: "note", key: "expired", alert: true }))
       return fields.validate() ? dispatch({ type: "pay", card: true }) : dispatch({ type: "note", key: "checkFields", alert: true })
@@ -329,6 +339,7 @@ export function mountCheckout(target: Element | string, o: CheckoutOptions): Che
     setLocale,
     destroy() {
       gone = true
+      removeEventListener("visibilitychange", drop)
       challenge?.cancel()
       fields?.destroy()
       host.replaceChildren()

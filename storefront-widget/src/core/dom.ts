@@ -17,7 +17,7 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, props: Props = 
 
 export const resolveTarget = (t: Element | string): Element => {
   const el = typeof t === "string" ? document.querySelector(t) : t
-  if (!el) throw new Error(`pgs widget: no element ${String(t)}`)
+  if (!el) throw new Error(`pgs widget: no element ${t}`)
   return el
 }
 

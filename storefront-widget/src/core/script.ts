@@ -20,14 +20,15 @@ export function loadScript(url: string): Promise<PaymentComponentFactory> {
     const s = document.createElement("script")
     s.src = url
     s.async = true
+    const failed = () => {
+      delete loading[url] // a later attempt may succeed
+      reject(new Error(`Could not load PaymentComponent from ${url}`))
+    }
     s.onload = () => {
       const f = global()
-      f ? resolve(f) : reject(new Error("embedded-fields.js did not define PaymentComponent"))
+      f ? resolve(f) : failed()
     }
-    s.onerror = () => {
-      delete loading[url] // a later attempt may succeed
-      reject(new Error(`Could not load ${url}`))
-    }
+    s.onerror = failed
     document.head.appendChild(s)
   }))
 }
