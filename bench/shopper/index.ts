@@ -1,9 +1,10 @@
 /**
- * npm run bench:shopper [-- --runs N] — the shopper's wait, in Chromium as a mid-range phone (150 ms round trip,
+ * npm run bench:shopper [-- --runs N] [-- --pause-ms MS] — the shopper's wait, in Chromium as a mid-range phone (150 ms round trip,
  * 1.6 Mb/s down, 750 kb/s up, CPU 4× slower) against the demo's storefront: the card, a card with a 3-D Secure
  * challenge, a redirect method up to the bank's page, the payment-collection page and the React binding. Per phase:
  * time (median of N runs, default 3), requests, the critical path in store and gateway round trips, the widget's
- * bytes, repeated requests; and each phase's ratio to the floor page measured in the same run.
+ * bytes, repeated requests; and each phase's ratio to the floor page measured in the same run. Pay is pressed
+ * SHOPPER_PAUSE_MS (1 s) after the card's last field, as a person presses it; `--pause-ms 0` presses it at once.
  * Goals (issue 48): every phase that has a floor (payment steps; Pay → order page) within 1.25× it; the first paint's script ≤ 8,704 B gzipped
  * (bench:widget); no request made twice in a phase. The exit code is 1 when one is missed. Last line: one JSON object.
  */
@@ -11,7 +12,7 @@ import { spawnSync } from "node:child_process"
 import path from "node:path"
 import { CPU_SLOWDOWN, launchBrowser, NETWORK } from "./browser"
 import { summarisePhase, type PhaseResult } from "./phase"
-import { JOURNEYS, runJourney, type JourneyContext } from "./scenarios"
+import { JOURNEYS, runJourney, SHOPPER_PAUSE_MS, type JourneyContext } from "./scenarios"
 import { startStack } from "./stack"
 import { storeApi } from "./store-api"
 
@@ -19,7 +20,8 @@ const FLOOR_RATIO_GOAL = 1.25
 const FIRST_PAINT_GOAL_BYTES = 8704
 
 async function main() {
-  const runs = runsFlag(process.argv.slice(2))
+  const runs = wholeFlag(process.argv.slice(2), "--runs", 3, 1, 20)
+  const pauseMs = wholeFlag(process.argv.slice(2), "--pause-ms", SHOPPER_PAUSE_MS, 0, 10_000)
   const log = (line: string) => console.log(`[bench:shopper] ${line}`)
   const started = Date.now()
   const stack = await startStack(log)
@@ -30,7 +32,7 @@ async function main() {
   const results = new Map<string, Map<string, PhaseResult[]>>() // journey → phase → one result per run
   const failures: string[] = []
   try {
-    const ctx: JourneyContext = { stack, api: storeApi(stack), browser, orders: [] }
+    const ctx: JourneyContext = { stack, api: storeApi(stack), browser, orders: [], pauseMs }
     for (let run = 1; run <= runs; run++) {
       // Journeys in turn within a run, so the machine's slow moments spread over all of them.
       for (const journey of JOURNEYS) {
@@ -100,7 +102,7 @@ async function main() {
     every_journey_completed: failures.length === 0,
   }
 
-  console.log(`\nNetwork ${NETWORK.roundTripMs} ms round trip, ${NETWORK.downKbps / 1000} Mb/s down, ${NETWORK.upKbps} kb/s up; CPU ${CPU_SLOWDOWN}× slower; median of ${runs} run(s).`)
+  console.log(`\nNetwork ${NETWORK.roundTripMs} ms round trip, ${NETWORK.downKbps / 1000} Mb/s down, ${NETWORK.upKbps} kb/s up; CPU ${CPU_SLOWDOWN}× slower; median of ${runs} run(s); Pay pressed ${pauseMs} ms after the card's last field.`)
   console.log(`Floor page (one store call, then the gateway's script and frames): ${floors.click} ms from a click, ${floors.load} ms from the page's load; Pay → order page ${floors.pay} ms.`)
   for (const p of measured) {
     const c = p.critical_path
@@ -117,6 +119,7 @@ async function main() {
     runs,
     network: { round_trip_ms: NETWORK.roundTripMs, down_kbps: NETWORK.downKbps, up_kbps: NETWORK.upKbps },
     cpu_slowdown: CPU_SLOWDOWN,
+    pause_before_pay_ms: pauseMs,
     floor_ms: floors,
     first_paint_gzip_bytes: firstPaint,
     goals,
@@ -134,11 +137,11 @@ function firstPaintBytes(): number {
   return (JSON.parse(out[out.length - 1]!) as { core_gzip_bytes: number }).core_gzip_bytes
 }
 
-function runsFlag(argv: string[]): number {
-  const i = argv.indexOf("--runs")
-  if (i < 0) return 3
+function wholeFlag(argv: string[], flag: string, otherwise: number, min: number, max: number): number {
+  const i = argv.indexOf(flag)
+  if (i < 0) return otherwise
   const n = Number(argv[i + 1])
-  if (!Number.isInteger(n) || n < 1 || n > 20) throw new Error(`--runs needs a whole number from 1 to 20, got ${argv[i + 1] ?? "nothing"}`)
+  if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${flag} needs a whole number from ${min} to ${max}, got ${argv[i + 1] ?? "nothing"}`)
   return n
 }
 

@@ -18,7 +18,8 @@ export type PhaseResult = {
   /** Requests that went to the network (answers from the browser's cache are `from_cache`). */
   requests: ReturnType<typeof countByKind>
   from_cache: number
-  critical_path: ReturnType<typeof countByKind> & { chain: string[] }
+  /** `chain`: the path's requests in order; `chain_ms`: when each was sent and answered, ms from the phase's start. */
+  critical_path: ReturnType<typeof countByKind> & { chain: string[]; chain_ms: [number, number][] }
   /** The widget's own files fetched in the phase (the storefront's /widget/*.js), bytes on the wire. */
   widget_bytes: number
   /** CORS preflights the browser sent in the phase (not in `requests`). */
@@ -48,7 +49,11 @@ export function summarisePhase(all: RecordedRequest[], start: number, end: numbe
     requests: countByKind(records),
     from_cache: sent.filter((r) => r.fromCache).length,
     preflights: preflights.length,
-    critical_path: { ...path.roundTrips, chain: path.chain.map((r) => `${r.kind} ${(r as (typeof records)[number]).method} ${new URL(r.url).pathname}`) },
+    critical_path: {
+      ...path.roundTrips,
+      chain: path.chain.map((r) => `${r.kind} ${(r as (typeof records)[number]).method} ${new URL(r.url).pathname}`),
+      chain_ms: path.chain.map((r) => [Math.round(r.start - start), Math.round(r.end - start)]),
+    },
     widget_bytes: network.filter((r) => new URL(r.url).pathname.startsWith("/widget/")).reduce((sum, r) => sum + r.bytes, 0),
     repeated: repeats(records.filter((r) => r.kind !== "gateway")),
     gateway_repeated: repeats(records.filter((r) => r.kind === "gateway")),

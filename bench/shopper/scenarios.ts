@@ -11,7 +11,21 @@ import type { storeApi } from "./store-api"
 
 export type Phase = { name: string; start: number; end: number }
 export type Journey = { name: string; floor?: boolean; run(ctx: JourneyContext, m: MeasuredPage): Promise<Phase[]> }
-export type JourneyContext = { stack: Stack; api: ReturnType<typeof storeApi>; browser: Browser; /** Orders placed by earlier journeys. */ orders: string[] }
+export type JourneyContext = {
+  stack: Stack
+  api: ReturnType<typeof storeApi>
+  browser: Browser
+  /** Orders placed by earlier journeys. */
+  orders: string[]
+  /** The shopper's pause between the card's last field and Pay (`--pause-ms`, default SHOPPER_PAUSE_MS). */
+  pauseMs: number
+}
+
+/**
+ * A shopper's thumb from the card's last digit to Pay: the keyboard closed, the button found, tapped. A person takes
+ * a second or more; 0 presses Pay in the same instant, as no person can. The same for every journey, the floor too.
+ */
+export const SHOPPER_PAUSE_MS = 1000
 
 const FRICTIONLESS = "4000000000001000"
 const CHALLENGE = "4000000000002008"
@@ -25,12 +39,14 @@ async function press(m: MeasuredPage, button: ReturnType<Page["getByRole"]>): Pr
   return m.next("action", before - 1)
 }
 
-async function fillCard(page: Page, frameSelector: string, number: string) {
+/** Types the card as a shopper does, then pauses as a shopper does before Pay (SHOPPER_PAUSE_MS: a modelled person, not a wait for the page). */
+async function fillCard(ctx: JourneyContext, page: Page, frameSelector: string, number: string) {
   const frame = page.frameLocator(frameSelector)
   await frame.locator("#in-holderName").fill("Ada Lovelace")
   await frame.locator("#in-cardNumber").fill(number)
   await frame.locator("#in-expirationDate").fill(`12/${String(new Date().getFullYear() + 2).slice(2)}`)
   await frame.locator("#in-cvv").fill("123")
+  await new Promise((resolve) => setTimeout(resolve, ctx.pauseMs))
 }
 
 /** The demo storefront up to its checkout page: region, Buy, the address form filled in (as the demo's is). */
@@ -50,8 +66,9 @@ async function paymentStep(m: MeasuredPage): Promise<Phase> {
 }
 
 /** Fills the card, presses Pay; the phase ends when `until` loaded (a page or frame's DOMContentLoaded). */
-async function pay(m: MeasuredPage, number: string, until: RegExp, name: string, payButton = m.page.getByRole("button", { name: /^Pay/ })): Promise<Phase> {
-  await fillCard(m.page, ".pgs-card iframe", number)
+async function pay(ctx: JourneyContext, m: MeasuredPage, number: string, until: RegExp, name: string): Promise<Phase> {
+  const payButton = m.page.getByRole("button", { name: /^Pay/ })
+  await fillCard(ctx, m.page, ".pgs-card iframe", number)
   const start = await press(m, payButton)
   return { name, start, end: await m.next("loaded", start, until) }
 }
@@ -64,11 +81,11 @@ export const JOURNEYS: Journey[] = [
     floor: true,
     // The least any integration can do: one store call that creates the session, then the gateway's script and frames;
     // after Pay, the gateway's payment, one store call (two where the store cannot complete with the transaction).
-    async run({ stack, api }, m) {
-      const { cartId, collectionId } = await api.cart({ address: true, collection: true })
-      await m.page.goto(`${stack.pagesUrl}/floor?cart=${cartId}&collection=${collectionId}`)
+    async run(ctx, m) {
+      const { cartId, collectionId } = await ctx.api.cart({ address: true, collection: true })
+      await m.page.goto(`${ctx.stack.pagesUrl}/floor?cart=${cartId}&collection=${collectionId}`)
       const step = await paymentStep(m)
-      await fillCard(m.page, "#card iframe", FRICTIONLESS)
+      await fillCard(ctx, m.page, "#card iframe", FRICTIONLESS)
       const start = await press(m, m.page.getByRole("button", { name: "Pay", exact: true }))
       return [step, { name: "pay → order page", start, end: await m.next("loaded", start, ORDER_PAGE) }]
     },
@@ -89,7 +106,7 @@ export const JOURNEYS: Journey[] = [
     name: "card",
     async run(ctx, m) {
       await toDemoCheckout(m, ctx.stack)
-      const phases = [await paymentStep(m), await pay(m, FRICTIONLESS, ORDER_PAGE, "pay → order page")]
+      const phases = [await paymentStep(m), await pay(ctx, m, FRICTIONLESS, ORDER_PAGE, "pay → order page")]
       ctx.orders.push(orderIdOf(m.page)!)
       return phases
     },
@@ -99,7 +116,7 @@ export const JOURNEYS: Journey[] = [
     async run(ctx, m) {
       await toDemoCheckout(m, ctx.stack)
       const step = await paymentStep(m)
-      const toChallenge = await pay(m, CHALLENGE, /\/three-ds\/|\/acs\/challenge/, "pay → bank's challenge")
+      const toChallenge = await pay(ctx, m, CHALLENGE, /\/three-ds\/|\/acs\/challenge/, "pay → bank's challenge")
       const approve = m.page.frameLocator(".pgs-card iframe").frameLocator('iframe[name="pgs-redirect"]').getByRole("button", { name: /Approve/ })
       const start = await press(m, approve)
       const toOrder = { name: "approve → order page", start, end: await m.next("loaded", start, ORDER_PAGE) }
@@ -120,7 +137,8 @@ export const JOURNEYS: Journey[] = [
   {
     name: "payment-collection page",
     // Money after checkout: an order edited to owe more, paid on the page behind the dashboard's "Copy payment link".
-    async run({ stack, api, orders }, m) {
+    async run(ctx, m) {
+      const { stack, api, orders } = ctx
       const orderId = orders.shift()
       if (!orderId) throw new Error("no order left to edit: the card journeys run first")
       const collectionId = await api.owingMore(orderId)
@@ -131,7 +149,7 @@ export const JOURNEYS: Journey[] = [
       // Source text, not a function: see INSTRUMENT_FRAME in browser.ts.
       await m.page.evaluate(`new MutationObserver(() => document.getElementById("payment").dataset.pgsState === "done" &&
         window.__benchMark("shown", "paid", performance.timeOrigin + performance.now())).observe(document.getElementById("payment"), { attributes: true })`)
-      await fillCard(m.page, ".pgs-card iframe", FRICTIONLESS)
+      await fillCard(ctx, m.page, ".pgs-card iframe", FRICTIONLESS)
       const payStart = await press(m, m.page.getByRole("button", { name: /^Pay/ }))
       return [step, { name: "pay → paid", start: payStart, end: await m.next("shown", payStart, /^paid$/) }]
     },
@@ -141,7 +159,7 @@ export const JOURNEYS: Journey[] = [
     async run(ctx, m) {
       const { cartId } = await ctx.api.cart()
       await m.page.goto(`${ctx.stack.pagesUrl}/react-checkout?cart=${cartId}`)
-      const phases = [await paymentStep(m), await pay(m, FRICTIONLESS, ORDER_PAGE, "pay → order page")]
+      const phases = [await paymentStep(m), await pay(ctx, m, FRICTIONLESS, ORDER_PAGE, "pay → order page")]
       ctx.orders.push(orderIdOf(m.page)!)
       return phases
     },
