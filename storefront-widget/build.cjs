@@ -12,15 +12,15 @@ const { execFileSync } = require("node:child_process")
  * copy of the few helpers it needs: so no chunk is shared with the core, and the first paint stays one file.
  * The return page runs on a page of its own (after the redirect; `mountReturn` loads it), 3-D Secure's steps and
  * dialog when a payment needs them, the method panels (wallet, code, voucher, saved card) when the shopper opens
- * such a method. The return page's locale chunks are the core's (same content, same file).
+ * such a method, the card's pay check once the card fields are up. The return page's locale chunks are the core's (same content, same file).
  */
-const OWN_BUNDLES = { "return-page": "return", "three-ds": "three-ds", panels: "panels" }
+const OWN_BUNDLES = { "return-page": "return", "three-ds": "three-ds", panels: "panels", "pay-check": "pay-check" }
 // The sources name modules with ".js" (so the emitted declarations resolve under moduleResolution node16/nodenext);
 // the filters take the name without it too, so such an import still makes no shared chunk.
 const ownBundlesAreExternal = {
   name: "own-bundles-external",
   setup(b) {
-    b.onResolve({ filter: /^\.\/(return-page|three-ds|panels)(\.js)?$/ }, (args) =>
+    b.onResolve({ filter: /^\.\/(return-page|three-ds|panels|pay-check)(\.js)?$/ }, (args) =>
       args.kind === "dynamic-import" ? { path: `./${OWN_BUNDLES[args.path.replace(/^\.\/|\.js$/g, "")]}.js`, external: true } : undefined,
     )
   },

@@ -37,6 +37,7 @@ const WHY = {
   "return.js": "the return page's own bundle, loaded by mountReturn",
   "three-ds.js": "3-D Secure's steps and dialog, loaded when a payment needs them",
   "panels.js": "the panels of the methods other than the card, loaded when one is opened or pointed at",
+  "pay-check.js": "the card's pay check (the cart read before a card is paid, ahead of Pay), loaded once the card fields are up",
 }
 const why = (f) => WHY[f] ?? (f.startsWith("en-US") ? "English's other texts (messages, steps), loaded at mount, after first paint" : "a locale, loaded only when used")
 for (const p of lazy) console.log(`      dist/${p.f}  ${kb(p.gzip)} gzipped (${why(p.f)})`)

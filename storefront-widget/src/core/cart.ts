@@ -16,25 +16,6 @@ export type Cart = {
   payment_collection?: { payment_sessions?: PaymentSession[] } | null
 }
 
-/**
- * The cart from the store API, in Medusa's default fields (they hold every field above): read only where the pay check
- * cannot answer (readCartToPay) and when a method's session was refused on a cart completed meanwhile, so its size
- * matters less than the first paint's bytes a list of fields would cost.
- */
-export const readCart = (api: Api, cartId: string): Promise<Cart> => api.fetch(`/store/carts/${cartId}`).then((r) => r.cart)
-
-/**
- * The cart as a card's Pay reads it (completed? its card session? the payer), from the plugin's route outside the
- * store API: the fields above, its sessions without `data`, in a request the browser sends without a preflight. Any
- * failure (an older plugin without the route, a proxy that forwards only /store, the network; an unknown cart, which
- * the store API refuses too) reads it from the store API instead, so Pay is never worse off.
- */
-export const readCartToPay = (api: Api, cartId: string): Promise<Cart> =>
-  api.simple(`/pgs/carts/${cartId}/pay-check`).then(
-    (r) => r.cart,
-    () => readCart(api, cartId),
-  )
-
 export const sessionOf = (cart: Cart, providerId: string) => cart.payment_collection?.payment_sessions?.find((s) => s.provider_id === providerId)
 
 /** What submitPayment may tell the gateway about the shopper: the cart's billing address and email, never card data. */

@@ -7,7 +7,7 @@
  * every piece would need the same closure (connection, translator, root and the current flow) handed to it.
  */
 import { conflictOf, connect, refusalOf, statusOf, wait, type HttpError } from "./api.js"
-import { payerOf, readCart, readCartToPay, sessionOf, startSession, type Cart, type PaymentSession } from "./cart.js"
+import { payerOf, sessionOf, startSession, type Cart, type PaymentSession } from "./cart.js"
 import { mountCardFields, type CardFields } from "./card-fields.js"
 import { h, resolveTarget, shell } from "./dom.js"
 import { delayOf, initialFlow, next, type Event, type Flow, type State } from "./flow.js"
@@ -19,12 +19,15 @@ import { savedCardText, type SavedCard } from "./saved-cards.js"
 import type { CheckoutOptions } from "./options.js"
 import type { Dialog } from "./three-ds.js"
 import type { Panel, Start } from "./panels.js"
+import type { PayCheck } from "./pay-check.js"
 import { CARD_PROVIDER } from "./store-types.js"
 import { cardVars } from "./theme.js"
 // Loaded only when used (bundles of their own, like the locales): 3-D Secure's steps and dialog when a payment needs
-// them, the panels of the methods other than the card when the shopper opens (or points at) one.
+// them, the panels of the methods other than the card when the shopper opens (or points at) one, the card's pay
+// check once the card fields are up.
 const threeDs = () => import("./three-ds.js")
 const panels = () => import("./panels.js")
+const payChecks = () => import("./pay-check.js")
 
 export { CARD_PROVIDER }
 export type { CheckoutOptions }
@@ -54,14 +57,8 @@ export function mountCheckout(target: Element | string, o: CheckoutOptions): Che
   /** The open method's panel (not the card's), and every panel made so far: reopening keeps what was typed. */
   let extra: Panel | null = null
   const made: Record<string, Panel> = {}
-  /**
-   * The pay check read ahead, as the card form turns complete (Pay is the shopper's next step), so Pay need not wait
-   * a round trip for it. Dropped when the page is hidden (the shopper may be paying in another tab), when the card
-   * session changes, when it fails, and after a minute: Pay then reads as it did.
-   */
-  let ahead: Promise<Cart | void> | null = null
-  const drop = () => void (ahead = null)
-  addEventListener("visibilitychange", drop) // fired at the document, heard on the window it bubbles to
+  /** The card's pay check (pay-check.ts), read ahead of Pay as the card form turns complete. */
+  let check: PayCheck | undefined
   let challenge: { cancel(): void } | null = null
   let acs: Dialog | null = null
   let gone = false
@@ -143,9 +140,10 @@ export function mountCheckout(target: Element | string, o: CheckoutOptions): Che
 
   async function remove(card: SavedCard) {
     await (await panels()).deleteSavedCard(api, card.id)
-    methods = methods.filter((x) => !(x.kind === "saved" && x.card.id === card.id))
-    rows = rows.filter((r) => (r.method.kind === "saved" && r.method.card.id === card.id ? r.row.remove() : true))
-    if (selected === `saved:${card.id}`) await select("card")
+    const key = `saved:${card.id}` // its method's key (methods.ts)
+    methods = methods.filter((m) => m.key !== key)
+    rows = rows.filter((r) => r.method.key !== key || r.row.remove()) // remove() answers nothing: the row goes
+    if (selected === key) await select("card")
     dispatch({ type: "note", key: "deleted" })
     list.querySelector<HTMLElement>("input:checked")?.focus()
   }
@@ -183,7 +181,8 @@ export function mountCheckout(target: Element | string, o: CheckoutOptions): Che
     const slot = h("div", { className: "pgs-card", "aria-busy": "true" })
     panel.replaceChildren(slot)
     const asked = fresh ? null : early
-    ahead = early = null
+    early = null
+    check?.drop()
     let kept = false
     try {
       // The cart's unpaid card-fields session if it has one (the server decides: it sees the transaction, which the
@@ -193,8 +192,9 @@ export function mountCheckout(target: Element | string, o: CheckoutOptions): Che
       // The terminal's language applies when the storefront chose none (the fields open in it).
       if (!o.locale && d.locale) setLocale(d.locale).catch(() => {})
       kept = !fresh
-      fields = await mountCardFields(slot, d, locale, cardVars(o.appearance, d.css_variables, o.cssVariables), o.customerConfig, () => (ahead ??= (setTimeout(drop, 6e4), readCartToPay(api, cart!.id).catch(drop))))
+      fields = await mountCardFields(slot, d, locale, cardVars(o.appearance, d.css_variables, o.cssVariables), o.customerConfig, () => check?.complete())
       render() // Pay is clickable now
+      payChecks().then((m) => gone || (check ??= m.payCheck(api, o.cartId, host)), () => {}) // else made at Pay
     } catch (e) {
       // A kept session the gateway no longer knows (expired, or lost): a fresh one, once.
       if (kept) return mountCard(true)
@@ -214,10 +214,8 @@ export function mountCheckout(target: Element | string, o: CheckoutOptions): Che
       if (!fields) return
       // Another tab on this cart may have paid meanwhile: then this one shows that order instead of paying again.
       // (The other methods read no cart first: their session's one call is refused on a completed cart, see "starting".)
-      // Read without a preflight (cart.ts), ahead of Pay when it could be.
-      const read = ahead
-      ahead = null // it serves one Pay: a payment that fails (another tab's, say) is not tried again on it
-      if ((cart = (await read) || (await readCartToPay(api, cart!.id))).completed_at) return dispatch({ type: "pay", card: false, placed: true })
+      // Read without a preflight, ahead of Pay where it could be (pay-check.ts).
+      if ((cart = await (check ??= (await payChecks()).payCheck(api, o.cartId, host)).take()).completed_at) return dispatch({ type: "pay", card: false, placed: true })
       // Another tab replaced the cart's card session since these fields opened: pay in fields on the current one.
       if (sessionOf(cart!, CARD_PROVIDER)?.id !== cardSession?.id) return select("card").then(() => dispatch({ type: "note", key: "expired", alert: true }))
       return fields.validate() ? dispatch({ type: "pay", card: true }) : dispatch({ type: "note", key: "checkFields", alert: true })
@@ -275,7 +273,7 @@ export function mountCheckout(target: Element | string, o: CheckoutOptions): Che
           return { type: "session", session: await startSession(api, cart!.id, start!) }
         } catch (e) {
           // Refused on a cart another tab completed meanwhile: completing it answers that order, nothing is paid anew.
-          if (statusOf(e) != 409 || !(cart = await readCart(api, cart!.id)).completed_at) throw e
+          if (statusOf(e) != 409 || !(cart = await (await payChecks()).readCart(api, cart!.id)).completed_at) throw e
           return { type: "session", session: sessionOf(cart, start!.provider_id)! }
         }
       case "completing": {
@@ -339,7 +337,7 @@ export function mountCheckout(target: Element | string, o: CheckoutOptions): Che
     setLocale,
     destroy() {
       gone = true
-      removeEventListener("visibilitychange", drop)
+      check?.stop()
       challenge?.cancel()
       fields?.destroy()
       host.replaceChildren()

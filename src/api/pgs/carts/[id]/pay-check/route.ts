@@ -1,10 +1,10 @@
 /**
  * GET /pgs/carts/:id/pay-check — what the storefront widget reads before a card is paid at the gateway (ahead of Pay,
- * as the card form turns complete, and at Pay when that read may be stale: storefront-widget/src/core/checkout.ts):
+ * as the card form turns complete, and at Pay when that read may be stale: storefront-widget/src/core/pay-check.ts):
  * whether another tab completed the cart meanwhile (then it shows that order), which card session the cart
  * holds now (another tab may have replaced it: a retired session can still be paid at the gateway) and the payer the
  * gateway is told (billing address, email). The fields Medusa's `GET /store/carts/:id` answers for them
- * (storefront-widget/src/core/cart.ts), the sessions without their `data`: `{ cart: { id, completed_at, email,
+ * (storefront-widget/src/core/cart.ts: `Cart`), the sessions without their `data`: `{ cart: { id, completed_at, email,
  * currency_code, total, billing_address, payment_collection: { payment_sessions: [{ id, provider_id, status,
  * amount }] } } }`.
  *
