@@ -59,6 +59,9 @@ export function mountCheckout(target: Element | string, o: CheckoutOptions): Che
   const made: Record<string, Panel> = {}
   /** The card's pay check (pay-check.ts), read ahead of Pay as the card form turns complete. */
   let check: PayCheck | undefined
+  /** Its chunk, loaded once (asked again after a failure), never made after destroy(). */
+  let checking: Promise<PayCheck | void> | undefined
+  const payCheckLoaded = () => (checking ??= payChecks().then((m) => (gone ? undefined : (check = m.payCheck(api, o.cartId, host))), () => void (checking = undefined)))
   let challenge: { cancel(): void } | null = null
   let acs: Dialog | null = null
   let gone = false
@@ -194,7 +197,7 @@ export function mountCheckout(target: Element | string, o: CheckoutOptions): Che
       kept = !fresh
       fields = await mountCardFields(slot, d, locale, cardVars(o.appearance, d.css_variables, o.cssVariables), o.customerConfig, () => check?.complete())
       render() // Pay is clickable now
-      payChecks().then((m) => gone || (check ??= m.payCheck(api, o.cartId, host)), () => {}) // else made at Pay
+      void payCheckLoaded()
     } catch (e) {
       // A kept session the gateway no longer knows (expired, or lost): a fresh one, once.
       if (kept) return mountCard(true)
@@ -214,8 +217,10 @@ export function mountCheckout(target: Element | string, o: CheckoutOptions): Che
       if (!fields) return
       // Another tab on this cart may have paid meanwhile: then this one shows that order instead of paying again.
       // (The other methods read no cart first: their session's one call is refused on a completed cart, see "starting".)
-      // Read without a preflight, ahead of Pay where it could be (pay-check.ts).
-      if ((cart = await (check ??= (await payChecks()).payCheck(api, o.cartId, host)).take()).completed_at) return dispatch({ type: "pay", card: false, placed: true })
+      // Read without a preflight, ahead of Pay where it could be (pay-check.ts); the route itself if its chunk is lost.
+      const c = await payCheckLoaded()
+      if ((cart = await (c ? c.take() : api.simple(`/pgs/carts/${cart!.id}/pay-check`).then((r) => r.cart))).completed_at)
+        return dispatch({ type: "pay", card: false, placed: true })
       // Another tab replaced the cart's card session since these fields opened: pay in fields on the current one.
       if (sessionOf(cart!, CARD_PROVIDER)?.id !== cardSession?.id) return select("card").then(() => dispatch({ type: "note", key: "expired", alert: true }))
       return fields.validate() ? dispatch({ type: "pay", card: true }) : dispatch({ type: "note", key: "checkFields", alert: true })

@@ -25,8 +25,12 @@ export const readCartToPay = (api: Api, cartId: string): Promise<Cart> =>
 /** How long a read ahead may serve Pay: a shopper's pause between the card's last digit and Pay, with room to spare. */
 export const READ_AHEAD_MS = 10_000
 
-/** Events that may mean the cart changed since a read: the page hidden (another tab), a tap or a key outside the widget. */
-const STALE_ON = ["visibilitychange", "click", "keydown"]
+/**
+ * Events that may mean the cart changed since a read: the page hidden (another tab), a tap, a key, typing, a choice or a
+ * form sent outside the widget. Not seen: taps in another frame of the page, a touch whose handler cancels the click,
+ * another window changing the cart (docs/widget.md#round-trips).
+ */
+const STALE_ON = ["visibilitychange", "click", "keydown", "input", "change", "submit"]
 
 export type PayCheck = {
   /** The card form turned complete: Pay is the shopper's next step, so the cart is read now (once at a time). */
@@ -42,25 +46,28 @@ export type PayCheck = {
  * The pay check for the checkout in `host`, read ahead as the card form turns complete so Pay need not wait a round
  * trip for it. A read ahead serves one Pay, within READ_AHEAD_MS of being asked, and is dropped sooner when the cart
  * may have changed: the shopper acted on the page outside the widget (a promotion code, a shipping choice: Medusa
- * then replaces the card session) or left it (another tab), the widget changed the card session, or the read failed.
- * Another window or device paying this cart within those seconds is what a read ahead leaves open: its payment is
- * then refused by the store and given back as late money (docs/reconciliation.md).
+ * then replaces the card session; none is read ahead again until Pay) or left it (another tab), the widget changed
+ * the card session, or the read failed. What it leaves open is a change this page does not see within those seconds
+ * (another window or device): a payment then made on a retired session is refused by the store and given back as
+ * late money (docs/reconciliation.md).
  */
 export function payCheck(api: Api, cartId: string, host: Element): PayCheck {
   let ahead: Promise<Cart | void> | null = null
   let timer: ReturnType<typeof setTimeout> | undefined
+  /** The shopper acted outside the widget: the storefront's change may still be on its way, so no read ahead until Pay. */
+  let held = false
   const drop = () => {
     ahead = null
     clearTimeout(timer)
   }
   // Heard on the window before the page's own handlers; taps and keys in the gateway's frame never reach this page,
   // and those in the widget (Pay, the method list) are the widget's own.
-  const outside = (e: Event) => e.composedPath().includes(host) || drop()
+  const outside = (e: Event) => e.composedPath().includes(host) || (drop(), (held = true))
   for (const type of STALE_ON) addEventListener(type, outside, true)
   const read = () => readCartToPay(api, cartId)
   return {
     complete() {
-      if (ahead) return
+      if (ahead || held) return
       const mine: Promise<Cart | void> = (ahead = read().catch(() => void (ahead === mine && drop())))
       timer = setTimeout(() => ahead === mine && drop(), READ_AHEAD_MS)
     },
@@ -68,6 +75,7 @@ export function payCheck(api: Api, cartId: string, host: Element): PayCheck {
     take() {
       const mine = ahead
       drop()
+      held = false
       return mine ? mine.then((cart) => cart || read()) : read()
     },
     stop() {
