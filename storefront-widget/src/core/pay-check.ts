@@ -62,14 +62,18 @@ export function payCheck(api: Api, cartId: string, host: Element): PayCheck {
   }
   // Heard on the window before the page's own handlers; taps and keys in the gateway's frame never reach this page,
   // and those in the widget (Pay, the method list) are the widget's own.
-  const outside = (e: Event) => e.composedPath().includes(host) || (drop(), (held = true))
+  const outside = (e: Event) => {
+    if (e.composedPath().includes(host)) return
+    drop()
+    held = true
+  }
   for (const type of STALE_ON) addEventListener(type, outside, true)
   const read = () => readCartToPay(api, cartId)
   return {
     complete() {
       if (ahead || held) return
       const mine: Promise<Cart | void> = (ahead = read().catch(() => void (ahead === mine && drop())))
-      timer = setTimeout(() => ahead === mine && drop(), READ_AHEAD_MS)
+      timer = setTimeout(drop, READ_AHEAD_MS) // every drop() clears it: it is always the current read's
     },
     drop,
     take() {
